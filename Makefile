@@ -1,0 +1,29 @@
+# Alfred on Temporal. `make test` and `make run` create the virtualenv themselves.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: test run lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## The whole test suite (real PostgreSQL: ALFRED_TEST_DATABASE_URL, else an embedded server).
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+## The main job on the embedded default stack.
+run: $(STAMP)
+	$(BIN)/alfred run
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,1 @@
+"""Alfred's kitchen domain: models, CRUD executor, SessionIdRegistry. No Temporal, no HTTP."""

@@ -1,0 +1,502 @@
+"""The CRUD executor: the model's tool calls in, user-scoped SQL, refs back out.
+
+For every call it (1) checks table, columns, operators and values against the whitelist,
+(2) translates refs to UUIDs through the SessionIdRegistry (an unknown ref is an error),
+(3) runs the SQL in a transaction where row-level security sees only ``user_id``'s rows,
+and (4) translates the rows back so the model sees refs, never UUIDs. Writes take an
+idempotency key recorded with their result in the same transaction: a repeated key returns
+the recorded result and writes nothing.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from domain.crud import ingredients
+from domain.crud.contracts import CrudResult, DbCreate, DbDelete, DbRead, DbUpdate, Filter, Row
+from domain.crud.filters import NameMatch, compile_filter, compile_where
+from domain.crud.rows import row_to_json, to_json
+from domain.crud.validate import check_filter, check_row, column, table_spec
+from domain.db.engine import user_transaction
+from domain.db.models import Base, Operation
+from domain.errors import CrudValidationError, MissingIdempotencyKey
+from domain.kitchen.entities import BY_TABLE, compute_label
+from domain.kitchen.tables import TABLES, TableSpec
+from domain.registry import PendingRefError, SessionIdRegistry, UnknownRefError
+
+DEFAULT_LIMIT = 50
+LINKED_TABLES = frozenset({"inventory", "shopping_list", "recipe_ingredients"})
+"""Rows of these tables are linked to the ingredient catalog by name when written."""
+NESTED_ALIASES = {"recipes": {"ingredients": "recipe_ingredients"}}
+"""Keys a generated artifact may use for a nested relation."""
+
+
+def _table(name: str) -> Table:
+    return Base.metadata.tables[name]
+
+
+class CrudExecutor:
+    """Runs db_read / db_create / db_update / db_delete for one user at a time."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], *, max_rows: int = 200):
+        self._sessions = sessions
+        self._max_rows = max_rows
+        self._trigram: bool | None = None
+
+    async def execute(
+        self,
+        request: DbRead | DbCreate | DbUpdate | DbDelete,
+        *,
+        user_id: uuid.UUID | str,
+        registry: SessionIdRegistry,
+        idempotency_key: str | None = None,
+        step: int | None = None,
+    ) -> CrudResult:
+        """Run one call. ``registry`` is updated in place with every ref the call touched."""
+        if isinstance(request, DbRead):
+            return await self.read(request, user_id=user_id, registry=registry, step=step)
+        if not idempotency_key:
+            raise MissingIdempotencyKey(f"{request.tool} needs an idempotency key")
+        if isinstance(request, DbCreate):
+            return await self.create(request, user_id, registry, idempotency_key, step)
+        return await self.change(request, user_id, registry, idempotency_key, step)
+
+    # --- read -----------------------------------------------------------------------------
+
+    async def read(
+        self,
+        request: DbRead,
+        *,
+        user_id: uuid.UUID | str,
+        registry: SessionIdRegistry,
+        step: int | None = None,
+    ) -> CrudResult:
+        spec = table_spec(request.table)
+        pending = self._pending_read(spec, request, registry)
+        if pending is not None:
+            return CrudResult(
+                tool="db_read",
+                table=spec.name,
+                rows=pending,
+                count=len(pending),
+                rerouted=True,
+                notes=["served from generated content that is not saved yet"],
+            )
+        nested = self._nested_requested(spec, request)
+        selected = self._columns(spec, request.columns)
+        table = _table(spec.name)
+        limit = min(request.limit or DEFAULT_LIMIT, self._max_rows)
+        if limit < 1:
+            raise CrudValidationError("limit: must be at least 1")
+
+        async with user_transaction(self._sessions, user_id) as session:
+            notes: list[str] = []
+            where = await self._where(
+                session, spec, request.filters, request.or_filters, registry, notes, smart=True
+            )
+            query = select(*(table.c[c] for c in selected)).where(where).limit(limit)
+            if request.order_by:
+                order_col = table.c[column(spec, request.order_by, "order_by").name]
+                query = query.order_by(
+                    order_col.desc() if request.order_dir == "desc" else order_col.asc(),
+                    table.c.id,
+                )
+            else:
+                query = query.order_by(*_default_order(table))
+            rows = [row_to_json(r) for r in (await session.execute(query)).all()]
+            for key in nested:
+                await self._attach_nested(session, spec, key, rows)
+            out = await self._to_refs(session, rows, spec.name, registry, step)
+        return CrudResult(tool="db_read", table=spec.name, rows=out, count=len(out), notes=notes)
+
+    def _pending_read(
+        self, spec: TableSpec, request: DbRead, registry: SessionIdRegistry
+    ) -> list[Row] | None:
+        """A read of ``gen_`` refs by id is answered from pending artifacts (seed 001)."""
+        if spec.name not in BY_TABLE or request.or_filters or len(request.filters) != 1:
+            return None
+        only = request.filters[0]
+        if only.field != "id" or only.op not in ("=", "in"):
+            return None
+        ids = only.value if isinstance(only.value, list) else [only.value]
+        if not ids or not all(isinstance(v, str) and v.startswith("gen_") for v in ids):
+            return None
+        return registry.reroute_pending_read(spec.name, ids)
+
+    @staticmethod
+    def _nested_requested(spec: TableSpec, request: DbRead) -> list[str]:
+        """Nested rows come when asked for in ``columns``, or with an id-filtered full read."""
+        if request.columns is not None:
+            return [c for c in request.columns if c in spec.nested]
+        by_id = any(f.field == "id" for f in request.filters)
+        return list(spec.nested) if by_id else []
+
+    @staticmethod
+    def _columns(spec: TableSpec, requested: list[str] | None) -> list[str]:
+        if requested is None:
+            return list(spec.readable)
+        chosen: list[str] = []
+        for i, name in enumerate(requested):
+            if name in spec.nested:
+                continue
+            chosen.append(column(spec, name, f"columns[{i}]").name)
+        # Always the id (for the ref) and what the label is made of.
+        implied = ["id"] + [c for c in ("name", "title", "date", "meal_type") if c in spec.columns]
+        return list(dict.fromkeys(implied + chosen))
+
+    async def _attach_nested(
+        self, session: AsyncSession, spec: TableSpec, key: str, rows: list[Row]
+    ) -> None:
+        child = _table(spec.nested[key])
+        parent_ids = [uuid.UUID(r["id"]) for r in rows]
+        for row in rows:
+            row[key] = []
+        if not parent_ids:
+            return
+        fk = f"{spec.name.rstrip('s')}_id"  # recipes -> recipe_id
+        readable = [c for c in TABLES[child.name].readable]
+        query = (
+            select(*(child.c[c] for c in readable))
+            .where(child.c[fk].in_(parent_ids))
+            .order_by(child.c[fk], child.c.name, child.c.id)
+        )
+        by_parent = {r["id"]: r for r in rows}
+        for child_row in (await session.execute(query)).all():
+            item = row_to_json(child_row)
+            by_parent[item[fk]][key].append(item)
+
+    # --- filters ----------------------------------------------------------------------------
+
+    async def _where(
+        self,
+        session: AsyncSession,
+        spec: TableSpec,
+        filters: list[Filter],
+        or_filters: list[Filter],
+        registry: SessionIdRegistry,
+        notes: list[str],
+        *,
+        smart: bool,
+    ) -> Any:
+        table = _table(spec.name)
+        trigram = await self._has_trigram(session)
+        compiled: dict[str, list[Any]] = {"filters": [], "or_filters": []}
+        for group, items in (("filters", filters), ("or_filters", or_filters)):
+            for i, flt in enumerate(items):
+                where = f"{group}[{i}]"
+                col = check_filter(spec, flt, where)
+                flt = self._translate_filter(col.kind, flt, registry, where)
+                match: NameMatch | None = None
+                if (
+                    smart
+                    and spec.name in ingredients.SMART_NAME_TABLES
+                    and flt.field == "name"
+                    and flt.op in ("=", "similar")
+                ):
+                    match = await ingredients.match_name(
+                        session, str(flt.value), flt.op, trigram=trigram
+                    )
+                    notes.extend(match.notes)
+                compiled[group].append(
+                    compile_filter(
+                        table,
+                        col,
+                        flt,
+                        where=where,
+                        table_name=spec.name,
+                        trigram=trigram,
+                        name_match=match,
+                    )
+                )
+        return compile_where(table, compiled["filters"], compiled["or_filters"])
+
+    @staticmethod
+    def _translate_filter(kind: str, flt: Filter, registry: SessionIdRegistry, where: str) -> Filter:
+        if kind != "uuid" or flt.value is None:
+            return flt
+        return flt.model_copy(update={"value": _translate(registry, flt.value, f"{where}.value")})
+
+    async def _has_trigram(self, session: AsyncSession) -> bool:
+        if self._trigram is None:
+            self._trigram = await ingredients.has_trigram(session)
+        return self._trigram
+
+    # --- create -----------------------------------------------------------------------------
+
+    async def create(
+        self,
+        request: DbCreate,
+        user_id: uuid.UUID | str,
+        registry: SessionIdRegistry,
+        key: str,
+        step: int | None,
+    ) -> CrudResult:
+        spec = table_spec(request.table, write=True)
+        batch = request.data if isinstance(request.data, list) else [request.data]
+        if not batch:
+            raise CrudValidationError("data: nothing to create")
+        planned = [self._plan_row(spec, row, registry, f"data[{i}]") for i, row in enumerate(batch)]
+
+        async with user_transaction(self._sessions, user_id) as session:
+            recorded = await self._recorded(session, user_id, key)
+            if recorded is None:
+                raw = [await self._insert(session, spec, clean) for _, clean in planned]
+                recorded = {"rows": raw, "gen_refs": [gen for gen, _ in planned]}
+                await self._record(session, user_id, key, recorded)
+                replayed = False
+            else:
+                replayed = True
+            out = []
+            for raw_row, gen_ref in zip(recorded["rows"], recorded["gen_refs"], strict=True):
+                registry.register_created(raw_row["id"], spec.name, raw_row, gen_ref=gen_ref, step=step)
+                for nested_key, child_table in spec.nested.items():
+                    for child in raw_row.get(nested_key, []):
+                        registry.register_created(child["id"], child_table, child, step=step)
+                out.extend(await self._to_refs(session, [raw_row], spec.name, registry, step,
+                                               action="created"))
+        return CrudResult(
+            tool="db_create", table=spec.name, rows=out, count=len(out), replayed=replayed
+        )
+
+    def _plan_row(
+        self, spec: TableSpec, row: Any, registry: SessionIdRegistry, where: str
+    ) -> tuple[str | None, dict[str, Any]]:
+        """Validate one row before anything is written: (gen ref it saves, clean values)."""
+        if not isinstance(row, dict):
+            raise CrudValidationError(f"{where}: a row must be an object")
+        row = dict(row)
+        gen_ref = None
+        if "id" in row:
+            gen_ref = self._gen_ref_to_save(spec, row.pop("id"), registry, where)
+            row = {**self._artifact_values(spec, registry.get_entity_data(gen_ref) or {}), **row}
+        for alias, real in NESTED_ALIASES.get(spec.name, {}).items():
+            if alias in row:
+                row.setdefault(real, row.pop(alias))
+        row = self._translate_fks(spec, row, registry, where)
+        clean = check_row(spec, row, where, partial=False)
+        for key, child_table in spec.nested.items():
+            items = clean.get(key) or []
+            if not isinstance(items, list):
+                raise CrudValidationError(f"{where}.{key}: must be a list of rows")
+            child = TABLES[child_table]
+            clean[key] = [
+                check_row(
+                    child,
+                    self._translate_fks(child, self._child_row(item, f"{where}.{key}[{j}]"),
+                                        registry, f"{where}.{key}[{j}]"),
+                    f"{where}.{key}[{j}]",
+                    partial=False,
+                    implied=("recipe_id",),
+                )
+                for j, item in enumerate(items)
+            ]
+        return gen_ref, clean
+
+    @staticmethod
+    def _child_row(item: Any, where: str) -> dict[str, Any]:
+        if not isinstance(item, dict):
+            raise CrudValidationError(f"{where}: a row must be an object")
+        return {k: v for k, v in item.items() if k not in ("recipe_id", "id")}
+
+    @staticmethod
+    def _gen_ref_to_save(spec: TableSpec, value: Any, registry: SessionIdRegistry, where: str) -> str:
+        entity = BY_TABLE[spec.name]
+        if not (isinstance(value, str) and value.startswith(f"gen_{entity.type_name}_")):
+            raise CrudValidationError(
+                f"{where}.id: ids are assigned by the database; to save generated content "
+                f"pass its gen_{entity.type_name}_N ref"
+            )
+        if registry.get_entity_data(value) is None:
+            raise CrudValidationError(f"{where}.id: unknown ref {value!r}")
+        if registry.action(value) == "created":
+            raise CrudValidationError(f"{where}.id: {value!r} is already saved; update it instead")
+        return value
+
+    @staticmethod
+    def _artifact_values(spec: TableSpec, content: dict[str, Any]) -> dict[str, Any]:
+        """The writable part of a generated artifact (its other keys are display-only)."""
+        aliases = NESTED_ALIASES.get(spec.name, {})
+        keep = set(spec.writable_columns) | set(spec.nested) | set(aliases)
+        return {k: v for k, v in content.items() if k in keep}
+
+    @staticmethod
+    def _translate_fks(
+        spec: TableSpec, row: dict[str, Any], registry: SessionIdRegistry, where: str
+    ) -> dict[str, Any]:
+        out = dict(row)
+        for name, value in row.items():
+            col = spec.columns.get(name)
+            if col is not None and col.kind == "uuid" and value is not None:
+                out[name] = _translate(registry, value, f"{where}.{name}")
+        return out
+
+    async def _insert(self, session: AsyncSession, spec: TableSpec, clean: dict[str, Any]) -> Row:
+        table = _table(spec.name)
+        nested = {k: clean.pop(k) for k in list(clean) if k in spec.nested}
+        await self._link_catalog(session, spec.name, clean)
+        if spec.name == "preferences":  # one row per user: a create is an upsert
+            stmt = pg_insert(table).values(**clean)
+            stmt = stmt.on_conflict_do_update(
+                index_elements=["user_id"], set_=clean or {"id": table.c.id}
+            )
+        else:
+            stmt = insert(table).values(**clean)
+        row = row_to_json((await self._run(session, stmt.returning(*_visible(table)))).one())
+        for key, items in nested.items():
+            child = _table(spec.nested[key])
+            row[key] = []
+            for item in items:
+                await self._link_catalog(session, child.name, item)
+                values = {**item, "recipe_id": uuid.UUID(row["id"])}
+                inserted = await self._run(session, insert(child).values(**values).returning(
+                    *_visible(child)))
+                row[key].append(row_to_json(inserted.one()))
+        return row
+
+    @staticmethod
+    async def _link_catalog(session: AsyncSession, table: str, values: dict[str, Any]) -> None:
+        if table not in LINKED_TABLES or values.get("ingredient_id") or not values.get("name"):
+            return
+        found = await ingredients.link_ingredient(session, values["name"])
+        if found is not None:
+            values["ingredient_id"] = found.id
+            if "category" in TABLES[table].columns and not values.get("category"):
+                values["category"] = found.category
+
+    # --- update / delete ----------------------------------------------------------------------
+
+    async def change(
+        self,
+        request: DbUpdate | DbDelete,
+        user_id: uuid.UUID | str,
+        registry: SessionIdRegistry,
+        key: str,
+        step: int | None,
+    ) -> CrudResult:
+        spec = table_spec(request.table, write=True)
+        if not request.filters and not request.or_filters:
+            raise CrudValidationError(
+                f"{request.tool} needs filters: refusing to change every row of {spec.name!r}"
+            )
+        values: dict[str, Any] = {}
+        if isinstance(request, DbUpdate):
+            values = check_row(
+                spec, self._translate_fks(spec, request.data, registry, "data"), "data",
+                partial=True,
+            )
+        table = _table(spec.name)
+        action = "updated" if isinstance(request, DbUpdate) else "deleted"
+
+        async with user_transaction(self._sessions, user_id) as session:
+            recorded = await self._recorded(session, user_id, key)
+            replayed = recorded is not None
+            if recorded is None:
+                notes: list[str] = []
+                where = await self._where(
+                    session, spec, request.filters, request.or_filters, registry, notes,
+                    smart=False,
+                )
+                stmt = (
+                    update(table).where(where).values(**values)
+                    if isinstance(request, DbUpdate)
+                    else delete(table).where(where)
+                )
+                result = await self._run(session, stmt.returning(*_visible(table)))
+                recorded = {"rows": [row_to_json(r) for r in result.all()]}
+                await self._record(session, user_id, key, recorded)
+            out = await self._to_refs(session, recorded["rows"], spec.name, registry, step,
+                                      action=action)
+        return CrudResult(
+            tool=request.tool, table=spec.name, rows=out, count=len(out), replayed=replayed
+        )
+
+    # --- shared -------------------------------------------------------------------------------
+
+    @staticmethod
+    async def _run(session: AsyncSession, stmt: Any) -> Any:
+        """Execute a write; constraint and data errors become validation errors (rolled back)."""
+        try:
+            return await session.execute(stmt)
+        except (IntegrityError, DBAPIError) as exc:
+            detail = getattr(exc.orig, "diag", None)
+            message = getattr(detail, "message_primary", None) or str(exc.orig)
+            raise CrudValidationError(f"the database refused the write: {message}") from None
+
+    @staticmethod
+    async def _recorded(session: AsyncSession, user_id: Any, key: str) -> dict[str, Any] | None:
+        # Serialise concurrent attempts with the same key: the second waits, then replays.
+        await session.execute(select(func.pg_advisory_xact_lock(func.hashtextextended(key, 0))))
+        return await session.scalar(
+            select(Operation.result).where(
+                Operation.user_id == uuid.UUID(str(user_id)), Operation.key == key
+            )
+        )
+
+    @staticmethod
+    async def _record(session: AsyncSession, user_id: Any, key: str, result: dict) -> None:
+        await session.execute(
+            insert(Operation).values(user_id=uuid.UUID(str(user_id)), key=key, result=to_json(result))
+        )
+
+    async def _to_refs(
+        self,
+        session: AsyncSession,
+        rows: list[Row],
+        table: str,
+        registry: SessionIdRegistry,
+        step: int | None,
+        *,
+        action: str = "read",
+    ) -> list[Row]:
+        """Rows with refs for ids and FKs, FK labels enriched in one query per table."""
+        if table not in BY_TABLE:
+            return rows
+        translated = registry.translate_read_output(rows, table, step=step, action=action)
+        queue = registry.lazy_enrich_queue()
+        if queue:
+            registry.apply_enrichment(await self._labels(session, queue))
+            translated = registry.add_enriched_labels(translated, table)
+        return translated
+
+    @staticmethod
+    async def _labels(session: AsyncSession, queue: dict[str, tuple[str, str, str]]) -> dict[str, str]:
+        by_table: dict[str, dict[str, str]] = {}
+        for ref, (table, _name_column, raw_id) in queue.items():
+            by_table.setdefault(table, {})[raw_id] = ref
+        labels: dict[str, str] = {}
+        for table_name, refs_by_id in by_table.items():
+            table = _table(table_name)
+            ids = [uuid.UUID(i) for i in refs_by_id]
+            for row in (await session.execute(select(table).where(table.c.id.in_(ids)))).all():
+                record = row_to_json(row)
+                entity = BY_TABLE[table_name]
+                labels[refs_by_id[record["id"]]] = compute_label(entity.type_name, record)
+        return labels
+
+
+def _default_order(table: Table) -> list[Any]:
+    """Stable, meaningful order: by date, else oldest first, else by name; id breaks ties."""
+    for name in ("date", "created_at", "cooked_at", "name"):
+        if name in table.c:
+            return [table.c[name], table.c.id]
+    return [table.c.id]
+
+
+def _visible(table: Table) -> list[Any]:
+    return [c for c in table.c if c.name != "user_id"]
+
+
+def _translate(registry: SessionIdRegistry, value: Any, where: str) -> Any:
+    try:
+        return registry.translate_value(value)
+    except (UnknownRefError, PendingRefError) as exc:
+        raise CrudValidationError(f"{where}: {exc}") from None
+    except ValueError as exc:  # pragma: no cover - registry guards its own inputs
+        raise CrudValidationError(f"{where}: {exc}") from None
+

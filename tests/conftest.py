@@ -1,0 +1,95 @@
+"""Shared fixtures: one throw-away PostgreSQL database per test run, migrated, dropped after.
+
+The server is ALFRED_TEST_DATABASE_URL when set, else an embedded server in a temporary
+directory. Tests connect as the application role, exactly as the product does, so row-level
+security is in force in every test.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from domain.crud.executor import CrudExecutor
+from domain.db import bootstrap
+from domain.db.embedded import start_embedded
+from domain.db.engine import create_engine, session_factory
+from domain.db.urls import app_url
+from domain.settings import Settings
+from domain.registry import SessionIdRegistry
+from domain.users import create_user
+from tests.kitchen import PANTRY, Kitchen
+
+
+@pytest.fixture(scope="session")
+def pg_server_url() -> Iterator[str]:
+    configured = Settings().test_database_url
+    if configured:
+        yield configured
+        return
+    workdir = Path(tempfile.mkdtemp(prefix="alfred-test-pg-"))
+    server = start_embedded(workdir / "pg", cleanup_mode="delete")
+    try:
+        yield server.owner_url()
+    finally:
+        server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def owner_url(pg_server_url: str) -> Iterator[str]:
+    name = f"alfred_test_{uuid.uuid4().hex[:12]}"
+    url = bootstrap.create_database(pg_server_url, name, exist_ok=False)
+    try:
+        bootstrap.upgrade(url)
+        yield url
+    finally:
+        bootstrap.drop_database(pg_server_url, name)
+
+
+@pytest.fixture(scope="session")
+async def app_engine(owner_url: str) -> AsyncIterator[AsyncEngine]:
+    engine = create_engine(app_url(owner_url))
+    yield engine
+    await engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def sessions(app_engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return session_factory(app_engine)
+
+
+@pytest.fixture(scope="session")
+def executor(sessions: async_sessionmaker[AsyncSession]) -> CrudExecutor:
+    return CrudExecutor(sessions)
+
+
+@pytest.fixture
+async def user(sessions: async_sessionmaker[AsyncSession]) -> uuid.UUID:
+    """A fresh user per test: tests never see each other's rows."""
+    user_id, _token = await create_user(sessions, "test cook")
+    return user_id
+
+
+@pytest.fixture
+async def other_user(sessions: async_sessionmaker[AsyncSession]) -> uuid.UUID:
+    user_id, _token = await create_user(sessions, "other cook")
+    return user_id
+
+
+@pytest.fixture
+async def kitchen(executor: CrudExecutor, user: uuid.UUID) -> Kitchen:
+    return Kitchen(executor, user, SessionIdRegistry())
+
+
+@pytest.fixture
+async def pantry(kitchen: Kitchen) -> Kitchen:
+    """A kitchen with four inventory rows: milk, eggs, rice, frozen peas."""
+    await kitchen.create("inventory", PANTRY)
+    return kitchen
