@@ -701,9 +701,7 @@ class SessionIdRegistry:
             self._track_detail(ref, entity.type_name, record)
         for key in nested_keys:
             child = BY_TYPE[entity.nested[key]]
-            out[key] = [
-                self._translate_record(item, child, step, action) for item in record[key]
-            ]
+            out[key] = [self._translate_record(item, child, step, action) for item in record[key]]
         return out
 
     def _fk_target_ref(self, value: Any, target_type: str, step: int | None) -> str | None:
@@ -730,9 +728,7 @@ class SessionIdRegistry:
         if name_column and ref not in self._lazy_enrich_queue:
             self._lazy_enrich_queue[ref] = (table, name_column, uuid)
 
-    def _put_fk(
-        self, out: dict[str, Any], key: str, value: Any, source: Mapping[str, Any]
-    ) -> None:
+    def _put_fk(self, out: dict[str, Any], key: str, value: Any, source: Mapping[str, Any]) -> None:
         """Write an FK value and, right after it, its label when one is known."""
         out[key] = copy.deepcopy(value)
         label = ""

@@ -27,9 +27,7 @@ async def create_user(
     token = secrets.token_urlsafe(32)
     async with user_transaction(sessions, user_id) as session:
         await session.execute(insert(User).values(id=user_id, name=name))
-        await session.execute(
-            insert(ApiKey).values(user_id=user_id, token_hash=hash_token(token))
-        )
+        await session.execute(insert(ApiKey).values(user_id=user_id, token_hash=hash_token(token)))
     return user_id, token
 
 

@@ -21,8 +21,8 @@ from domain.db import bootstrap
 from domain.db.embedded import start_embedded
 from domain.db.engine import create_engine, session_factory
 from domain.db.urls import app_url
-from domain.settings import Settings
 from domain.registry import SessionIdRegistry
+from domain.settings import Settings
 from domain.users import create_user
 from tests.kitchen import PANTRY, Kitchen
 

@@ -10,13 +10,30 @@ from domain.crud.executor import CrudExecutor
 from domain.registry import SessionIdRegistry
 
 PANTRY = [
-    {"name": "milk", "quantity": 2, "unit": "l", "location": "fridge",
-     "expiry_date": "2026-11-25", "category": "dairy"},
-    {"name": "eggs", "quantity": 12, "unit": "piece", "location": "fridge",
-     "expiry_date": "2026-12-01", "notes": "free range"},
+    {
+        "name": "milk",
+        "quantity": 2,
+        "unit": "l",
+        "location": "fridge",
+        "expiry_date": "2026-11-25",
+        "category": "dairy",
+    },
+    {
+        "name": "eggs",
+        "quantity": 12,
+        "unit": "piece",
+        "location": "fridge",
+        "expiry_date": "2026-12-01",
+        "notes": "free range",
+    },
     {"name": "rice", "quantity": 1, "unit": "kg", "location": "pantry"},
-    {"name": "frozen peas", "quantity": 0.5, "unit": "kg", "location": "freezer",
-     "expiry_date": "2027-03-01"},
+    {
+        "name": "frozen peas",
+        "quantity": 0.5,
+        "unit": "kg",
+        "location": "freezer",
+        "expiry_date": "2027-03-01",
+    },
 ]
 
 

@@ -217,7 +217,9 @@ class CrudExecutor:
         return compile_where(table, compiled["filters"], compiled["or_filters"])
 
     @staticmethod
-    def _translate_filter(kind: str, flt: Filter, registry: SessionIdRegistry, where: str) -> Filter:
+    def _translate_filter(
+        kind: str, flt: Filter, registry: SessionIdRegistry, where: str
+    ) -> Filter:
         if kind != "uuid" or flt.value is None:
             return flt
         return flt.model_copy(update={"value": _translate(registry, flt.value, f"{where}.value")})
@@ -254,12 +256,17 @@ class CrudExecutor:
                 replayed = True
             out = []
             for raw_row, gen_ref in zip(recorded["rows"], recorded["gen_refs"], strict=True):
-                registry.register_created(raw_row["id"], spec.name, raw_row, gen_ref=gen_ref, step=step)
+                registry.register_created(
+                    raw_row["id"], spec.name, raw_row, gen_ref=gen_ref, step=step
+                )
                 for nested_key, child_table in spec.nested.items():
                     for child in raw_row.get(nested_key, []):
                         registry.register_created(child["id"], child_table, child, step=step)
-                out.extend(await self._to_refs(session, [raw_row], spec.name, registry, step,
-                                               action="created"))
+                out.extend(
+                    await self._to_refs(
+                        session, [raw_row], spec.name, registry, step, action="created"
+                    )
+                )
         return CrudResult(
             tool="db_create", table=spec.name, rows=out, count=len(out), replayed=replayed
         )
@@ -288,8 +295,12 @@ class CrudExecutor:
             clean[key] = [
                 check_row(
                     child,
-                    self._translate_fks(child, self._child_row(item, f"{where}.{key}[{j}]"),
-                                        registry, f"{where}.{key}[{j}]"),
+                    self._translate_fks(
+                        child,
+                        self._child_row(item, f"{where}.{key}[{j}]"),
+                        registry,
+                        f"{where}.{key}[{j}]",
+                    ),
                     f"{where}.{key}[{j}]",
                     partial=False,
                     implied=("recipe_id",),
@@ -305,7 +316,9 @@ class CrudExecutor:
         return {k: v for k, v in item.items() if k not in ("recipe_id", "id")}
 
     @staticmethod
-    def _gen_ref_to_save(spec: TableSpec, value: Any, registry: SessionIdRegistry, where: str) -> str:
+    def _gen_ref_to_save(
+        spec: TableSpec, value: Any, registry: SessionIdRegistry, where: str
+    ) -> str:
         entity = BY_TABLE[spec.name]
         if not (isinstance(value, str) and value.startswith(f"gen_{entity.type_name}_")):
             raise CrudValidationError(
@@ -354,8 +367,9 @@ class CrudExecutor:
             for item in items:
                 await self._link_catalog(session, child.name, item)
                 values = {**item, "recipe_id": uuid.UUID(row["id"])}
-                inserted = await self._run(session, insert(child).values(**values).returning(
-                    *_visible(child)))
+                inserted = await self._run(
+                    session, insert(child).values(**values).returning(*_visible(child))
+                )
                 row[key].append(row_to_json(inserted.one()))
         return row
 
@@ -387,7 +401,9 @@ class CrudExecutor:
         values: dict[str, Any] = {}
         if isinstance(request, DbUpdate):
             values = check_row(
-                spec, self._translate_fks(spec, request.data, registry, "data"), "data",
+                spec,
+                self._translate_fks(spec, request.data, registry, "data"),
+                "data",
                 partial=True,
             )
         table = _table(spec.name)
@@ -399,7 +415,12 @@ class CrudExecutor:
             if recorded is None:
                 notes: list[str] = []
                 where = await self._where(
-                    session, spec, request.filters, request.or_filters, registry, notes,
+                    session,
+                    spec,
+                    request.filters,
+                    request.or_filters,
+                    registry,
+                    notes,
                     smart=False,
                 )
                 stmt = (
@@ -410,8 +431,9 @@ class CrudExecutor:
                 result = await self._run(session, stmt.returning(*_visible(table)))
                 recorded = {"rows": [row_to_json(r) for r in result.all()]}
                 await self._record(session, user_id, key, recorded)
-            out = await self._to_refs(session, recorded["rows"], spec.name, registry, step,
-                                      action=action)
+            out = await self._to_refs(
+                session, recorded["rows"], spec.name, registry, step, action=action
+            )
         return CrudResult(
             tool=request.tool, table=spec.name, rows=out, count=len(out), replayed=replayed
         )
@@ -441,7 +463,9 @@ class CrudExecutor:
     @staticmethod
     async def _record(session: AsyncSession, user_id: Any, key: str, result: dict) -> None:
         await session.execute(
-            insert(Operation).values(user_id=uuid.UUID(str(user_id)), key=key, result=to_json(result))
+            insert(Operation).values(
+                user_id=uuid.UUID(str(user_id)), key=key, result=to_json(result)
+            )
         )
 
     async def _to_refs(
@@ -465,7 +489,9 @@ class CrudExecutor:
         return translated
 
     @staticmethod
-    async def _labels(session: AsyncSession, queue: dict[str, tuple[str, str, str]]) -> dict[str, str]:
+    async def _labels(
+        session: AsyncSession, queue: dict[str, tuple[str, str, str]]
+    ) -> dict[str, str]:
         by_table: dict[str, dict[str, str]] = {}
         for ref, (table, _name_column, raw_id) in queue.items():
             by_table.setdefault(table, {})[raw_id] = ref
@@ -499,4 +525,3 @@ def _translate(registry: SessionIdRegistry, value: Any, where: str) -> Any:
         raise CrudValidationError(f"{where}: {exc}") from None
     except ValueError as exc:  # pragma: no cover - registry guards its own inputs
         raise CrudValidationError(f"{where}: {exc}") from None
-

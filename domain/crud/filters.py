@@ -18,9 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import ColumnElement, Table, and_, false, func, not_, or_, true
+from sqlalchemy import ColumnElement, Table, Text, and_, cast, false, func, literal, not_, or_, true
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy import Text, cast, literal
 
 from domain.crud.contracts import Filter
 from domain.crud.validate import LIST_OPS, coerce
@@ -86,7 +85,9 @@ def compile_filter(
         return target == value
     if op == "!=":
         return target.is_distinct_from(value)
-    return {">": target > value, "<": target < value, ">=": target >= value, "<=": target <= value}[op]
+    return {">": target > value, "<": target < value, ">=": target >= value, "<=": target <= value}[
+        op
+    ]
 
 
 def _in(target: Any, col: Column, values: Sequence[Any], *, negate: bool) -> ColumnElement[bool]:

@@ -59,8 +59,11 @@ async def match_name(session: AsyncSession, text: str, op: str, *, trigram: bool
         threshold = SIMILAR_THRESHOLD if op == "similar" else SINGLE_MATCH_THRESHOLD
         limit = SIMILAR_CANDIDATES if op == "similar" else 1
         known = {i.id for i in found}
-        found += [i for i in await _nearest(session, term, threshold=threshold, limit=limit)
-                  if i.id not in known]
+        found += [
+            i
+            for i in await _nearest(session, term, threshold=threshold, limit=limit)
+            if i.id not in known
+        ]
     if not found:
         return NameMatch(notes=[f"no catalog ingredient matches {text!r}; matched on name only"])
     names = tuple(i.name for i in found)
@@ -76,7 +79,11 @@ async def link_ingredient(session: AsyncSession, name: str) -> Ingredient | None
     term = _term(name)
     query = (
         select(Ingredient)
-        .where(or_(func.lower(Ingredient.name) == term, literal(term, Text) == any_(Ingredient.aliases)))
+        .where(
+            or_(
+                func.lower(Ingredient.name) == term, literal(term, Text) == any_(Ingredient.aliases)
+            )
+        )
         .order_by(Ingredient.name)
         .limit(1)
     )

@@ -27,7 +27,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
 def _uuid_pk() -> Mapped[uuid.UUID]:
-    return mapped_column(UUID(as_uuid=True), primary_key=True, server_default=func.gen_random_uuid())
+    return mapped_column(
+        UUID(as_uuid=True), primary_key=True, server_default=func.gen_random_uuid()
+    )
 
 
 def _owner() -> Mapped[uuid.UUID]:
@@ -204,7 +206,9 @@ class CookingLog(Base):
     id: Mapped[uuid.UUID] = _uuid_pk()
     user_id: Mapped[uuid.UUID] = _owner()
     recipe_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
-    cooked_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    cooked_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
     servings: Mapped[int | None] = mapped_column(Integer)
     rating: Mapped[int | None] = mapped_column(Integer)
     notes: Mapped[str | None] = mapped_column(Text)
@@ -244,7 +248,7 @@ class Turn(Base):
 
 
 class Operation(Base):
-    """An idempotent write: the key and the result it produced, stored in the write's transaction."""
+    """An idempotent write: its key and result, stored in the same transaction as the write."""
 
     __tablename__ = "operations"
     user_id: Mapped[uuid.UUID] = mapped_column(

@@ -215,9 +215,7 @@ def test_aliases_never_collide_with_names_or_each_other(rows):
 
 
 def test_cuisines_are_from_the_known_list(rows):
-    unknown = {
-        cuisine for row in rows for cuisine in _split(row["cuisines"])
-    } - ALLOWED_CUISINES
+    unknown = {cuisine for row in rows for cuisine in _split(row["cuisines"])} - ALLOWED_CUISINES
     assert unknown == set()
 
 
@@ -227,8 +225,24 @@ def test_tier_is_1_2_or_3(rows):
 
 def test_common_families_group_several_items(rows):
     family_sizes = Counter(row["family"] for row in rows)
-    for family in ["chicken", "beef", "pork", "rice", "tomato", "cheese", "onion", "pepper",
-                   "milk", "flour", "sugar", "potato", "mushroom", "bean", "lettuce", "apple"]:
+    for family in [
+        "chicken",
+        "beef",
+        "pork",
+        "rice",
+        "tomato",
+        "cheese",
+        "onion",
+        "pepper",
+        "milk",
+        "flour",
+        "sugar",
+        "potato",
+        "mushroom",
+        "bean",
+        "lettuce",
+        "apple",
+    ]:
         assert family_sizes[family] >= 2, family
 
 
@@ -240,7 +254,9 @@ def test_generic_family_words_are_neither_names_nor_aliases(rows):
 
 
 def test_all_chicken_cuts_share_the_chicken_family(rows):
-    chicken_rows = [row for row in rows if row["category"] == "poultry" and "chicken" in row["name"]]
+    chicken_rows = [
+        row for row in rows if row["category"] == "poultry" and "chicken" in row["name"]
+    ]
     assert len(chicken_rows) >= 5
     assert {row["family"] for row in chicken_rows} == {"chicken"}
 
@@ -252,6 +268,15 @@ def test_every_category_is_represented(rows):
 
 def test_staples_are_tier_1(rows):
     tiers = {row["name"]: row["tier"] for row in rows}
-    for staple in ["onion", "garlic", "egg", "salt", "black pepper", "olive oil",
-                   "all-purpose flour", "granulated sugar", "unsalted butter"]:
+    for staple in [
+        "onion",
+        "garlic",
+        "egg",
+        "salt",
+        "black pepper",
+        "olive oil",
+        "all-purpose flour",
+        "granulated sugar",
+        "unsalted butter",
+    ]:
         assert tiers.get(staple) == "1", staple

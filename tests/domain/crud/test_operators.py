@@ -41,9 +41,7 @@ async def test_or_filters_combine_with_or_and_filters_with_and(pantry: Kitchen):
     assert await pantry.names("inventory", or_filters=either) == ["frozen peas", "rice"]
     both = [f("location", "=", "fridge"), f("quantity", ">", 5)]
     assert await pantry.names("inventory", filters=both) == ["eggs"]
-    mixed = await pantry.names(
-        "inventory", filters=[f("unit", "=", "kg")], or_filters=either
-    )
+    mixed = await pantry.names("inventory", filters=[f("unit", "=", "kg")], or_filters=either)
     assert mixed == ["frozen peas", "rice"]
 
 

@@ -51,38 +51,58 @@ async def test_unknown_operator_is_named(kitchen: Kitchen):
 
 
 async def test_operator_must_fit_the_column(kitchen: Kitchen):
-    await refused(kitchen, DbRead(table="inventory", filters=[f("quantity", "ilike", "2")]),
-                  "applies to text columns")
-    await refused(kitchen, DbRead(table="inventory", filters=[f("location", "in", "fridge")]),
-                  "needs a list")
+    await refused(
+        kitchen,
+        DbRead(table="inventory", filters=[f("quantity", "ilike", "2")]),
+        "applies to text columns",
+    )
+    await refused(
+        kitchen, DbRead(table="inventory", filters=[f("location", "in", "fridge")]), "needs a list"
+    )
     await refused(kitchen, DbRead(table="inventory", filters=[f("name", "=")]), "needs a value")
 
 
 async def test_values_must_fit_the_column_type(kitchen: Kitchen):
-    await refused(kitchen, DbRead(table="inventory", filters=[f("quantity", ">", "lots")]),
-                  r"'lots' is not a valid number for column 'quantity'")
-    await refused(kitchen, DbCreate(table="inventory", data={"name": "x", "expiry_date": "soon"}),
-                  r"data\[0\]\.expiry_date")
-    await refused(kitchen, DbCreate(table="meal_plans", data={"date": "2026-11-23",
-                                                               "meal_type": "brunch"}),
-                  "'brunch' is not allowed for 'meal_type'")
+    await refused(
+        kitchen,
+        DbRead(table="inventory", filters=[f("quantity", ">", "lots")]),
+        r"'lots' is not a valid number for column 'quantity'",
+    )
+    await refused(
+        kitchen,
+        DbCreate(table="inventory", data={"name": "x", "expiry_date": "soon"}),
+        r"data\[0\]\.expiry_date",
+    )
+    await refused(
+        kitchen,
+        DbCreate(table="meal_plans", data={"date": "2026-11-23", "meal_type": "brunch"}),
+        "'brunch' is not allowed for 'meal_type'",
+    )
 
 
 async def test_missing_required_columns_are_named(kitchen: Kitchen):
-    await refused(kitchen, DbCreate(table="meal_plans", data={"meal_type": "dinner"}),
-                  "missing required column.*date")
+    await refused(
+        kitchen,
+        DbCreate(table="meal_plans", data={"meal_type": "dinner"}),
+        "missing required column.*date",
+    )
 
 
 async def test_system_columns_are_not_writable(kitchen: Kitchen):
-    await refused(kitchen, DbCreate(table="tasks", data={"title": "x", "created_at": "2020-01-01"}),
-                  "set by the system")
-    await refused(kitchen, DbCreate(table="tasks", data={"title": "x", "id": "task_1"}),
-                  "ids are assigned by the database")
+    await refused(
+        kitchen,
+        DbCreate(table="tasks", data={"title": "x", "created_at": "2020-01-01"}),
+        "set by the system",
+    )
+    await refused(
+        kitchen,
+        DbCreate(table="tasks", data={"title": "x", "id": "task_1"}),
+        "ids are assigned by the database",
+    )
 
 
 async def test_catalog_is_read_only(kitchen: Kitchen):
-    await refused(kitchen, DbCreate(table="ingredients", data={"name": "unobtainium"}),
-                  "read only")
+    await refused(kitchen, DbCreate(table="ingredients", data={"name": "unobtainium"}), "read only")
 
 
 async def test_update_and_delete_without_filters_are_refused(pantry: Kitchen):
@@ -101,15 +121,25 @@ async def test_writes_need_an_idempotency_key(kitchen: Kitchen):
 
 
 async def test_unknown_ref_is_an_error_not_a_pass_through(kitchen: Kitchen):
-    await refused(kitchen, DbRead(table="recipes", filters=[f("id", "=", "recipe_9")]),
-                  r"filters\[0\]\.value: unknown ref 'recipe_9'")
-    await refused(kitchen, DbCreate(table="meal_plans", data={
-        "date": "2026-11-23", "meal_type": "dinner", "recipe_id": "recipe_4"}),
-        r"data\[0\]\.recipe_id: unknown ref 'recipe_4'")
+    await refused(
+        kitchen,
+        DbRead(table="recipes", filters=[f("id", "=", "recipe_9")]),
+        r"filters\[0\]\.value: unknown ref 'recipe_9'",
+    )
+    await refused(
+        kitchen,
+        DbCreate(
+            table="meal_plans",
+            data={"date": "2026-11-23", "meal_type": "dinner", "recipe_id": "recipe_4"},
+        ),
+        r"data\[0\]\.recipe_id: unknown ref 'recipe_4'",
+    )
 
 
 async def test_a_refused_batch_writes_nothing(kitchen: Kitchen):
-    await refused(kitchen, DbCreate(table="tasks", data=[{"title": "ok"}, {"title": "x",
-                                                                           "category": "fun"}]),
-                  r"data\[1\]\.category")
+    await refused(
+        kitchen,
+        DbCreate(table="tasks", data=[{"title": "ok"}, {"title": "x", "category": "fun"}]),
+        r"data\[1\]\.category",
+    )
     assert await kitchen.names("tasks") == []

@@ -85,8 +85,10 @@ async def test_rows_cannot_point_at_another_users_recipe(kitchen, theirs, owner_
     [victim] = await uuids_of(owner_url, "recipes", "Secret Paella", theirs.user)
     with pytest.raises(CrudValidationError, match="refused the write"):
         await kitchen.run(
-            DbCreate(table="meal_plans", data={"date": "2026-11-23", "meal_type": "dinner",
-                                               "recipe_id": victim}),
+            DbCreate(
+                table="meal_plans",
+                data={"date": "2026-11-23", "meal_type": "dinner", "recipe_id": victim},
+            ),
             idempotency_key=key(),
         )
 
