@@ -1,0 +1,13 @@
+# One image for the migration job (and, in later issues, the worker and the API).
+FROM python:3.11-slim
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY domain domain
+COPY activities activities
+COPY workflows workflows
+COPY api api
+COPY migrations migrations
+COPY prompts prompts
+# Editable install: migrations/ and prompts/ are read from the source tree.
+RUN pip install --no-cache-dir -e .
+ENTRYPOINT ["alfred"]

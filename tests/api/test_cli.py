@@ -1,0 +1,92 @@
+"""The ``alfred`` command, run as a person runs it: in a subprocess, in a fresh directory."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import uuid
+
+import psycopg
+import pytest
+
+from domain.db import bootstrap
+from domain.db.urls import libpq_dsn
+
+ALFRED = [sys.executable, "-m", "api.cli"]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def env(**overrides: str) -> dict[str, str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("ALFRED_")}
+    clean["PYTHONPATH"] = ROOT
+    clean.update(overrides)
+    return clean
+
+
+def alfred(*args: str, cwd, **variables: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*ALFRED, *args],
+        env=env(**variables),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def fresh_database(pg_server_url):
+    name = f"alfred_cli_{uuid.uuid4().hex[:10]}"
+    url = bootstrap.create_database(pg_server_url, name, exist_ok=False)
+    yield url
+    bootstrap.drop_database(pg_server_url, name)
+
+
+def test_db_upgrade_migrates_the_configured_database(fresh_database, tmp_path):
+    done = alfred("db", "upgrade", cwd=tmp_path, ALFRED_DATABASE_URL=fresh_database)
+    assert done.returncode == 0, done.stderr
+    with psycopg.connect(libpq_dsn(fresh_database)) as c:
+        assert c.execute("SELECT version_num FROM alembic_version").fetchone() == ("0001",)
+    assert not (tmp_path / ".alfred").exists()
+
+
+def test_users_create_prints_a_working_token(fresh_database, tmp_path):
+    done = alfred("users", "create", "ada", cwd=tmp_path, ALFRED_DATABASE_URL=fresh_database)
+    assert done.returncode == 0, done.stderr
+    token = done.stdout.split("token: ")[1].strip()
+    with psycopg.connect(libpq_dsn(fresh_database)) as c:
+        names = c.execute(
+            "SELECT u.name FROM users u JOIN api_keys k ON k.user_id = u.id "
+            "WHERE k.token_hash = encode(sha256(%s::bytea), 'hex')",
+            (token.encode(),),
+        ).fetchall()
+    assert names == [("ada",)]
+
+
+def test_run_starts_the_embedded_database_and_stops_cleanly_on_ctrl_c(tmp_path):
+    proc = subprocess.Popen(
+        [*ALFRED, "run"],
+        env=env(),
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if "ready; press Ctrl-C" in line:
+                break
+        assert any("embedded PostgreSQL" in line for line in lines), lines
+        assert (tmp_path / ".alfred" / "pg" / "PG_VERSION").exists()
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0
+    assert "alfred: stopped" in rest
+    assert not (tmp_path / ".alfred" / "pg" / "postmaster.pid").exists()
