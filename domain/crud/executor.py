@@ -159,7 +159,7 @@ class CrudExecutor:
             row[key] = []
         if not parent_ids:
             return
-        fk = f"{spec.name.rstrip('s')}_id"  # recipes -> recipe_id
+        fk = _parent_fk(spec.name, child.name)
         readable = [c for c in TABLES[child.name].readable]
         query = (
             select(*(child.c[c] for c in readable))
@@ -504,6 +504,12 @@ class CrudExecutor:
                 entity = BY_TABLE[table_name]
                 labels[refs_by_id[record["id"]]] = compute_label(entity.type_name, record)
         return labels
+
+
+def _parent_fk(parent: str, child: str) -> str:
+    """The child's FK column that points at its parent (``recipe_ingredients.recipe_id``)."""
+    parent_type = BY_TABLE[parent].type_name
+    return next(c for c, t in BY_TABLE[child].fk_fields.items() if t == parent_type)
 
 
 def _default_order(table: Table) -> list[Any]:

@@ -14,8 +14,8 @@ SIMILAR_THRESHOLD = 0.3
 SIMILAR_CANDIDATES = 5
 
 
-def _term(text: str) -> str:
-    return " ".join(text.lower().split())
+def _term(name: str) -> str:
+    return " ".join(name.lower().split())
 
 
 async def _exact(session: AsyncSession, term: str) -> list[Ingredient]:
@@ -47,13 +47,13 @@ async def _nearest(
     return list((await session.scalars(query)).all())
 
 
-async def match_name(session: AsyncSession, text: str, op: str, *, trigram: bool) -> NameMatch:
+async def match_name(session: AsyncSession, name: str, op: str, *, trigram: bool) -> NameMatch:
     """Catalog ingredients a name filter means: exact/alias/family, else trigram neighbours.
 
     ``=`` takes the exact matches or else the single nearest neighbour; ``similar`` takes
     the exact matches plus the nearest few. No match leaves only the plain name filter.
     """
-    term = _term(text)
+    term = _term(name)
     found = await _exact(session, term)
     if trigram and (op == "similar" or not found):
         threshold = SIMILAR_THRESHOLD if op == "similar" else SINGLE_MATCH_THRESHOLD
@@ -65,12 +65,12 @@ async def match_name(session: AsyncSession, text: str, op: str, *, trigram: bool
             if i.id not in known
         ]
     if not found:
-        return NameMatch(notes=[f"no catalog ingredient matches {text!r}; matched on name only"])
+        return NameMatch(notes=[f"no catalog ingredient matches {name!r}; matched on name only"])
     names = tuple(i.name for i in found)
     return NameMatch(
         ingredient_ids=tuple(i.id for i in found),
         names=names,
-        notes=[f"{text!r} matched catalog ingredient(s): {', '.join(names)}"],
+        notes=[f"{name!r} matched catalog ingredient(s): {', '.join(names)}"],
     )
 
 
