@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
-from pydantic import SecretStr
+from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -26,3 +27,29 @@ class Settings(BaseSettings):
     db_pool_size: int = 5
     crud_max_rows: int = 200
     """Hard cap on rows a single db_read returns, whatever limit the model asks for."""
+
+    # --- the model -----------------------------------------------------------------------
+    llm_provider: Literal["openai", "script", "demo"] | None = None
+    """Unset: ``openai`` when an API key is configured, else the offline ``demo`` model."""
+    openai_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("ALFRED_OPENAI_API_KEY", "OPENAI_API_KEY")
+    )
+    openai_base_url: str | None = None
+    """Any OpenAI-compatible endpoint; unset means the OpenAI API."""
+    openai_model: str = "gpt-4.1"
+    """For medium and high complexity calls (seed 004 §8)."""
+    openai_mini_model: str = "gpt-4.1-mini"
+    """For low complexity calls."""
+    llm_timeout_seconds: float = 60.0
+    llm_script: Path | None = None
+    """The script provider's JSON file (``ALFRED_LLM_SCRIPT``)."""
+
+    # --- Temporal and the turn ---------------------------------------------------------------
+    temporal_address: str | None = None
+    """Unset: ``make run`` starts a dev server; workers and the API use localhost:7233."""
+    temporal_namespace: str = "default"
+    task_queue: str = "alfred-turns"
+    pause_timeout_hours: float = 24.0
+    """How long a proposal, clarification or question waits for the user before expiring."""
+    max_pauses_per_turn: int = 3
+    max_llm_calls_per_turn: int = 40

@@ -7,7 +7,9 @@ security is in force in every test.
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -93,3 +95,21 @@ async def pantry(kitchen: Kitchen) -> Kitchen:
     """A kitchen with four inventory rows: milk, eggs, rice, frozen peas."""
     await kitchen.create("inventory", PANTRY)
     return kitchen
+
+
+# temporalio's Rust runtime keeps threads that can abort CPython's finalization
+# ("PyGILState_Release: thread state ... must be current", temporalio/sdk-python#300),
+# turning a green run into exit code 134 at random. Once pytest has reported, leave without
+# interpreter teardown, keeping pytest's own exit status.
+_exit_status: list[int] = []
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    _exit_status.append(int(exitstatus))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _exit_status and not hasattr(config, "workerinput"):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(_exit_status[0])

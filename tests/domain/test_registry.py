@@ -605,3 +605,54 @@ def test_remove_ref_forgets_the_ref_and_its_uuid() -> None:
     assert RECIPE_A not in reg.uuid_to_ref
     assert reg.ref_active_reason == {}
     assert reg.counters == {"recipe": 1}
+
+
+# --- concurrent steps: absorb and rename ---------------------------------------------------
+
+
+def _uuid(n: int) -> str:
+    return str(uuid.UUID(int=n))
+
+
+def test_absorbing_concurrent_steps_numbers_refs_by_step_order():
+    from domain.registry import rename_refs
+
+    main = SessionIdRegistry()
+    main.ref_for_uuid(_uuid(1), "recipe", action="read", label="Dal")
+    base = main.to_dict()
+    step0, step1 = SessionIdRegistry.from_dict(base), SessionIdRegistry.from_dict(base)
+    # Step 1 finishes first and reads two new recipes; step 0 reads one of them and another.
+    assert step1.ref_for_uuid(_uuid(2), "recipe", action="read", label="Chili") == "recipe_2"
+    assert step1.ref_for_uuid(_uuid(3), "recipe", action="read", label="Pho") == "recipe_3"
+    assert step0.ref_for_uuid(_uuid(4), "recipe", action="read", label="Stew") == "recipe_2"
+    assert step0.ref_for_uuid(_uuid(3), "recipe", action="read", label="Pho") == "recipe_3"
+
+    assert main.absorb(step0, base) == {}
+    renames = main.absorb(step1, base)
+    assert renames == {"recipe_2": "recipe_4"}
+    assert [main.resolve(f"recipe_{n}") for n in (2, 3, 4)] == [_uuid(4), _uuid(3), _uuid(2)]
+    assert rename_refs({"rows": ["recipe_2 and recipe_3"]}, renames) == {
+        "rows": ["recipe_4 and recipe_3"]
+    }
+
+
+def test_absorb_carries_promotions_and_generated_artifacts():
+    main = SessionIdRegistry()
+    gen = main.register_generated("recipe", {"name": "Soup"})
+    base = main.to_dict()
+    saver, generator = SessionIdRegistry.from_dict(base), SessionIdRegistry.from_dict(base)
+    saver.register_created(_uuid(9), "recipes", {"id": _uuid(9), "name": "Soup"}, gen_ref=gen)
+    assert generator.register_generated("recipe", {"name": "Salad"}) == "gen_recipe_2"
+    main.absorb(saver, base)
+    main.absorb(generator, base)
+    assert main.resolve(gen) == _uuid(9) and main.action(gen) == "created"
+    assert main.get_entity_data("gen_recipe_2") == {"name": "Salad"}
+
+
+def test_rename_refs_swaps_in_one_pass():
+    from domain.registry import rename_refs
+
+    text = "recipe_5 then recipe_6, not recipe_50"
+    assert rename_refs(text, {"recipe_5": "recipe_6", "recipe_6": "recipe_7"}) == (
+        "recipe_6 then recipe_7, not recipe_50"
+    )

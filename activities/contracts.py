@@ -1,0 +1,197 @@
+"""One model in, one model out, for every activity of a turn. New fields get defaults."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from activities.llm.base import Usage
+from domain.conversation import ConversationState, StepResult, TurnExecutionSummary, TurnRecord
+from domain.crud.contracts import CrudResult
+from domain.nodes import (
+    ActDecision,
+    ActQuickDecision,
+    ReplyOutput,
+    ThinkOutput,
+    ThinkStep,
+    ToolCall,
+    UnderstandOutput,
+)
+
+
+class NodeCall(BaseModel):
+    """What every LLM activity reports besides its output: cost and provenance."""
+
+    usage: Usage = Field(default_factory=Usage)
+    model: str = ""
+    template: str = ""
+    version: str = ""
+    attempt: int = 1
+    llm_attempts: int = 1
+    """2 when the output needed the repair attempt."""
+
+
+# --- turn state (database) -------------------------------------------------------------------
+
+
+class BeginTurnRequest(BaseModel):
+    conversation_id: str
+    user_id: str
+    turn_number: int
+    workflow_id: str
+    message: str
+
+
+class BeginTurnResult(BaseModel):
+    state: ConversationState
+    version: int
+    attempt: int = 1
+
+
+class MarkTurnRequest(BaseModel):
+    conversation_id: str
+    user_id: str
+    turn_number: int
+    status: str
+    response: str | None = None
+    plan: dict[str, Any] | None = None
+    usage: Usage | None = None
+
+
+class MarkTurnResult(BaseModel):
+    attempt: int = 1
+
+
+class FinishTurnRequest(BaseModel):
+    conversation_id: str
+    user_id: str
+    turn_number: int
+    expected_version: int
+    state: ConversationState
+    status: str
+    response: str | None = None
+    plan: dict[str, Any] | None = None
+    usage: Usage = Field(default_factory=Usage)
+    timings: dict[str, Any] = Field(default_factory=dict)
+
+
+class FinishTurnResult(BaseModel):
+    version: int
+    attempt: int = 1
+
+
+# --- LLM nodes ---------------------------------------------------------------------------------
+
+
+class UnderstandRequest(BaseModel):
+    message: str
+    mode: str
+    state: ConversationState
+    registry: dict[str, Any]
+    pending: dict[str, Any] | None = None
+
+
+class UnderstandResult(NodeCall):
+    output: UnderstandOutput
+
+
+class ThinkRequest(BaseModel):
+    message: str
+    mode: str
+    understand: UnderstandOutput
+    state: ConversationState
+    registry: dict[str, Any]
+    pending: dict[str, Any] | None = None
+
+
+class ThinkResult(NodeCall):
+    output: ThinkOutput
+
+
+class ActRequest(BaseModel):
+    goal: str
+    plan: list[ThinkStep]
+    step_index: int
+    mode: str
+    prior_results: list[StepResult] = Field(default_factory=list)
+    tool_results: list[dict[str, Any]] = Field(default_factory=list)
+    registry: dict[str, Any]
+    state: ConversationState
+
+
+class ActResult(NodeCall):
+    output: ActDecision
+
+
+class ActQuickRequest(BaseModel):
+    message: str
+    intent: str
+    subdomain: str
+    registry: dict[str, Any]
+
+
+class ActQuickResult(NodeCall):
+    output: ActQuickDecision
+
+
+class ReplyRequest(BaseModel):
+    message: str
+    mode: str
+    goal: str | None = None
+    step_results: list[StepResult] = Field(default_factory=list)
+    quick_result: dict[str, Any] | None = None
+    blocked: dict[str, Any] | None = None
+    breakers: list[str] = Field(default_factory=list)
+    registry: dict[str, Any]
+    state: ConversationState
+
+
+class ReplyResult(NodeCall):
+    output: ReplyOutput
+
+
+class SummarizeRequest(BaseModel):
+    state: ConversationState
+    record: TurnRecord
+    summary: TurnExecutionSummary
+    step_results: list[StepResult] = Field(default_factory=list)
+    use_llm: bool = True
+    """False: deterministic summaries only (rejected, capped or failed turns)."""
+
+
+class SummarizeResult(BaseModel):
+    state: ConversationState
+    usage: Usage = Field(default_factory=Usage)
+    llm_calls: int = 0
+    attempt: int = 1
+
+
+# --- CRUD ----------------------------------------------------------------------------------------
+
+
+class CrudCallRequest(BaseModel):
+    user_id: str
+    call: ToolCall
+    registry: dict[str, Any]
+    idempotency_key: str
+    step: int | None = None
+
+
+class CrudCallResult(BaseModel):
+    """A CRUD call's rows, or the validation error the model should correct."""
+
+    result: CrudResult | None = None
+    error: str | None = None
+    registry: dict[str, Any]
+    attempt: int = 1
+
+
+class SchemaRequest(BaseModel):
+    subdomain: str
+
+
+class SchemaResult(BaseModel):
+    subdomain: str
+    schema_text: str
+    attempt: int = 1

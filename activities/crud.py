@@ -1,0 +1,62 @@
+"""CRUD calls and schema look-ups as activities, over the domain's CRUD executor.
+
+A call the whitelist refuses is returned as ``error`` (the model reads it and corrects
+its next call); database outages raise and are retried by Temporal. Writes carry the
+idempotency key the workflow derived, so a retried activity never writes twice.
+"""
+
+from __future__ import annotations
+
+from pydantic import TypeAdapter, ValidationError
+from temporalio import activity
+
+from activities.contracts import CrudCallRequest, CrudCallResult, SchemaRequest, SchemaResult
+from activities.errors import to_application_error
+from domain.crud.contracts import CrudRequest
+from domain.crud.executor import CrudExecutor
+from domain.errors import CrudValidationError, MissingIdempotencyKey
+from domain.kitchen.tables import schema_for_subdomain
+from domain.registry import SessionIdRegistry
+
+_REQUEST = TypeAdapter(CrudRequest)
+
+
+class CrudActivities:
+    def __init__(self, executor: CrudExecutor) -> None:
+        self.executor = executor
+
+    @activity.defn(name="crud")
+    async def crud(self, request: CrudCallRequest) -> CrudCallResult:
+        attempt = activity.info().attempt
+        registry = SessionIdRegistry.from_dict(request.registry)
+        try:
+            call = _REQUEST.validate_python({"tool": request.call.tool, **request.call.params})
+        except ValidationError as error:
+            return CrudCallResult(
+                error=f"invalid {request.call.tool} parameters: {error}",
+                registry=request.registry,
+                attempt=attempt,
+            )
+        try:
+            result = await self.executor.execute(
+                call,
+                user_id=request.user_id,
+                registry=registry,
+                idempotency_key=request.idempotency_key,
+                step=request.step,
+            )
+        except CrudValidationError as error:
+            return CrudCallResult(error=str(error), registry=request.registry, attempt=attempt)
+        except MissingIdempotencyKey as error:
+            raise to_application_error(error) from None
+        return CrudCallResult(result=result, registry=registry.to_dict(), attempt=attempt)
+
+    @activity.defn(name="fetch_schema")
+    async def fetch_schema(self, request: SchemaRequest) -> SchemaResult:
+        try:
+            text = schema_for_subdomain(request.subdomain)
+        except KeyError as error:
+            text = f"no such subdomain: {error}"
+        return SchemaResult(
+            subdomain=request.subdomain, schema_text=text, attempt=activity.info().attempt
+        )

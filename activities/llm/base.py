@@ -1,0 +1,78 @@
+"""The LLM gateway's vocabulary: one request in, one response out, typed errors.
+
+Providers (``openai``, ``script``, the offline ``demo`` model) implement ``LlmProvider``.
+They do not retry: Temporal owns retries so every attempt is visible in the history. They
+raise ``LlmError`` with ``retryable`` set, and the activity turns that into an
+ApplicationError (retryable with the provider's retry-after as the next delay, or not).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+
+class Usage(BaseModel):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+        )
+
+
+@dataclass(frozen=True)
+class LlmRequest:
+    """One structured-output call: prompts in, an instance of ``output_model`` expected."""
+
+    node: str
+    """Node name (``understand``, ``think``, ``act``, ...): see ``domain.nodes.NODE_OUTPUTS``."""
+    system: str
+    user: str
+    output_model: type[BaseModel]
+    complexity: str = "medium"
+    """``low`` picks the small model, ``medium``/``high`` the full one (seed 004 §8)."""
+    step: int | None = None
+    """Act step index, for the script provider's matching."""
+    template: str = ""
+    version: str = ""
+    repair_of: str | None = None
+    """The previous, invalid output when this call is the one repair attempt."""
+    repair_error: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LlmReply:
+    """What a provider returns: the raw output (JSON text or an already-parsed object)."""
+
+    content: str | dict[str, Any]
+    model: str
+    usage: Usage
+
+
+class LlmError(Exception):
+    """A provider failure. ``retryable`` says whether another attempt may succeed."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: str,
+        retryable: bool,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.retryable = retryable
+        self.retry_after = retry_after
+
+
+class LlmProvider(Protocol):
+    name: str
+
+    async def complete(self, request: LlmRequest) -> LlmReply: ...

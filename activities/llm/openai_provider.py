@@ -1,0 +1,189 @@
+"""The ``openai`` provider: one chat-completions call per request, structured JSON output.
+
+Any OpenAI-compatible endpoint works (``base_url``). The client runs with ``max_retries=0``:
+Temporal owns retries, so every attempt shows in the workflow history, and a failure becomes an
+``LlmError`` that says whether another attempt may succeed and, when the server said so, after
+how long. The node contract is enforced by the gateway, not here: this provider returns the
+model's raw text, even when it is empty.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import math
+import time
+from collections.abc import Mapping
+from datetime import UTC
+from typing import Any
+
+import openai
+
+from activities.llm.base import LlmError, LlmReply, LlmRequest, Usage
+from domain.settings import Settings
+
+RETRYABLE_STATUSES = frozenset({408, 409, 429})
+"""Plus every 5xx: the statuses where the same request may succeed later."""
+
+
+class OpenAIProvider:
+    name = "openai"
+
+    def __init__(
+        self,
+        *,
+        api_key: str,
+        base_url: str | None,
+        model: str,
+        mini_model: str,
+        timeout: float,
+    ) -> None:
+        self.model = model
+        self.mini_model = mini_model
+        self._client = openai.AsyncOpenAI(
+            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0
+        )
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> OpenAIProvider:
+        if settings.openai_api_key is None or not settings.openai_api_key.get_secret_value():
+            raise ValueError(
+                "the openai provider needs an API key: set ALFRED_OPENAI_API_KEY or OPENAI_API_KEY"
+            )
+        return cls(
+            api_key=settings.openai_api_key.get_secret_value(),
+            base_url=settings.openai_base_url,
+            model=settings.openai_model,
+            mini_model=settings.openai_mini_model,
+            timeout=settings.llm_timeout_seconds,
+        )
+
+    async def aclose(self) -> None:
+        """Close the HTTP connection pool (the worker's shutdown calls this)."""
+        await self._client.close()
+
+    async def complete(self, request: LlmRequest) -> LlmReply:
+        model = self.mini_model if request.complexity == "low" else self.model
+        try:
+            response = await self._client.chat.completions.create(
+                model=model,
+                messages=_messages(request),
+                response_format={
+                    "type": "json_schema",
+                    "json_schema": {
+                        "name": request.node,
+                        "schema": request.output_model.model_json_schema(),
+                        # Strict mode can't express the free-form dict[str, Any] fields of the
+                        # node contracts; the gateway validates instead.
+                        "strict": False,
+                    },
+                },
+            )
+        except openai.APIStatusError as error:
+            raise _status_error(request.node, error) from None
+        except openai.APITimeoutError:
+            raise LlmError(
+                f"{request.node}: the OpenAI request timed out", kind="timeout", retryable=True
+            ) from None
+        except openai.APIConnectionError as error:
+            raise LlmError(
+                f"{request.node}: could not reach the OpenAI endpoint: {error.__cause__ or error}",
+                kind="connection",
+                retryable=True,
+            ) from None
+
+        message = response.choices[0].message if response.choices else None
+        if message is not None and message.refusal:
+            raise LlmError(
+                f"{request.node}: the model refused: {message.refusal}",
+                kind="refusal",
+                retryable=False,
+            )
+        usage = response.usage
+        return LlmReply(
+            content=(message.content if message is not None else None) or "",
+            model=response.model,
+            usage=Usage(
+                prompt_tokens=usage.prompt_tokens if usage else 0,
+                completion_tokens=usage.completion_tokens if usage else 0,
+            ),
+        )
+
+
+def _messages(request: LlmRequest) -> list[dict[str, str]]:
+    messages = [
+        {"role": "system", "content": request.system},
+        {"role": "user", "content": request.user},
+    ]
+    if request.repair_of is not None:
+        messages += [
+            {"role": "assistant", "content": request.repair_of},
+            {
+                "role": "user",
+                "content": (
+                    "Your previous output failed validation: "
+                    f"{request.repair_error or 'unknown error'}. "
+                    "Reply with the corrected JSON object only, and nothing else."
+                ),
+            },
+        ]
+    return messages
+
+
+def _status_error(node: str, error: openai.APIStatusError) -> LlmError:
+    status = error.status_code
+    detail = _api_message(error)
+    message = f"{node}: OpenAI returned HTTP {status}" + (f": {detail}" if detail else "")
+    if status in RETRYABLE_STATUSES or status >= 500:
+        return LlmError(
+            message,
+            kind=f"http_{status}",
+            retryable=True,
+            retry_after=retry_after(error.response.headers),
+        )
+    return LlmError(message, kind=f"http_{status}", retryable=False)
+
+
+def _api_message(error: openai.APIStatusError) -> str:
+    """The API's own error message; the SDK hands over the body's ``error`` object."""
+    body: Any = error.body
+    if isinstance(body, Mapping):
+        inner = body.get("error", body)
+        if isinstance(inner, Mapping) and isinstance(inner.get("message"), str):
+            return inner["message"]
+    if isinstance(body, str):
+        return body[:500]
+    return ""
+
+
+def retry_after(headers: Mapping[str, str], *, now: float | None = None) -> float | None:
+    """Seconds the server asked us to wait, or None when it did not say.
+
+    ``retry-after-ms`` (milliseconds, OpenAI's own) wins over ``retry-after``, which is either
+    seconds or an HTTP date. A date in the past means "now": the result is never negative.
+    """
+    millis = _number(headers.get("retry-after-ms"))
+    if millis is not None:
+        return millis / 1000
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    seconds = _number(value)
+    if seconds is not None:
+        return seconds
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:  # "-0000": RFC 9110 dates are GMT anyway
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def _number(value: str | None) -> float | None:
+    if value is None:
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return max(0.0, number) if math.isfinite(number) else None

@@ -1,0 +1,166 @@
+"""The LLM nodes as activities: build the context, render the prompt, call the gateway.
+
+Each activity takes its node's request model, renders the node's versioned system prompt
+from ``prompts/`` and its user message from ``domain.context``, and returns the validated
+output with usage and the template name and version it used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+from temporalio import activity
+
+from activities.contracts import (
+    ActQuickRequest,
+    ActQuickResult,
+    ActRequest,
+    ActResult,
+    NodeCall,
+    ReplyRequest,
+    ReplyResult,
+    ThinkRequest,
+    ThinkResult,
+    UnderstandRequest,
+    UnderstandResult,
+)
+from activities.errors import to_application_error
+from activities.llm.base import LlmError, LlmRequest
+from activities.llm.gateway import LlmGateway, LlmResult
+from domain import context
+from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
+from domain.nodes import NODE_COMPLEXITY, NODE_OUTPUTS, STEP_COMPLEXITY
+from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
+from domain.registry import SessionIdRegistry
+
+
+async def call_node(
+    gateway: LlmGateway,
+    node: str,
+    prompt: RenderedPrompt,
+    user: str,
+    *,
+    complexity: str | None = None,
+    step: int | None = None,
+) -> tuple[dict[str, Any], NodeCall]:
+    """One node call; provider errors become ApplicationErrors (retryable or not)."""
+    request = LlmRequest(
+        node=node,
+        system=prompt.text,
+        user=user,
+        output_model=NODE_OUTPUTS[node],
+        complexity=complexity or NODE_COMPLEXITY.get(node, "medium"),
+        step=step,
+        template=prompt.template,
+        version=prompt.version,
+    )
+    try:
+        result: LlmResult = await gateway.call(request)
+    except LlmError as error:
+        raise to_application_error(error) from None
+    info = activity.info()
+    activity.logger.info(
+        "node %s via %s (%s %s): %s+%s tokens",
+        node,
+        result.model,
+        prompt.template,
+        prompt.version,
+        result.usage.prompt_tokens,
+        result.usage.completion_tokens,
+    )
+    return result.output, NodeCall(
+        usage=result.usage,
+        model=result.model,
+        template=prompt.template,
+        version=prompt.version,
+        attempt=info.attempt,
+        llm_attempts=result.attempts,
+    )
+
+
+def _result(model: type[BaseModel], output: dict[str, Any], call: NodeCall) -> Any:
+    return model.model_validate({**call.model_dump(), "output": output})
+
+
+class NodeActivities:
+    """Understand, Think, Act, Act Quick and Reply (Summarize lives with the turn state)."""
+
+    def __init__(self, gateway: LlmGateway) -> None:
+        self.gateway = gateway
+
+    @activity.defn(name="understand")
+    async def understand(self, request: UnderstandRequest) -> UnderstandResult:
+        registry = SessionIdRegistry.from_dict(request.registry)
+        user = context.understand_context(request.message, request.state, registry, request.pending)
+        output, call = await call_node(self.gateway, "understand", render("understand"), user)
+        return _result(UnderstandResult, output, call)
+
+    @activity.defn(name="think")
+    async def think(self, request: ThinkRequest) -> ThinkResult:
+        config = mode_config(request.mode)
+        prompt = render(
+            "think", mode=request.mode, max_steps=config.max_steps, mode_guidance=config.guidance
+        )
+        registry = SessionIdRegistry.from_dict(request.registry)
+        user = context.think_context(
+            request.message, request.understand, request.state, registry, request.pending
+        )
+        output, call = await call_node(self.gateway, "think", prompt, user)
+        return _result(ThinkResult, output, call)
+
+    @activity.defn(name="act")
+    async def act(self, request: ActRequest) -> ActResult:
+        step = request.plan[request.step_index]
+        prompt = render_many(
+            act_templates(step.step_type),
+            step_type=step.step_type,
+            subdomain=step.subdomain,
+            persona=PERSONAS.get(step.subdomain, "Assistant"),
+            max_tool_calls=MAX_TOOL_CALLS_PER_STEP,
+        )
+        user = context.act_context(
+            goal=request.goal,
+            plan=request.plan,
+            step_index=request.step_index,
+            prior_results=request.prior_results,
+            tool_results=request.tool_results,
+            registry=SessionIdRegistry.from_dict(request.registry),
+            state=request.state,
+        )
+        output, call = await call_node(
+            self.gateway,
+            "act",
+            prompt,
+            user,
+            complexity=STEP_COMPLEXITY[step.step_type],
+            step=request.step_index,
+        )
+        return _result(ActResult, output, call)
+
+    @activity.defn(name="act_quick")
+    async def act_quick(self, request: ActQuickRequest) -> ActQuickResult:
+        user = context.act_quick_context(
+            request.intent,
+            request.subdomain,
+            request.message,
+            SessionIdRegistry.from_dict(request.registry),
+        )
+        output, call = await call_node(self.gateway, "act_quick", render("act_quick"), user)
+        return _result(ActQuickResult, output, call)
+
+    @activity.defn(name="reply")
+    async def reply(self, request: ReplyRequest) -> ReplyResult:
+        prompt = render("reply", verbosity=mode_config(request.mode).verbosity)
+        user = context.reply_context(
+            message=request.message,
+            goal=request.goal,
+            step_results=request.step_results,
+            quick_result=request.quick_result,
+            blocked=request.blocked,
+            breakers=request.breakers,
+            registry=SessionIdRegistry.from_dict(request.registry),
+            state=request.state,
+        )
+        output, call = await call_node(self.gateway, "reply", prompt, user)
+        return _result(ReplyResult, output, call)

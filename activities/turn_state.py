@@ -1,0 +1,123 @@
+"""Loading and saving a turn's conversation state, and Summarize's compressions."""
+
+from __future__ import annotations
+
+from temporalio import activity
+
+from activities.contracts import (
+    BeginTurnRequest,
+    BeginTurnResult,
+    FinishTurnRequest,
+    FinishTurnResult,
+    MarkTurnRequest,
+    MarkTurnResult,
+    SummarizeRequest,
+    SummarizeResult,
+)
+from activities.errors import to_application_error
+from activities.llm.base import Usage
+from activities.llm.gateway import LlmGateway
+from activities.nodes import call_node
+from domain import context, turns
+from domain.conversation import add_history, record_turn
+from domain.errors import DomainError
+from domain.nodes import CompressOutput, SummarizeOutput
+from domain.prompts import render
+
+
+class TurnStateActivities:
+    def __init__(self, sessions: turns.Sessions, gateway: LlmGateway) -> None:
+        self.sessions = sessions
+        self.gateway = gateway
+
+    @activity.defn(name="begin_turn")
+    async def begin_turn(self, request: BeginTurnRequest) -> BeginTurnResult:
+        try:
+            state, version = await turns.start_turn(
+                self.sessions,
+                user_id=request.user_id,
+                conversation_id=request.conversation_id,
+                turn_number=request.turn_number,
+                workflow_id=request.workflow_id,
+                message=request.message,
+            )
+        except DomainError as error:
+            raise to_application_error(error) from None
+        return BeginTurnResult(state=state, version=version, attempt=activity.info().attempt)
+
+    @activity.defn(name="mark_turn")
+    async def mark_turn(self, request: MarkTurnRequest) -> MarkTurnResult:
+        await turns.set_turn_status(
+            self.sessions,
+            user_id=request.user_id,
+            conversation_id=request.conversation_id,
+            turn_number=request.turn_number,
+            status=request.status,
+            response=request.response,
+            plan=request.plan,
+            usage=request.usage.model_dump() if request.usage else None,
+        )
+        return MarkTurnResult(attempt=activity.info().attempt)
+
+    @activity.defn(name="summarize")
+    async def summarize(self, request: SummarizeRequest) -> SummarizeResult:
+        """Record the turn in the conversation; compress with the model where it pays."""
+        record = request.record.model_copy()
+        summary = request.summary.model_copy()
+        usage, calls = Usage(), 0
+        if request.use_llm:
+            output, call = await call_node(
+                self.gateway,
+                "summarize",
+                render("summarize"),
+                context.summarize_context(
+                    record.user_message, record.assistant_response, request.state
+                ),
+            )
+            parsed = SummarizeOutput.model_validate(output)
+            record.assistant_summary = parsed.assistant_summary
+            summary.conversation_phase = parsed.conversation_phase
+            summary.user_expressed = parsed.user_expressed
+            usage, calls = usage + call.usage, calls + 1
+            engagement = parsed.engagement_summary
+        else:
+            record.assistant_summary = record.assistant_response[:400]
+            engagement = request.state.engagement_summary
+        state, evicted = record_turn(request.state, record, summary, request.step_results)
+        state.engagement_summary = engagement
+        if evicted is not None:
+            if request.use_llm:
+                output, call = await call_node(
+                    self.gateway,
+                    "compress",
+                    render("compress"),
+                    context.compress_context(evicted.user_message, evicted.assistant_summary),
+                )
+                compressed = CompressOutput.model_validate(output).summary
+                usage, calls = usage + call.usage, calls + 1
+            else:
+                compressed = f"Turn {evicted.turn}: {evicted.user_message[:200]}"
+            state = add_history(state, compressed)
+        return SummarizeResult(
+            state=state, usage=usage, llm_calls=calls, attempt=activity.info().attempt
+        )
+
+    @activity.defn(name="finish_turn")
+    async def finish_turn(self, request: FinishTurnRequest) -> FinishTurnResult:
+        try:
+            version = await turns.finish_turn(
+                self.sessions,
+                user_id=request.user_id,
+                conversation_id=request.conversation_id,
+                turn_number=request.turn_number,
+                expected_version=request.expected_version,
+                state=request.state,
+                status=request.status,
+                response=request.response,
+                plan=request.plan,
+                usage=request.usage.model_dump(),
+                timings=request.timings,
+            )
+        except DomainError as error:
+            raise to_application_error(error) from None
+        return FinishTurnResult(version=version, attempt=activity.info().attempt)

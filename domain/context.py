@@ -1,0 +1,296 @@
+"""Context builders: the user message each node is shown (seed 001 "Context Builders").
+
+Each builder takes the layers it needs (registry, conversation, reasoning, this turn's
+results) and renders Markdown sections. The system prompts in ``prompts/`` say what the
+node must do; these say what it knows. Deterministic and pure.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from domain.conversation import ConversationState, StepResult
+from domain.kitchen.tables import schema_for_subdomain
+from domain.nodes import ThinkStep, UnderstandOutput
+from domain.registry import SessionIdRegistry
+
+FULL_DETAIL_STEPS = 3
+MAX_REGISTRY_ROWS = 60
+
+
+def _json(value: Any, limit: int = 6000) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[:limit] + " …(truncated)"
+
+
+def _section(title: str, body: str) -> str:
+    return f"## {title}\n{body.strip()}\n" if body.strip() else ""
+
+
+def _join(*sections: str) -> str:
+    return "\n".join(s for s in sections if s)
+
+
+def conversation_section(state: ConversationState, depth: int = 3) -> str:
+    lines: list[str] = []
+    if state.engagement_summary:
+        lines.append(f"Session: {state.engagement_summary}")
+    if state.history_summary:
+        lines.append(f"Earlier: {state.history_summary}")
+    for record in state.recent_turns[-depth:]:
+        said = record.assistant_summary or record.assistant_response
+        lines.append(f"Turn {record.turn} — user: {record.user_message}")
+        lines.append(f"Turn {record.turn} — assistant: {said[:600]}")
+        if record.entities:
+            lines.append(f"Turn {record.turn} — entities: {', '.join(record.entities[:12])}")
+    lines.extend(state.notes[-3:])
+    return "\n".join(lines)
+
+
+def registry_table(registry: SessionIdRegistry) -> str:
+    refs = registry.known_refs()[-MAX_REGISTRY_ROWS:]
+    if not refs:
+        return "(no entities yet)"
+    rows = [
+        "| Ref | Type | Label | Last action | Created | Last ref |",
+        "|---|---|---|---|---|---|",
+    ]
+    for ref in refs:
+        created = registry.ref_turn_created.get(ref, "?")
+        last = registry.ref_turn_last_ref.get(ref, "?")
+        rows.append(
+            f"| {ref} | {registry.type_of(ref)} | {registry.label(ref)} | {registry.action(ref)} "
+            f"| T{created} | T{last} |"
+        )
+    return "\n".join(rows)
+
+
+def entity_context(registry: SessionIdRegistry, *, with_detail: bool) -> str:
+    """Generated (unsaved) content, active entities with tags, long-term memory."""
+    lines: list[str] = []
+    pending = registry.get_truly_pending_artifacts()
+    if pending:
+        lines.append("Generated, NOT saved:")
+        lines += [f"- `{ref}`: {registry.label(ref)} [unsaved]" for ref in pending]
+    recent, retained = registry.get_active_entities()
+    if recent:
+        lines.append("Active:")
+        for ref in recent:
+            tag = registry.action(ref)
+            detail = registry.ref_detail_tracking.get(ref, {}).get("level") if with_detail else None
+            if detail and tag == "read":
+                tag = f"read:{detail}"
+            turn = registry.ref_turn_last_ref.get(ref)
+            lines.append(
+                f"- `{ref}`: {registry.label(ref)} ({registry.type_of(ref)}) [{tag}] T{turn}"
+            )
+    if retained:
+        lines.append("Long-term memory:")
+        lines += [
+            f"- `{ref}`: {registry.label(ref)} — {registry.ref_active_reason.get(ref, '')}"
+            for ref in retained
+        ]
+    return "\n".join(lines) or "(none)"
+
+
+def reasoning_section(state: ConversationState) -> str:
+    lines = []
+    if state.reasoning_summary:
+        lines.append(state.reasoning_summary)
+    for summary in state.turn_summaries:
+        steps = "; ".join(f"{s.description} → {s.outcome}" for s in summary.steps)
+        lines.append(
+            f"Turn {summary.turn_num}: {summary.think_decision or 'no plan'} "
+            f"({summary.think_goal or ''}) {steps} [{summary.conversation_phase}]"
+        )
+    return "\n".join(lines)
+
+
+def pending_section(pending: dict[str, Any] | None) -> str:
+    if not pending:
+        return ""
+    lines = [
+        f"Alfred asked ({pending.get('kind')} from {pending.get('source')}):",
+        pending.get("message", ""),
+    ]
+    lines += [f"- {q}" for q in pending.get("questions", [])]
+    if pending.get("answer") is not None:
+        lines.append(f"The user's reply to it: {pending['answer']}")
+    return "\n".join(lines)
+
+
+# --- per node ---------------------------------------------------------------------------------
+
+
+def understand_context(
+    message: str,
+    state: ConversationState,
+    registry: SessionIdRegistry,
+    pending: dict[str, Any] | None = None,
+) -> str:
+    return _join(
+        _section("Current message", message),
+        _section("Pending question (the message answers it)", pending_section(pending)),
+        _section("Recent conversation", conversation_section(state, depth=5)),
+        _section("Entity registry", registry_table(registry)),
+        _section("Previous turns' decisions", reasoning_section(state)),
+    )
+
+
+def think_context(
+    message: str,
+    understand: UnderstandOutput,
+    state: ConversationState,
+    registry: SessionIdRegistry,
+    pending: dict[str, Any] | None = None,
+) -> str:
+    understood = []
+    if understand.referenced_entities:
+        understood.append(f"Referenced: {', '.join(understand.referenced_entities)}")
+    if understand.constraint_snapshot:
+        understood.append(f"Constraints: {'; '.join(understand.constraint_snapshot)}")
+    return _join(
+        _section("User request", message),
+        _section("Pending question and the user's reply", pending_section(pending)),
+        _section("Understood", "\n".join(understood)),
+        _section("Entities", entity_context(registry, with_detail=True)),
+        _section("Conversation", conversation_section(state, depth=2)),
+        _section("Reasoning trace", reasoning_section(state)),
+    )
+
+
+def _format_step_result(result: StepResult, *, full: bool) -> str:
+    head = (
+        f"Step {result.step_index} ({result.step_type}, {result.subdomain}): "
+        f"{result.description} → {result.outcome}. {result.summary}"
+    )
+    if not full:
+        rows = sum(len(t.get("rows", [])) for t in result.tool_results if isinstance(t, dict))
+        return f"{head} [{rows} rows; use retrieve_step {result.step_index} for the data]"
+    parts = [head]
+    if result.data is not None:
+        parts.append(f"data: {_json(result.data)}")
+    for tool in result.tool_results:
+        parts.append(f"tool result: {_json(tool)}")
+    if result.note:
+        parts.append(f"note: {result.note}")
+    return "\n".join(parts)
+
+
+def act_context(
+    *,
+    goal: str,
+    plan: Sequence[ThinkStep],
+    step_index: int,
+    prior_results: Sequence[StepResult],
+    tool_results: Sequence[dict[str, Any]],
+    registry: SessionIdRegistry,
+    state: ConversationState,
+) -> str:
+    step = plan[step_index]
+    plan_lines = [
+        f"{'→' if i == step_index else ' '} {i}. [{s.step_type}/{s.subdomain}, group {s.group}] "
+        f"{s.description}"
+        for i, s in enumerate(plan)
+    ]
+    results = []
+    for result in prior_results:
+        recent = result.step_index >= step_index - FULL_DETAIL_STEPS
+        full = recent or (result.step_type == "generate" and step.step_type == "write")
+        results.append(_format_step_result(result, full=full))
+    earlier_turns = []
+    for turn, stored in sorted(state.turn_step_results.items(), key=lambda kv: int(kv[0])):
+        earlier_turns += [f"Turn {turn}: " + _format_step_result(r, full=False) for r in stored]
+    schema = schema_for_subdomain(step.subdomain) if step.step_type in ("read", "write") else ""
+    needs_saving = registry.get_truly_pending_artifacts() if step.step_type == "write" else {}
+    saved_now = registry.get_just_promoted_artifacts()
+    return _join(
+        _section("Goal", goal),
+        _section("Plan", "\n".join(plan_lines)),
+        _section(
+            "Current step",
+            f"{step_index}. {step.description} (type {step.step_type}, subdomain {step.subdomain})",
+        ),
+        _section(f"Schema: {step.subdomain}", schema),
+        _section("Previous steps this turn", "\n\n".join(results)),
+        _section("This step's tool results so far", "\n".join(_json(t) for t in tool_results)),
+        _section(
+            "Needs creating (generated, unsaved)",
+            "\n".join(f"`{ref}`: {_json(content)}" for ref, content in needs_saving.items()),
+        ),
+        _section(
+            "Just saved this turn",
+            "\n".join(f"`{ref}`: {registry.label(ref)}" for ref in saved_now),
+        ),
+        _section("Entities", entity_context(registry, with_detail=True)),
+        _section("Earlier turns' steps", "\n".join(earlier_turns)),
+        _section("Archived content keys", ", ".join(sorted(state.content_archive))),
+        _section("Conversation", conversation_section(state, depth=2)),
+    )
+
+
+def act_quick_context(
+    intent: str, subdomain: str, message: str, registry: SessionIdRegistry
+) -> str:
+    return _join(
+        _section("User message", message),
+        _section("Intent", intent),
+        _section(f"Schema: {subdomain}", schema_for_subdomain(subdomain)),
+        _section("Entities", entity_context(registry, with_detail=False)),
+    )
+
+
+def reply_context(
+    *,
+    message: str,
+    goal: str | None,
+    step_results: Sequence[StepResult],
+    quick_result: dict[str, Any] | None,
+    blocked: dict[str, Any] | None,
+    breakers: Sequence[str],
+    registry: SessionIdRegistry,
+    state: ConversationState,
+) -> str:
+    outcome = [_format_step_result(r, full=True) for r in step_results]
+    if quick_result is not None:
+        outcome.append(f"Quick read result: {_json(quick_result)}")
+    generated = registry.get_truly_pending_artifacts()
+    saved = registry.get_just_promoted_artifacts()
+    status = []
+    if generated:
+        status.append(
+            "NOT YET SAVED (show in full, offer to save): "
+            + ", ".join(f"{registry.label(r)}" for r in generated)
+        )
+        status += [f"{registry.label(r)}: {_json(c)}" for r, c in generated.items()]
+    if saved:
+        status.append(
+            "ALREADY SAVED this turn (don't offer to save): "
+            + ", ".join(registry.label(r) for r in saved)
+        )
+    problems = []
+    if blocked:
+        problems.append(f"Blocked: {_json(blocked)}")
+    problems += [f"Limit reached: {b}" for b in breakers]
+    return _join(
+        _section("User request", message),
+        _section("Goal", goal or ""),
+        _section("Execution summary", "\n\n".join(outcome) or "(nothing was executed)"),
+        _section("Saved vs generated", "\n".join(status)),
+        _section("Problems", "\n".join(problems)),
+        _section("Conversation", conversation_section(state, depth=2)),
+    )
+
+
+def summarize_context(message: str, response: str, state: ConversationState) -> str:
+    return _join(
+        _section("User said", message),
+        _section("Assistant replied", response),
+        _section("Engagement so far", state.engagement_summary or "(new conversation)"),
+    )
+
+
+def compress_context(user_message: str, assistant_summary: str) -> str:
+    return _join(_section("User", user_message), _section("Assistant", assistant_summary))

@@ -1,0 +1,138 @@
+"""The conversation state a turn starts from and leaves behind (seed 001, three layers).
+
+Layer 1 is the serialized SessionIdRegistry; layer 2 the recent turns in full plus the
+compressed history; layer 3 the TurnExecutionSummary of the last turns plus the compressed
+reasoning. The content archive and the last two turns' step results persist too (the
+original lost both between turns). Stored as JSON in ``conversations.state``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from domain.nodes import RetainDecision
+
+FULL_DETAIL_TURNS = 3
+"""Turns kept in full text; older ones are compressed into ``history_summary``."""
+REASONING_TURNS = 2
+"""TurnExecutionSummaries kept; older ones are folded into ``reasoning_summary``."""
+STEP_RESULT_TURNS = 2
+"""Turns whose step results Act still sees in full (seed 004 V7.1)."""
+
+
+class TurnRecord(BaseModel):
+    turn: int
+    user_message: str
+    assistant_response: str = ""
+    assistant_summary: str = ""
+    status: str = "completed"
+    entities: list[str] = Field(default_factory=list)
+    """Refs this turn touched, for per-turn annotations in Understand's context."""
+
+
+class StepExecutionSummary(BaseModel):
+    step_index: int
+    description: str
+    step_type: str
+    subdomain: str
+    outcome: str
+    """completed | blocked | failed | ask_user | breaker | skipped"""
+    summary: str = ""
+    entities: list[str] = Field(default_factory=list)
+
+
+class CurationSummary(BaseModel):
+    retained: list[RetainDecision] = Field(default_factory=list)
+    demoted: list[str] = Field(default_factory=list)
+    dropped: list[str] = Field(default_factory=list)
+    cleared_all: bool = False
+
+
+class TurnExecutionSummary(BaseModel):
+    """Layer 3: what was decided and what happened in one turn."""
+
+    turn_num: int
+    think_decision: str | None = None
+    think_goal: str | None = None
+    steps: list[StepExecutionSummary] = Field(default_factory=list)
+    entity_curation: CurationSummary = Field(default_factory=CurationSummary)
+    conversation_phase: str = "exploring"
+    user_expressed: str = ""
+    blocked_reason: str | None = None
+    breakers: list[str] = Field(default_factory=list)
+
+
+class StepResult(BaseModel):
+    """What one Act step produced: the data later steps and later turns can use."""
+
+    step_index: int
+    description: str
+    step_type: str
+    subdomain: str
+    outcome: str = "completed"
+    summary: str = ""
+    data: Any = None
+    tool_results: list[dict[str, Any]] = Field(default_factory=list)
+    artifacts: list[str] = Field(default_factory=list)
+    """gen_ refs this step generated."""
+    note: str | None = None
+
+
+class ConversationState(BaseModel):
+    registry: dict[str, Any] = Field(default_factory=dict)
+    recent_turns: list[TurnRecord] = Field(default_factory=list)
+    history_summary: str = ""
+    engagement_summary: str = ""
+    turn_summaries: list[TurnExecutionSummary] = Field(default_factory=list)
+    reasoning_summary: str = ""
+    content_archive: dict[str, Any] = Field(default_factory=dict)
+    """Generated content by key (``gen_recipe_1``), retrievable by Act across turns."""
+    turn_step_results: dict[str, list[StepResult]] = Field(default_factory=dict)
+    """Step results of the last turns, keyed by turn number (as text, for JSON)."""
+    notes: list[str] = Field(default_factory=list)
+    """Facts about the conversation itself ("turn 4 expired waiting for an answer")."""
+
+
+def record_turn(
+    state: ConversationState,
+    record: TurnRecord,
+    summary: TurnExecutionSummary,
+    step_results: list[StepResult],
+) -> tuple[ConversationState, TurnRecord | None]:
+    """The state with this turn added; returns it and the turn that left the full window.
+
+    The caller compresses the returned turn (an LLM call) into ``history_summary``; the
+    reasoning summary is folded deterministically, because it is already structured.
+    """
+    new = state.model_copy(deep=True)
+    new.recent_turns.append(record)
+    evicted = new.recent_turns.pop(0) if len(new.recent_turns) > FULL_DETAIL_TURNS else None
+
+    new.turn_summaries.append(summary)
+    while len(new.turn_summaries) > REASONING_TURNS:
+        old = new.turn_summaries.pop(0)
+        new.reasoning_summary = _join(new.reasoning_summary, _reasoning_line(old))
+
+    if step_results:
+        new.turn_step_results[str(record.turn)] = step_results
+    keep = sorted(new.turn_step_results, key=int)[-STEP_RESULT_TURNS:]
+    new.turn_step_results = {k: new.turn_step_results[k] for k in keep}
+    return new, evicted
+
+
+def add_history(state: ConversationState, compressed: str) -> ConversationState:
+    new = state.model_copy(deep=True)
+    new.history_summary = _join(new.history_summary, compressed)
+    return new
+
+
+def _reasoning_line(summary: TurnExecutionSummary) -> str:
+    steps = "; ".join(f"{s.description} → {s.outcome}" for s in summary.steps) or "no steps"
+    decision = summary.think_decision or "no plan"
+    return f"Turn {summary.turn_num}: {decision} ({summary.think_goal or 'no goal'}): {steps}."
+
+
+def _join(existing: str, addition: str) -> str:
+    return f"{existing}\n{addition}".strip() if addition else existing

@@ -1,0 +1,417 @@
+"""Specification of the ``openai`` provider, through the real client against a local server."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
+from email.utils import format_datetime
+
+import pytest
+
+from activities.llm.base import LlmError, LlmRequest, Usage
+from activities.llm.gateway import LlmGateway
+from activities.llm.openai_provider import OpenAIProvider, retry_after
+from domain.nodes import ReplyOutput, ThinkOutput
+from domain.settings import Settings
+from tests.activities.llm.fake_openai import FakeOpenAI
+
+API_KEY = "sk-test-very-secret-4242"
+FULL_MODEL = "gpt-full"
+MINI_MODEL = "gpt-mini"
+
+VALID_THINK = {
+    "goal": "Plan dinner",
+    "decision": "propose",
+    "steps": [{"description": "Read the pantry", "step_type": "read", "subdomain": "inventory"}],
+    "proposal_message": "Shall I plan three dinners from what you have?",
+}
+
+
+def reply_request(**overrides: object) -> LlmRequest:
+    fields: dict = {
+        "node": "reply",
+        "system": "You are Alfred, a kitchen assistant.",
+        "user": "Say hello.",
+        "output_model": ReplyOutput,
+        "complexity": "low",
+    }
+    return LlmRequest(**{**fields, **overrides})
+
+
+def think_request() -> LlmRequest:
+    return LlmRequest(
+        node="think",
+        system="Plan the turn.",
+        user="What's for dinner?",
+        output_model=ThinkOutput,
+        complexity="medium",
+    )
+
+
+def make_provider(base_url: str, *, timeout: float = 5.0) -> OpenAIProvider:
+    return OpenAIProvider(
+        api_key=API_KEY,
+        base_url=base_url,
+        model=FULL_MODEL,
+        mini_model=MINI_MODEL,
+        timeout=timeout,
+    )
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+async def provider(fake: FakeOpenAI) -> AsyncIterator[OpenAIProvider]:
+    provider = make_provider(fake.base_url)
+    yield provider
+    await provider.aclose()
+
+
+@pytest.fixture
+def gateway(provider: OpenAIProvider) -> LlmGateway:
+    return LlmGateway(provider)
+
+
+async def call_error(provider: OpenAIProvider, request: LlmRequest) -> LlmError:
+    with pytest.raises(LlmError) as caught:
+        await provider.complete(request)
+    return caught.value
+
+
+# ---------------------------------------------------------------- success
+
+
+async def test_valid_reply_returns_output_usage_and_model(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    fake.reply(
+        '{"response": "Hello!"}', model="gpt-mini-2025", prompt_tokens=30, completion_tokens=4
+    )
+
+    result = await gateway.call(reply_request())
+
+    assert result.output == {"response": "Hello!"}
+    assert result.usage == Usage(prompt_tokens=30, completion_tokens=4)
+    assert result.model == "gpt-mini-2025"
+    assert result.attempts == 1
+
+
+async def test_request_carries_system_and_user_messages(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    fake.reply('{"response": "Hello!"}')
+
+    await gateway.call(reply_request())
+
+    assert fake.requests[0].body["messages"] == [
+        {"role": "system", "content": "You are Alfred, a kitchen assistant."},
+        {"role": "user", "content": "Say hello."},
+    ]
+
+
+async def test_request_asks_for_the_node_output_json_schema(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    fake.reply(json.dumps(VALID_THINK))
+
+    await gateway.call(think_request())
+
+    response_format = fake.requests[0].body["response_format"]
+    assert response_format["type"] == "json_schema"
+    assert response_format["json_schema"]["name"] == "think"
+    assert response_format["json_schema"]["schema"] == ThinkOutput.model_json_schema()
+    assert response_format["json_schema"]["strict"] is False
+
+
+async def test_request_authenticates_with_the_api_key_as_bearer_token(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    fake.reply('{"response": "Hello!"}')
+
+    await gateway.call(reply_request())
+
+    assert fake.requests[0].headers["authorization"] == f"Bearer {API_KEY}"
+
+
+@pytest.mark.parametrize("complexity", ["medium", "high"])
+async def test_medium_and_high_complexity_use_the_full_model(
+    fake: FakeOpenAI, gateway: LlmGateway, complexity: str
+) -> None:
+    fake.reply('{"response": "Hello!"}')
+
+    result = await gateway.call(reply_request(complexity=complexity))
+
+    assert fake.requests[0].body["model"] == FULL_MODEL
+    assert result.model == FULL_MODEL
+
+
+async def test_low_complexity_uses_the_mini_model(fake: FakeOpenAI, gateway: LlmGateway) -> None:
+    fake.reply('{"response": "Hello!"}')
+
+    result = await gateway.call(reply_request(complexity="low"))
+
+    assert fake.requests[0].body["model"] == MINI_MODEL
+    assert result.model == MINI_MODEL
+
+
+async def test_missing_usage_counts_as_zero_tokens(
+    fake: FakeOpenAI, provider: OpenAIProvider
+) -> None:
+    fake.reply('{"response": "Hello!"}', usage=False)
+
+    reply = await provider.complete(reply_request())
+
+    assert reply.usage == Usage(prompt_tokens=0, completion_tokens=0)
+
+
+# ---------------------------------------------------------------- HTTP errors
+
+
+async def test_rate_limit_is_retryable_after_the_server_delay_with_one_request(
+    fake: FakeOpenAI, provider: OpenAIProvider
+) -> None:
+    fake.fail(429, "Rate limit reached", type="requests", headers={"retry-after": "7"})
+
+    error = await call_error(provider, reply_request())
+
+    assert error.retryable is True
+    assert error.kind == "http_429"
+    assert error.retry_after == 7.0
+    assert len(fake.requests) == 1
+
+
+async def test_call_after_a_rate_limit_gets_the_next_response(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    fake.fail(429, "Rate limit reached", headers={"retry-after": "7"})
+    fake.reply('{"response": "Hello again"}')
+    with pytest.raises(LlmError):
+        await gateway.call(reply_request())
+
+    result = await gateway.call(reply_request())
+
+    assert result.output == {"response": "Hello again"}
+    assert len(fake.requests) == 2
+
+
+async def test_server_error_is_retryable_without_a_delay(
+    fake: FakeOpenAI, provider: OpenAIProvider
+) -> None:
+    fake.fail(500, "The server had an error", type="server_error")
+
+    error = await call_error(provider, reply_request())
+
+    assert error.retryable is True
+    assert error.kind == "http_500"
+    assert error.retry_after is None
+    assert len(fake.requests) == 1
+
+
+async def test_retry_after_ms_is_converted_to_seconds(
+    fake: FakeOpenAI, provider: OpenAIProvider
+) -> None:
+    fake.fail(503, "Overloaded", headers={"retry-after-ms": "1500", "retry-after": "9"})
+
+    error = await call_error(provider, reply_request())
+
+    assert error.retryable is True
+    assert error.kind == "http_503"
+    assert error.retry_after == 1.5
+
+
+async def test_unauthorized_is_final_names_the_status_and_hides_the_key(
+    fake: FakeOpenAI, provider: OpenAIProvider
+) -> None:
+    fake.fail(
+        401, "Incorrect API key provided", type="invalid_request_error", code="invalid_api_key"
+    )
+
+    error = await call_error(provider, reply_request())
+
+    assert error.retryable is False
+    assert error.kind == "http_401"
+    assert "401" in str(error)
+    assert "Incorrect API key provided" in str(error)
+    assert API_KEY not in str(error)
+    assert API_KEY not in repr(error.args)
+
+
+async def test_bad_request_is_final_and_carries_the_api_message(
+    fake: FakeOpenAI, provider: OpenAIProvider
+) -> None:
+    fake.fail(400, "Invalid schema for response_format 'reply'", type="invalid_request_error")
+
+    error = await call_error(provider, reply_request())
+
+    assert error.retryable is False
+    assert error.kind == "http_400"
+    assert "Invalid schema for response_format 'reply'" in str(error)
+
+
+def test_retry_after_http_date_counts_seconds_from_now() -> None:
+    now = datetime(2025, 3, 1, 12, 0, 0, tzinfo=UTC)
+    later = format_datetime(datetime(2025, 3, 1, 12, 0, 30, tzinfo=UTC), usegmt=True)
+
+    assert retry_after({"retry-after": later}, now=now.timestamp()) == 30.0
+
+
+def test_retry_after_in_the_past_is_zero_not_negative() -> None:
+    now = datetime(2025, 3, 1, 12, 0, 0, tzinfo=UTC)
+    earlier = format_datetime(datetime(2025, 3, 1, 11, 59, 0, tzinfo=UTC), usegmt=True)
+
+    assert retry_after({"retry-after": earlier}, now=now.timestamp()) == 0.0
+
+
+def test_retry_after_is_none_when_absent_or_unreadable() -> None:
+    assert retry_after({}) is None
+    assert retry_after({"retry-after": "soon"}) is None
+
+
+# ---------------------------------------------------------------- validation and repair
+
+
+async def test_invalid_json_is_repaired_on_the_second_attempt(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    fake.reply("Hello! {not json", prompt_tokens=20, completion_tokens=3)
+    fake.reply('{"response": "Hello!"}', prompt_tokens=25, completion_tokens=4)
+
+    result = await gateway.call(reply_request())
+
+    assert result.output == {"response": "Hello!"}
+    assert result.attempts == 2
+    assert result.usage == Usage(prompt_tokens=45, completion_tokens=7)
+
+
+async def test_repair_request_shows_the_invalid_output_and_the_error(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    fake.reply("Hello! {not json")
+    fake.reply('{"response": "Hello!"}')
+
+    await gateway.call(reply_request())
+
+    first, second = (r.body["messages"] for r in fake.requests)
+    assert second[:2] == first
+    assert second[2] == {"role": "assistant", "content": "Hello! {not json"}
+    assert second[3]["role"] == "user"
+    assert "failed validation" in second[3]["content"]
+    assert "Invalid JSON" in second[3]["content"]
+    assert "corrected JSON" in second[3]["content"]
+
+
+async def test_invalid_output_twice_is_a_final_invalid_output_error(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    fake.reply("not json")
+    fake.reply('{"response": ""}')
+
+    with pytest.raises(LlmError) as caught:
+        await gateway.call(reply_request())
+
+    assert caught.value.kind == "invalid_output"
+    assert caught.value.retryable is False
+    assert len(fake.requests) == 2
+
+
+async def test_json_breaking_the_node_rules_goes_through_repair(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    broken = {**VALID_THINK, "proposal_message": None}
+    fake.reply(json.dumps(broken))
+    fake.reply(json.dumps(VALID_THINK))
+
+    result = await gateway.call(think_request())
+
+    assert result.attempts == 2
+    assert result.output["proposal_message"] == VALID_THINK["proposal_message"]
+    assert "propose requires proposal_message" in fake.requests[1].body["messages"][3]["content"]
+
+
+async def test_empty_content_is_returned_as_empty_text(
+    fake: FakeOpenAI, provider: OpenAIProvider
+) -> None:
+    fake.reply(None)
+
+    reply = await provider.complete(reply_request())
+
+    assert reply.content == ""
+
+
+async def test_refusal_is_a_final_refusal_error(fake: FakeOpenAI, provider: OpenAIProvider) -> None:
+    fake.reply(None, refusal="I can't help with that.")
+
+    error = await call_error(provider, reply_request())
+
+    assert error.kind == "refusal"
+    assert error.retryable is False
+    assert "I can't help with that." in str(error)
+
+
+# ---------------------------------------------------------------- transport
+
+
+async def test_closed_port_is_a_retryable_connection_error() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    provider = make_provider(f"http://127.0.0.1:{port}/v1", timeout=2.0)
+    try:
+        error = await call_error(provider, reply_request())
+    finally:
+        await provider.aclose()
+
+    assert error.kind == "connection"
+    assert error.retryable is True
+
+
+async def test_slow_response_is_a_retryable_timeout(fake: FakeOpenAI) -> None:
+    fake.reply('{"response": "Too late"}', delay=1.0)
+    provider = make_provider(fake.base_url, timeout=0.2)
+    try:
+        error = await call_error(provider, reply_request())
+    finally:
+        await provider.aclose()
+
+    assert error.kind == "timeout"
+    assert error.retryable is True
+    assert len(fake.requests) == 1
+
+
+# ---------------------------------------------------------------- settings
+
+
+def test_from_settings_requires_an_api_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("ALFRED_OPENAI_API_KEY", raising=False)
+    settings = Settings(_env_file=None)
+
+    with pytest.raises(ValueError, match="API key"):
+        OpenAIProvider.from_settings(settings)
+
+
+async def test_from_settings_uses_the_configured_models(
+    fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ALFRED_OPENAI_API_KEY", raising=False)
+    settings = Settings(
+        _env_file=None,
+        OPENAI_API_KEY=API_KEY,
+        openai_base_url=fake.base_url,
+        openai_model="gpt-configured",
+        openai_mini_model="gpt-configured-mini",
+    )
+    provider = OpenAIProvider.from_settings(settings)
+    fake.reply('{"response": "Hello!"}')
+    try:
+        await provider.complete(reply_request(complexity="high"))
+    finally:
+        await provider.aclose()
+
+    assert fake.requests[0].body["model"] == "gpt-configured"

@@ -1,0 +1,82 @@
+"""The routing functions mirror the seeds' tables, case by case."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.nodes import ActDecision, ThinkOutput, ThinkStep, UnderstandOutput
+from workflows.routing import route_after_think, route_after_understand, should_continue_act
+
+STEP = ThinkStep(description="read inventory", step_type="read", subdomain="inventory")
+
+
+def test_understand_clarification_goes_to_reply_first():
+    both = UnderstandOutput(
+        needs_clarification=True,
+        clarification_questions=["Which one?"],
+        quick_mode=True,
+        quick_intent="show",
+        quick_subdomain="inventory",
+    )
+    assert route_after_understand(both) == "reply"
+
+
+def test_understand_quick_mode_goes_to_act_quick():
+    quick = UnderstandOutput(quick_mode=True, quick_intent="show", quick_subdomain="inventory")
+    assert route_after_understand(quick) == "act_quick"
+
+
+def test_understand_defaults_to_think():
+    assert route_after_understand(UnderstandOutput()) == "think"
+
+
+@pytest.mark.parametrize(
+    ("decision", "route"),
+    [("plan_direct", "act"), ("propose", "reply"), ("clarify", "reply")],
+)
+def test_think_routes_by_decision(decision, route):
+    think = ThinkOutput(
+        goal="g",
+        decision=decision,
+        steps=[STEP],
+        proposal_message="ok?",
+        clarification_questions=["when?"],
+    )
+    assert route_after_think(think) == route
+
+
+def test_plan_direct_without_steps_but_with_a_proposal_becomes_a_proposal():
+    think = ThinkOutput(goal="g", decision="plan_direct", steps=[], proposal_message="ok?")
+    assert think.decision == "propose"
+    with pytest.raises(ValueError, match="proposal_message"):
+        ThinkOutput(goal="g", decision="propose", steps=[STEP])
+
+
+def act(action: str, **fields) -> ActDecision:
+    return ActDecision(action=action, **fields)
+
+
+@pytest.mark.parametrize(
+    ("decision", "step_index", "total", "route"),
+    [
+        (None, 0, 1, "reply"),
+        (act("tool_call", tool_call={"tool": "db_read", "params": {}}), 0, 1, "continue"),
+        (act("step_complete", result_summary="done"), 0, 2, "continue"),
+        (act("step_complete", result_summary="done"), 1, 2, "reply"),
+        (act("request_schema", subdomain="recipes"), 0, 1, "continue"),
+        (act("retrieve_step", step_index=0), 1, 2, "continue"),
+        (act("retrieve_archive", archive_key="gen_recipe_1"), 0, 1, "continue"),
+        (act("ask_user", question="Which?"), 0, 1, "ask_user"),
+        (act("blocked", reason_code="no_data", details="nothing"), 0, 1, "reply"),
+        (act("fail", user_message="sorry"), 0, 1, "fail"),
+    ],
+)
+def test_should_continue_act(decision, step_index, total, route):
+    assert should_continue_act(decision, step_index=step_index, total_steps=total) == route
+
+
+def test_act_decisions_missing_their_fields_are_invalid():
+    with pytest.raises(ValueError, match="ask_user.*question"):
+        act("ask_user")
+    with pytest.raises(ValueError, match="tool_call"):
+        act("tool_call")

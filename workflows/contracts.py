@@ -1,0 +1,120 @@
+"""What crosses the turn workflow's boundary: its input and output, the input signal, and
+the progress query (status, pending pause, plan, typed events). Plain pydantic models, so
+the API can import them without importing workflow code; new fields get defaults."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from activities.llm.base import Usage
+from domain.nodes import ThinkStep
+
+TurnStatus = Literal[
+    "running", "awaiting_input", "replied", "completed", "failed", "expired", "cancelled"
+]
+TERMINAL: tuple[str, ...] = ("completed", "failed", "expired", "cancelled")
+EventType = Literal[
+    "thinking",
+    "plan",
+    "propose",
+    "clarify",
+    "step",
+    "working",
+    "step_complete",
+    "awaiting_input",
+    "done",
+    "context_updated",
+    "error",
+]
+
+
+class UiChange(BaseModel):
+    """A kitchen edit the user made in a UI since the last turn (seed 000 pre-processing)."""
+
+    action: Literal["created", "updated", "deleted"]
+    table: str
+    id: str
+    data: dict[str, Any] | None = None
+
+
+class TurnInput(BaseModel):
+    conversation_id: str
+    user_id: str
+    turn_number: int
+    message: str
+    mode: Literal["quick", "plan", "create", "cook", "brainstorm"] | None = None
+    ui_changes: list[UiChange] = Field(default_factory=list)
+
+
+class UserInput(BaseModel):
+    """The ``submit_input`` signal: the user's answer to an open pause."""
+
+    input_id: str
+    """Chosen by the client, unique per submission: a repeated id is ignored."""
+    action: Literal["confirm", "reject", "answer"]
+    text: str | None = None
+
+
+class TurnEvent(BaseModel):
+    seq: int
+    type: EventType
+    attempt: int = 1
+    """The attempt of the activity whose result produced the event (1 for workflow-made ones)."""
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class PendingPause(BaseModel):
+    pause_id: str
+    kind: Literal["proposal", "clarification", "question"]
+    source: Literal["understand", "think", "act"]
+    message: str
+    questions: list[str] = Field(default_factory=list)
+    plan: list[ThinkStep] | None = None
+    step_index: int | None = None
+    expires_at: dt.datetime
+
+
+class StepProgress(BaseModel):
+    index: int
+    description: str
+    step_type: str
+    subdomain: str
+    group: int
+    status: Literal[
+        "pending", "running", "completed", "blocked", "failed", "ask_user", "breaker", "skipped"
+    ] = "pending"
+    tool_calls: int = 0
+    summary: str = ""
+
+
+class TurnProgress(BaseModel):
+    status: TurnStatus = "running"
+    turn_number: int = 0
+    response: str | None = None
+    pending: PendingPause | None = None
+    goal: str | None = None
+    plan: list[ThinkStep] | None = None
+    steps: list[StepProgress] = Field(default_factory=list)
+    events: list[TurnEvent] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    llm_calls: int = 0
+    breakers: list[str] = Field(default_factory=list)
+    ignored_inputs: list[UserInput] = Field(default_factory=list)
+    """Signals that arrived with no pause open, or repeated an input_id: recorded, ignored."""
+    error: str | None = None
+
+
+class ProgressQuery(BaseModel):
+    after_seq: int = 0
+    """Only events with a larger sequence number (clients resume from what they have)."""
+
+
+class TurnOutput(BaseModel):
+    status: TurnStatus
+    response: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+    llm_calls: int = 0
+    breakers: list[str] = Field(default_factory=list)
