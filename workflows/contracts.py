@@ -40,6 +40,14 @@ class UiChange(BaseModel):
     data: dict[str, Any] | None = None
 
 
+class TurnLimits(BaseModel):
+    """Per-turn limits, filled from settings by whoever starts the turn."""
+
+    max_llm_calls: int = 40
+    pause_timeout_seconds: float = 24 * 3600
+    max_pauses: int = 3
+
+
 class TurnInput(BaseModel):
     conversation_id: str
     user_id: str
@@ -47,6 +55,12 @@ class TurnInput(BaseModel):
     message: str
     mode: Literal["quick", "plan", "create", "cook", "brainstorm"] | None = None
     ui_changes: list[UiChange] = Field(default_factory=list)
+    limits: TurnLimits = Field(default_factory=TurnLimits)
+
+
+def turn_workflow_id(conversation_id: str, turn_number: int) -> str:
+    """Deterministic: one workflow per conversation turn, never started twice."""
+    return f"turn-{conversation_id}-{turn_number}"
 
 
 class UserInput(BaseModel):

@@ -1,0 +1,47 @@
+"""Apply Understand's entity curation to the registry (seed 000 "Entity Curation").
+
+The model's refs are untrusted: unknown refs are skipped and reported, never raised.
+"""
+
+from __future__ import annotations
+
+from domain.conversation import CurationSummary
+from domain.nodes import UnderstandOutput
+from domain.registry import SessionIdRegistry
+
+
+def apply_curation(
+    registry: SessionIdRegistry, understand: UnderstandOutput
+) -> tuple[CurationSummary, list[str]]:
+    """Retain, demote, drop or clear as Understand decided; (what was done, ignored refs)."""
+    known = set(registry.known_refs())
+    ignored: list[str] = []
+    summary = CurationSummary()
+
+    def usable(ref: str) -> bool:
+        if ref in known:
+            return True
+        ignored.append(ref)
+        return False
+
+    for ref in understand.referenced_entities:
+        if usable(ref):
+            registry.touch(ref)
+    curation = understand.entity_curation
+    if curation.clear_all:
+        registry.clear_all()
+        summary.cleared_all = True
+        return summary, ignored
+    for decision in curation.retain_active:
+        if usable(decision.ref):
+            registry.set_active_reason(decision.ref, decision.reason)
+            summary.retained.append(decision)
+    for ref in curation.demote:
+        if usable(ref):
+            registry.clear_active_reason(ref)
+            summary.demoted.append(ref)
+    for ref in curation.drop:
+        if usable(ref):
+            registry.remove_ref(ref)
+            summary.dropped.append(ref)
+    return summary, ignored

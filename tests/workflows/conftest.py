@@ -1,0 +1,124 @@
+"""Workflow test harness: the real time-skipping Temporal test server, real PostgreSQL for
+the activities, and the script provider standing in for the model."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import uuid
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from temporalio.client import WorkflowHandle
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.testing import WorkflowEnvironment
+
+from activities.llm.script_provider import ScriptProvider
+from domain.turns import create_conversation
+from workflows.contracts import ProgressQuery, TurnInput, TurnLimits, TurnProgress
+from workflows.turn import TurnWorkflow
+from workflows.worker import build_worker
+
+TEST_SERVER = Path(sys.executable).parent / "temporal-test-server"
+
+SUMMARIZE = {
+    "node": "summarize",
+    "repeat": True,
+    "output": {
+        "assistant_summary": "Alfred helped in the kitchen.",
+        "engagement_summary": "Kitchen help.",
+        "conversation_phase": "executing",
+        "user_expressed": "",
+    },
+}
+COMPRESS = {"node": "compress", "repeat": True, "output": {"summary": "An earlier turn."}}
+
+
+@pytest.fixture(scope="session")
+async def temporal_env() -> AsyncIterator[WorkflowEnvironment]:
+    env = await WorkflowEnvironment.start_time_skipping(
+        test_server_existing_path=str(TEST_SERVER), data_converter=pydantic_data_converter
+    )
+    yield env
+    await env.shutdown()
+
+
+@dataclass
+class Turns:
+    """Starts turns of one conversation on a fresh task queue, with a scripted model."""
+
+    env: WorkflowEnvironment
+    sessions: Any
+    user_id: str
+    conversation_id: str
+    task_queue: str
+    next_turn: int = 1
+
+    def script(self, *responses: dict[str, Any], summarize: bool = True) -> ScriptProvider:
+        extra = [SUMMARIZE, COMPRESS] if summarize else []
+        return ScriptProvider.from_responses([*responses, *extra])
+
+    @asynccontextmanager
+    async def worker(self, provider: ScriptProvider, activities: list | None = None):
+        async with build_worker(
+            self.env.client,
+            task_queue=self.task_queue,
+            sessions=self.sessions,
+            provider=provider,
+            activities=activities,
+        ):
+            yield
+
+    async def start(
+        self, message: str, *, mode: str | None = None, limits: TurnLimits | None = None
+    ) -> WorkflowHandle:
+        number = self.next_turn
+        self.next_turn += 1
+        turn = TurnInput(
+            conversation_id=self.conversation_id,
+            user_id=self.user_id,
+            turn_number=number,
+            message=message,
+            mode=mode,
+            limits=limits or TurnLimits(),
+        )
+        return await self.env.client.start_workflow(
+            TurnWorkflow.run,
+            turn,
+            id=f"turn-{self.conversation_id}-{number}-{uuid.uuid4().hex[:6]}",
+            task_queue=self.task_queue,
+        )
+
+
+async def progress(handle: WorkflowHandle, after: int = 0) -> TurnProgress:
+    return await handle.query("progress", ProgressQuery(after_seq=after), result_type=TurnProgress)
+
+
+async def wait_for(
+    handle: WorkflowHandle, condition: Callable[[TurnProgress], bool], timeout: float = 20.0
+) -> TurnProgress:
+    """Poll the progress query until ``condition`` holds (queries never skip time)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        current = await progress(handle)
+        if condition(current):
+            return current
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out; last progress: {current.status} {current.events}")
+        await asyncio.sleep(0.05)
+
+
+@pytest.fixture
+async def turns(temporal_env, sessions, user) -> Turns:
+    conversation_id = await create_conversation(sessions, user, "test")
+    return Turns(
+        temporal_env,
+        sessions,
+        str(user),
+        conversation_id,
+        task_queue=f"turns-{uuid.uuid4().hex[:8]}",
+    )

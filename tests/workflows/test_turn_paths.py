@@ -1,0 +1,270 @@
+"""Each path of a turn, end to end: time-skipping Temporal, PostgreSQL, a scripted model."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+from domain.crud.contracts import DbRead
+from domain.registry import SessionIdRegistry
+from domain.turns import get_turn, load_conversation
+from tests.kitchen import PANTRY, Kitchen
+from tests.workflows.conftest import Turns, progress, wait_for
+from tests.workflows.script import (
+    act,
+    ask,
+    clarify_first,
+    complete,
+    plan,
+    propose,
+    quick,
+    reply,
+    step,
+    think_clarify,
+    tool,
+    understand,
+)
+from workflows.contracts import UserInput
+
+SHOP = step("Add milk and eggs to the shopping list", "write", "shopping")
+
+
+def answer(action: str, text: str | None = None) -> UserInput:
+    return UserInput(input_id=uuid.uuid4().hex, action=action, text=text)
+
+
+async def awaiting(handle):
+    return await wait_for(handle, lambda p: p.status == "awaiting_input")
+
+
+async def shopping_names(turns: Turns, executor) -> list[str]:
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    return await kitchen.names("shopping_list")
+
+
+async def test_quick_read_is_answered_from_the_database_without_a_reply_model_call(
+    turns: Turns, executor
+):
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create("inventory", PANTRY)
+    script = turns.script(
+        quick("Show the user's inventory", "inventory"),
+        {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "inventory"}}},
+    )
+    async with turns.worker(script):
+        handle = await turns.start("what's in my pantry?")
+        result = await handle.result()
+        events = [e.type for e in (await progress(handle)).events]
+    assert result.status == "completed"
+    assert "milk" in result.response and "frozen peas" in result.response
+    assert [c.node for c in script.calls] == ["understand", "act_quick", "summarize"]
+    assert events == ["thinking", "done", "context_updated"]
+    state, version = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert version == 1
+    assert state.recent_turns[0].assistant_response == result.response
+    assert state.turn_step_results["1"][0].tool_results[0]["count"] == 4
+    row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)
+    assert row.status == "completed" and row.response == result.response
+
+
+async def test_plan_direct_runs_a_multi_tool_write_step(turns: Turns, executor):
+    script = turns.script(
+        understand(),
+        plan("Add milk and eggs", SHOP),
+        tool("db_create", table="shopping_list", data={"name": "milk"}),
+        tool("db_create", table="shopping_list", data={"name": "eggs"}),
+        complete("Added milk and eggs"),
+        reply("Added milk and eggs to your shopping list."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("add milk and eggs to my list")
+        result = await handle.result()
+        events = [e.type for e in (await progress(handle)).events]
+    assert result.response == "Added milk and eggs to your shopping list."
+    assert await shopping_names(turns, executor) == ["eggs", "milk"]
+    assert events == [
+        "thinking",
+        "plan",
+        "step",
+        "working",
+        "working",
+        "step_complete",
+        "done",
+        "context_updated",
+    ]
+    assert script.unused() == []
+
+
+async def test_proposal_confirmed_runs_the_plan_without_another_think(turns: Turns, executor):
+    script = turns.script(
+        understand(),
+        propose("Stock up", "Shall I add milk and eggs?", SHOP),
+        tool("db_create", table="shopping_list", data=[{"name": "milk"}, {"name": "eggs"}]),
+        complete("Added both"),
+        reply("Done: milk and eggs are on your list."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("stock me up")
+        paused = await awaiting(handle)
+        assert paused.pending.kind == "proposal" and paused.pending.plan[0].subdomain == "shopping"
+        assert "Shall I add milk and eggs?" in paused.response
+        assert await shopping_names(turns, executor) == []
+        await handle.signal("submit_input", answer("confirm"))
+        result = await handle.result()
+    assert result.status == "completed"
+    assert [c.node for c in script.calls].count("think") == 1
+    assert await shopping_names(turns, executor) == ["eggs", "milk"]
+
+
+async def test_proposal_rejected_is_acknowledged_and_changes_nothing(turns: Turns, executor):
+    script = turns.script(understand(), propose("Stock up", "Add milk?", SHOP))
+    async with turns.worker(script):
+        handle = await turns.start("stock me up")
+        await awaiting(handle)
+        await handle.signal("submit_input", answer("reject"))
+        result = await handle.result()
+    assert result.status == "completed"
+    assert "won't" in result.response.lower() or "nothing" in result.response.lower()
+    assert await shopping_names(turns, executor) == []
+    assert "summarize" not in [c.node for c in script.calls]
+
+
+async def test_proposal_expires_after_the_deadline(turns: Turns, temporal_env):
+    script = turns.script(understand(), propose("Stock up", "Add milk?", SHOP))
+    async with turns.worker(script):
+        handle = await turns.start("stock me up")
+        await awaiting(handle)
+        before = await temporal_env.get_current_time()
+        result = await handle.result()  # waiting on the result lets the test server skip time
+        after = await temporal_env.get_current_time()
+    assert result.status == "expired"
+    assert after - before >= timedelta(hours=24)
+    row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)
+    assert row.status == "expired"
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert any("expired" in note for note in state.notes)
+
+
+async def test_a_new_message_after_an_expired_turn_starts_normally(turns: Turns):
+    script = turns.script(
+        understand(),
+        propose("Stock up", "Add milk?", SHOP),
+        quick("Show the shopping list", "shopping"),
+        {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "shopping_list"}}},
+    )
+    async with turns.worker(script):
+        first = await turns.start("stock me up")
+        await awaiting(first)
+        assert (await first.result()).status == "expired"
+        second = await (await turns.start("show my list")).result()
+    assert second.status == "completed"
+    assert "empty" in second.response.lower()
+
+
+async def test_understand_clarification_answer_goes_back_through_understand(turns: Turns):
+    script = turns.script(
+        clarify_first("Which recipe do you mean?"),
+        understand(referenced_entities=[]),
+        plan("Find pasta recipes", step("Read pasta recipes", "read", "recipes")),
+        tool(
+            "db_read", table="recipes", filters=[{"field": "name", "op": "ilike", "value": "pasta"}]
+        ),
+        complete("No pasta recipes saved"),
+        reply("You have no pasta recipes saved yet."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("show me that one")
+        paused = await awaiting(handle)
+        assert paused.pending.kind == "clarification" and paused.pending.source == "understand"
+        await handle.signal("submit_input", answer("answer", "the pasta one"))
+        result = await handle.result()
+    assert result.response == "You have no pasta recipes saved yet."
+    second_understand = [c for c in script.calls if c.node == "understand"][1]
+    assert "Which recipe do you mean?" in second_understand.user
+    assert "the pasta one" in second_understand.user
+
+
+async def test_think_clarification_answer_is_planned_after_understand(turns: Turns, executor):
+    script = turns.script(
+        understand(),
+        think_clarify("Plan dinners", "For how many days?"),
+        understand(),
+        plan("Add rice", step("Add rice", "write", "shopping")),
+        tool("db_create", table="shopping_list", data={"name": "rice"}),
+        complete("Added rice"),
+        reply("Added rice."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("plan dinners")
+        paused = await awaiting(handle)
+        assert paused.pending.source == "think"
+        await handle.signal("submit_input", answer("answer", "just add rice"))
+        result = await handle.result()
+    assert result.status == "completed"
+    assert [c.node for c in script.calls if c.node in ("understand", "think")] == [
+        "understand",
+        "think",
+        "understand",
+        "think",
+    ]
+    assert "just add rice" in [c for c in script.calls if c.node == "think"][1].user
+    assert await shopping_names(turns, executor) == ["rice"]
+
+
+async def test_ask_user_answer_resumes_the_same_step(turns: Turns, executor):
+    script = turns.script(
+        understand(),
+        plan("Add eggs", SHOP),
+        ask("How many eggs?", at_step=0),
+        understand(),
+        tool("db_create", at_step=0, table="shopping_list", data={"name": "eggs", "quantity": 12}),
+        complete("Added 12 eggs", at_step=0),
+        reply("Added 12 eggs."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("add eggs")
+        paused = await awaiting(handle)
+        assert paused.pending.kind == "question" and paused.pending.step_index == 0
+        await handle.signal("submit_input", answer("answer", "a dozen"))
+        result = await handle.result()
+    assert result.status == "completed"
+    resumed = [c for c in script.calls if c.node == "act"][1]
+    assert "a dozen" in resumed.user
+    assert [c.node for c in script.calls].count("think") == 1
+    rows = (
+        await Kitchen(executor, turns.user_id, SessionIdRegistry()).run(
+            DbRead(table="shopping_list")
+        )
+    ).rows
+    assert [(r["name"], r["quantity"]) for r in rows] == [("eggs", 12)]
+
+
+async def test_blocked_step_ends_in_a_reply_that_knows_why(turns: Turns):
+    script = turns.script(
+        understand(),
+        plan("Cook", step("Read recipes", "read", "recipes")),
+        act(
+            {
+                "action": "blocked",
+                "reason_code": "no_recipes",
+                "details": "No recipes saved",
+                "suggested_next": "Save a recipe first",
+            }
+        ),
+        reply("I couldn't find any recipes; save one first."),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("cook something")).result()
+    assert result.response == "I couldn't find any recipes; save one first."
+    assert "No recipes saved" in [c for c in script.calls if c.node == "reply"][0].user
+
+
+async def test_fail_passes_the_models_message_through_without_a_reply_call(turns: Turns):
+    script = turns.script(
+        understand(),
+        plan("Cook", step("Read recipes", "read", "recipes")),
+        act({"action": "fail", "user_message": "I can't do that safely."}),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("delete everything")).result()
+    assert result.response == "I can't do that safely."
+    assert "reply" not in [c.node for c in script.calls]

@@ -1,0 +1,247 @@
+"""The Act loop (seed 000 "Act"): one LLM decision per iteration, CRUD as its own activity.
+
+A step's loop keeps the step current on tool_call, request_schema and the retrieve
+actions, ends it on step_complete, and exits on ask_user, blocked and fail. Breakers:
+at most 3 tool calls per step, 2 schema requests per step, no second empty read of one
+table, and the turn's LLM-call budget. Steps of one group run concurrently, each on its
+own copy of the registry; the copies are folded back in step order so refs are numbered
+by step order, not by which step finished first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from temporalio import workflow
+
+with workflow.unsafe.imports_passed_through():
+    from activities.contracts import ActRequest, ActResult
+    from domain.conversation import StepResult
+    from domain.modes import MAX_SCHEMA_REQUESTS_PER_STEP, MAX_TOOL_CALLS_PER_STEP
+    from domain.nodes import ActDecision, ThinkStep, ToolCall
+    from domain.registry import SessionIdRegistry, rename_refs
+    from workflows.runtime import LlmCapReached, TurnRuntime
+
+ALLOWED_TOOLS: dict[str, tuple[str, ...]] = {
+    "read": ("db_read",),
+    "write": ("db_read", "db_create", "db_update", "db_delete"),
+    "analyze": (),
+    "generate": (),
+}
+
+
+@dataclass
+class StepRun:
+    """A step's loop state: kept across an ask_user pause so the step resumes in place."""
+
+    index: int
+    registry: SessionIdRegistry
+    tool_results: list[dict[str, Any]] = field(default_factory=list)
+    tool_calls: int = 0
+    schema_requests: int = 0
+    empty_tables: list[str] = field(default_factory=list)
+    result: StepResult | None = None
+    exit: dict[str, Any] | None = None
+    """ask_user / blocked / fail / breaker: why the step stopped without completing."""
+
+
+class ActLoop:
+    def __init__(self, runtime: TurnRuntime, mode: str, goal: str, plan: list[ThinkStep]) -> None:
+        self.rt = runtime
+        self.mode = mode
+        self.goal = goal
+        self.plan = plan
+
+    async def run_group(self, indices: list[int]) -> list[StepRun]:
+        if len(indices) == 1:
+            run = await self.run_step(StepRun(indices[0], self.rt.registry))
+            self.rt.registry = run.registry
+            return [run]
+        base = self.rt.registry.to_dict()
+        runs = await asyncio.gather(
+            *(self.run_step(StepRun(i, SessionIdRegistry.from_dict(base))) for i in indices)
+        )
+        for run in runs:  # gather keeps argument order: step order
+            renames = self.rt.registry.absorb(run.registry, base)
+            if renames:
+                run.tool_results = rename_refs(run.tool_results, renames)
+                if run.result is not None:
+                    run.result = StepResult.model_validate(
+                        rename_refs(run.result.model_dump(mode="json"), renames)
+                    )
+                run.exit = rename_refs(run.exit, renames)
+            run.registry = self.rt.registry
+        return list(runs)
+
+    async def run_step(self, run: StepRun) -> StepRun:
+        step = self.plan[run.index]
+        progress = self.rt.progress.steps[run.index]
+        if progress.status == "pending":
+            progress.status = "running"
+            self.rt.emit(
+                "step",
+                {
+                    "step": run.index,
+                    "total": len(self.plan),
+                    "description": step.description,
+                    "step_type": step.step_type,
+                    "group": step.group,
+                },
+            )
+        while run.result is None and run.exit is None:
+            try:
+                act = await self._decide(run)
+            except LlmCapReached:
+                self._breaker(run, "llm_call_cap", "the turn's model-call budget is used up")
+                break
+            await self._apply(run, step, act.output, act.attempt)
+        progress.tool_calls = run.tool_calls
+        return run
+
+    async def _decide(self, run: StepRun) -> ActResult:
+        step = self.plan[run.index]
+        return await self.rt.llm(
+            "act",
+            ActRequest(
+                goal=self.goal,
+                plan=self.plan,
+                step_index=run.index,
+                mode=self.mode,
+                prior_results=[self.rt.step_results[i] for i in sorted(self.rt.step_results)],
+                tool_results=run.tool_results,
+                registry=run.registry.to_dict(),
+                state=self.rt.state,
+            ),
+            ActResult,
+            summary=f"act step {run.index + 1}/{len(self.plan)}: {step.step_type} {step.subdomain}",
+        )
+
+    async def _apply(self, run: StepRun, step: ThinkStep, d: ActDecision, attempt: int) -> None:
+        action = d.action
+        if action == "tool_call" and d.tool_call is not None:  # the contract requires it
+            await self._tool_call(run, step, d.tool_call)
+        elif action == "request_schema":
+            run.schema_requests += 1
+            if run.schema_requests > MAX_SCHEMA_REQUESTS_PER_STEP:
+                self._breaker(run, "schema_requests", f"step {run.index} asked for a third schema")
+                return
+            schema = await self.rt.schema(d.subdomain or step.subdomain)
+            run.tool_results.append({"schema": schema.subdomain, "text": schema.schema_text})
+        elif action == "retrieve_step":
+            found = self.rt.step_results.get(d.step_index)
+            run.tool_results.append(
+                {
+                    "retrieved_step": d.step_index,
+                    "result": found.model_dump(mode="json") if found else "no such step this turn",
+                }
+            )
+        elif action == "retrieve_archive":
+            content = self.rt.state.content_archive.get(d.archive_key or "")
+            run.tool_results.append(
+                {
+                    "archive_key": d.archive_key,
+                    "content": content if content is not None else "not in the archive",
+                }
+            )
+        elif action == "step_complete":
+            self._complete(run, step, d)
+        else:
+            run.exit = {
+                "kind": action,
+                "step": run.index,
+                "question": d.question,
+                "reason_code": d.reason_code,
+                "details": d.details,
+                "suggested_next": d.suggested_next,
+                "user_message": d.user_message,
+            }
+            self.rt.progress.steps[run.index].status = action
+        if run.result is None and run.exit is None:
+            self.rt.emit("working", {"step": run.index, "action": action}, attempt=attempt)
+
+    async def _tool_call(self, run: StepRun, step: ThinkStep, call: ToolCall) -> None:
+        if run.tool_calls >= MAX_TOOL_CALLS_PER_STEP:
+            self._breaker(
+                run,
+                "max_tool_calls",
+                f"step {run.index} wanted more than {MAX_TOOL_CALLS_PER_STEP} tool calls",
+            )
+            return
+        run.tool_calls += 1
+        if call.tool not in ALLOWED_TOOLS[step.step_type]:
+            run.tool_results.append(
+                {
+                    "tool": call.tool,
+                    "error": f"a {step.step_type} step cannot call {call.tool}",
+                }
+            )
+            return
+        key = f"{self.rt.workflow_id}/step-{run.index}/call-{run.tool_calls}"
+        result, run.registry = await self.rt.crud(call, run.registry, key=key, step=run.index)
+        entry: dict[str, Any] = {"tool": call.tool, "params": call.params}
+        if result.error is not None:
+            entry["error"] = result.error
+        elif result.result is not None:
+            entry.update(
+                table=result.result.table,
+                count=result.result.count,
+                rows=result.result.rows,
+                notes=result.result.notes,
+            )
+        run.tool_results.append(entry)
+        table = str(call.params.get("table"))
+        if call.tool == "db_read" and result.result is not None and result.result.count == 0:
+            if table in run.empty_tables:
+                self._breaker(
+                    run, "duplicate_empty_query", f"step {run.index} read {table} empty twice"
+                )
+                return
+            run.empty_tables.append(table)
+
+    def _complete(self, run: StepRun, step: ThinkStep, d: ActDecision) -> None:
+        artifacts: list[str] = []
+        data = d.data
+        if step.step_type == "generate" and d.artifacts:
+            data = {}
+            for artifact in d.artifacts:
+                ref = run.registry.register_generated(
+                    artifact.type, artifact.content, step=run.index
+                )
+                self.rt.state.content_archive[ref] = artifact.content
+                artifacts.append(ref)
+                data[ref] = artifact.content
+        run.result = StepResult(
+            step_index=run.index,
+            description=step.description,
+            step_type=step.step_type,
+            subdomain=step.subdomain,
+            outcome="completed",
+            summary=d.result_summary or "",
+            data=data,
+            tool_results=run.tool_results,
+            artifacts=artifacts,
+            note=d.note_for_next_step,
+        )
+        progress = self.rt.progress.steps[run.index]
+        progress.status = "completed"
+        progress.summary = d.result_summary or ""
+
+    def _breaker(self, run: StepRun, kind: str, detail: str) -> None:
+        """End the step with what it has; the reply will say a limit was reached."""
+        self.rt.trip(kind, detail)
+        step = self.plan[run.index]
+        if kind in ("llm_call_cap", "schema_requests"):
+            run.exit = {"kind": "breaker", "breaker": kind, "step": run.index, "details": detail}
+        else:
+            run.result = StepResult(
+                step_index=run.index,
+                description=step.description,
+                step_type=step.step_type,
+                subdomain=step.subdomain,
+                outcome="breaker",
+                summary=detail,
+                tool_results=run.tool_results,
+            )
+        self.rt.progress.steps[run.index].status = "breaker"

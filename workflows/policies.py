@@ -1,0 +1,53 @@
+"""Timeouts and retry policies of every activity the turn workflow calls."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from temporalio.common import RetryPolicy
+
+# Errors no retry can fix: the activity raises them non-retryable anyway; listing them here
+# keeps the policy readable in the Temporal UI.
+_LLM_FATAL = [
+    "invalid_output",
+    "refusal",
+    "script_exhausted",
+    "http_400",
+    "http_401",
+    "http_403",
+    "http_404",
+    "http_422",
+]
+_DB_FATAL = ["conversation_not_found", "conversation_conflict", "missing_idempotency_key"]
+
+LLM: dict[str, Any] = {
+    "start_to_close_timeout": timedelta(seconds=120),
+    "schedule_to_close_timeout": timedelta(minutes=10),
+    "retry_policy": RetryPolicy(
+        initial_interval=timedelta(seconds=2),
+        backoff_coefficient=2.0,
+        maximum_interval=timedelta(seconds=60),
+        maximum_attempts=6,
+        non_retryable_error_types=_LLM_FATAL,
+    ),
+}
+"""Model calls: provider retry-after overrides the interval via next_retry_delay."""
+
+DB: dict[str, Any] = {
+    "start_to_close_timeout": timedelta(seconds=30),
+    "schedule_to_close_timeout": timedelta(minutes=5),
+    "retry_policy": RetryPolicy(
+        initial_interval=timedelta(seconds=1),
+        backoff_coefficient=2.0,
+        maximum_interval=timedelta(seconds=30),
+        maximum_attempts=8,
+        non_retryable_error_types=_DB_FATAL,
+    ),
+}
+"""Turn state and CRUD: short, idempotent, retried through database blips."""
+
+SCHEMA: dict[str, Any] = {
+    "start_to_close_timeout": timedelta(seconds=10),
+    "retry_policy": RetryPolicy(maximum_attempts=3),
+}

@@ -1,0 +1,610 @@
+"""TurnWorkflow: one conversation turn, Understand → (Think → Act loop | Act Quick) → Reply
+→ Summarize (seed 000), with durable pauses for proposals, clarifications and questions.
+
+Every node and every CRUD call is an activity (see ``workflows.runtime``); routing is the
+seeds' functions in ``workflows.routing``; the Act loop is ``workflows.act_loop``. The
+response is visible (status ``replied``, a ``done`` event) before Summarize runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from typing import Any
+
+from temporalio import workflow
+from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
+
+with workflow.unsafe.imports_passed_through():
+    from activities.contracts import (
+        ActQuickRequest,
+        ActQuickResult,
+        BeginTurnRequest,
+        BeginTurnResult,
+        FinishTurnRequest,
+        FinishTurnResult,
+        ReplyRequest,
+        ReplyResult,
+        SummarizeRequest,
+        SummarizeResult,
+        ThinkRequest,
+        ThinkResult,
+        UnderstandRequest,
+        UnderstandResult,
+    )
+    from domain import formatters
+    from domain.conversation import (
+        CurationSummary,
+        StepExecutionSummary,
+        StepResult,
+        TurnExecutionSummary,
+        TurnRecord,
+    )
+    from domain.curation import apply_curation
+    from domain.modes import BYPASS_MODES, DEFAULT_MODE, mode_config
+    from domain.nodes import ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
+    from domain.registry import SessionIdRegistry
+    from workflows import policies
+    from workflows.act_loop import ActLoop
+    from workflows.contracts import (
+        PendingPause,
+        ProgressQuery,
+        StepProgress,
+        TurnInput,
+        TurnOutput,
+        TurnProgress,
+        UserInput,
+    )
+    from workflows.routing import route_after_think, route_after_understand
+    from workflows.runtime import LlmCapReached, TurnRuntime
+
+
+class _TurnEnded(Exception):
+    """A pause ended the turn without a reply to build (expired)."""
+
+
+@workflow.defn(name="TurnWorkflow")
+class TurnWorkflow:
+    @workflow.init
+    def __init__(self, turn: TurnInput) -> None:
+        self.rt = TurnRuntime(turn)
+        self.mode = turn.mode or DEFAULT_MODE
+        self.inputs: list[UserInput] = []
+        self.seen_inputs: list[str] = []
+        self.pauses = 0
+        self.understand: UnderstandOutput | None = None
+        self.think: ThinkOutput | None = None
+        self.curation_summary: Any = None
+        self.quick: dict[str, Any] | None = None
+        self.exit: dict[str, Any] | None = None
+        self.last_pause: PendingPause | None = None
+
+    # --- the client's view -----------------------------------------------------------------
+
+    @workflow.query(name="progress")
+    def progress(self, query: ProgressQuery) -> TurnProgress:
+        """Status, pending pause, plan and the events after ``query.after_seq``."""
+        view = self.rt.progress.model_copy()
+        view.events = [e for e in self.rt.progress.events if e.seq > query.after_seq]
+        return view
+
+    @workflow.signal(name="submit_input")
+    def submit_input(self, user_input: UserInput) -> None:
+        progress = self.rt.progress
+        if user_input.input_id in self.seen_inputs or progress.pending is None:
+            progress.ignored_inputs.append(user_input)
+            return
+        self.seen_inputs.append(user_input.input_id)
+        self.inputs.append(user_input)
+
+    # --- the turn ----------------------------------------------------------------------------
+
+    @workflow.run
+    async def run(self, turn: TurnInput) -> TurnOutput:
+        rt = self.rt
+        rt.mark("started")
+        try:
+            await self._begin()
+            if self.mode in BYPASS_MODES:
+                raise ApplicationError(
+                    f"mode {self.mode!r} is not available yet",
+                    type="unsupported_mode",
+                    non_retryable=True,
+                )
+            rt.emit("thinking", {"message": turn.message})
+            try:
+                response = await self._converse()
+            except LlmCapReached:
+                rt.trip("llm_call_cap", "the turn's model-call budget is used up")
+                response = "I stopped before I could finish this request."
+            await self._wrap_up(response)
+        except _TurnEnded:
+            pass
+        except (ActivityError, ApplicationError, asyncio.CancelledError) as error:
+            if is_cancelled_exception(error):
+                await self._end_cancelled()
+                raise
+            await self._end_failed(error)
+        await workflow.wait_condition(workflow.all_handlers_finished)
+        if rt.progress.status == "failed":
+            raise ApplicationError(
+                f"turn failed: {rt.progress.error}", type="turn_failed", non_retryable=True
+            )
+        return TurnOutput(
+            status=rt.progress.status,
+            response=rt.progress.response,
+            usage=rt.progress.usage,
+            llm_calls=rt.progress.llm_calls,
+            breakers=rt.progress.breakers,
+        )
+
+    async def _begin(self) -> None:
+        rt, turn = self.rt, self.rt.turn
+        begun = await workflow.execute_activity(
+            "begin_turn",
+            BeginTurnRequest(
+                conversation_id=turn.conversation_id,
+                user_id=turn.user_id,
+                turn_number=turn.turn_number,
+                workflow_id=rt.workflow_id,
+                message=turn.message,
+            ),
+            result_type=BeginTurnResult,
+            summary="load conversation",
+            **policies.DB,
+        )
+        rt.state, rt.version = begun.state, begun.version
+        rt.registry = SessionIdRegistry.from_dict(begun.state.registry)
+        rt.registry.begin_turn(turn.turn_number)
+        for change in turn.ui_changes:
+            try:
+                rt.registry.register_from_ui(
+                    change.id, change.table, change.data, f"{change.action}:user"
+                )
+            except ValueError:
+                workflow.logger.warning("ignored UI change for %s", change.table)
+
+    async def _converse(self) -> str:
+        """Understand and route until the turn has a response (pauses may loop back)."""
+        message = self.rt.turn.message
+        pending: dict[str, Any] | None = None
+        stage = "understand"
+        while True:
+            if stage == "understand":
+                understand = await self._understand(message, pending)
+                route = route_after_understand(understand)
+                if route == "act_quick":
+                    return await self._act_quick(understand, message)
+                if route == "think":
+                    stage = "think"
+                    continue
+                questions = understand.clarification_questions
+                answer = await self._pause(
+                    "clarification",
+                    "understand",
+                    formatters.format_clarification(questions),
+                    questions=questions,
+                )
+            else:
+                think = await self._think(message, pending)
+                if route_after_think(think) == "act":
+                    return await self._execute(think.goal, think.steps)
+                if think.decision == "propose":
+                    self.rt.emit(
+                        "propose", {"goal": think.goal, "proposal_message": think.proposal_message}
+                    )
+                    answer = await self._pause(
+                        "proposal",
+                        "think",
+                        formatters.format_proposal(think.proposal_message or "", think.steps),
+                        plan=think.steps,
+                    )
+                    if isinstance(answer, UserInput) and answer.action == "confirm":
+                        if think.steps:  # confirming runs the plan without another Think
+                            return await self._execute(think.goal, think.steps)
+                        pending = self._pending_context("yes, go ahead")
+                        stage = "think"
+                        continue
+                else:
+                    questions = think.clarification_questions
+                    self.rt.emit("clarify", {"goal": think.goal, "questions": questions})
+                    answer = await self._pause(
+                        "clarification",
+                        "think",
+                        formatters.format_clarification(questions),
+                        questions=questions,
+                    )
+            if isinstance(answer, str):
+                return answer  # rejected, or the pause cap was reached
+            message = answer.text or answer.action
+            pending = self._pending_context(message)
+            stage = "understand"  # seed 003 §5: every reply goes back through Understand
+
+    # --- nodes --------------------------------------------------------------------------------
+
+    async def _understand(self, message: str, pending: dict[str, Any] | None) -> UnderstandOutput:
+        rt = self.rt
+        result = await rt.llm(
+            "understand",
+            UnderstandRequest(
+                message=message,
+                mode=self.mode,
+                state=rt.state,
+                registry=rt.registry.to_dict(),
+                pending=pending,
+            ),
+            UnderstandResult,
+            summary="understand",
+        )
+        self.understand = result.output
+        self.curation_summary, ignored = apply_curation(rt.registry, result.output)
+        if ignored:
+            workflow.logger.info("understand named unknown refs: %s", ignored)
+        return result.output
+
+    async def _think(self, message: str, pending: dict[str, Any] | None) -> ThinkOutput:
+        rt = self.rt
+        result = await rt.llm(
+            "think",
+            ThinkRequest(
+                message=message,
+                mode=self.mode,
+                understand=self.understand,
+                state=rt.state,
+                registry=rt.registry.to_dict(),
+                pending=pending,
+            ),
+            ThinkResult,
+            summary="think",
+        )
+        self.think = result.output
+        rt.progress.goal = result.output.goal
+        workflow.logger.info(
+            "think: %s, %d steps", result.output.decision, len(result.output.steps)
+        )
+        return result.output
+
+    async def _act_quick(self, understand: UnderstandOutput, message: str) -> str:
+        rt = self.rt
+        subdomain = understand.quick_subdomain or "inventory"
+        decision = await rt.llm(
+            "act_quick",
+            ActQuickRequest(
+                message=message,
+                intent=understand.quick_intent or message,
+                subdomain=subdomain,
+                registry=rt.registry.to_dict(),
+            ),
+            ActQuickResult,
+            summary=f"act quick: read {subdomain}",
+        )
+        call = ToolCall(tool="db_read", params=decision.output.params)
+        result, rt.registry = await rt.crud(
+            call, rt.registry, key=f"{rt.workflow_id}/quick", step=0
+        )
+        table = str(call.params.get("table", ""))
+        entry: dict[str, Any] = {"tool": "db_read", "params": call.params}
+        if result.result is not None:
+            entry.update(
+                table=result.result.table, count=result.result.count, rows=result.result.rows
+            )
+        else:
+            entry["error"] = result.error
+        self.quick = entry
+        rt.step_results[0] = StepResult(
+            step_index=0,
+            description=understand.quick_intent or message,
+            step_type="read",
+            subdomain=subdomain,
+            outcome="completed" if result.result else "failed",
+            tool_results=[entry],
+        )
+        if result.result is None:
+            return f"I couldn't look that up: {result.error}"
+        text = formatters.format_quick_result(
+            subdomain, table, result.result.rows, filtered=bool(call.params.get("filters"))
+        )
+        return text if text is not None else await self._llm_reply()
+
+    async def _execute(self, goal: str, steps: list[ThinkStep]) -> str:
+        rt = self.rt
+        config = mode_config(self.mode)
+        if len(steps) > config.max_steps:
+            rt.trip(
+                "max_steps",
+                f"{len(steps)} steps planned, {self.mode} mode allows {config.max_steps}",
+            )
+            steps = steps[: config.max_steps]
+        rt.progress.goal, rt.progress.plan = goal, steps
+        rt.progress.steps = [
+            StepProgress(
+                index=i,
+                description=s.description,
+                step_type=s.step_type,
+                subdomain=s.subdomain,
+                group=s.group,
+            )
+            for i, s in enumerate(steps)
+        ]
+        rt.emit(
+            "plan",
+            {"goal": goal, "total_steps": len(steps), "steps": [s.model_dump() for s in steps]},
+        )
+        loop = ActLoop(rt, self.mode, goal, steps)
+        groups = sorted(dict.fromkeys(s.group for s in steps))
+        for group in groups:
+            runs = await loop.run_group([i for i, s in enumerate(steps) if s.group == group])
+            self._record_completed(runs, len(steps))
+            asking = self._asking(runs)
+            while asking is not None:
+                question = formatters.format_question(asking.exit["question"])
+                answer = await self._pause("question", "act", question, step_index=asking.index)
+                if isinstance(answer, str):
+                    return answer
+                text = answer.text or answer.action
+                await self._understand(text, self._pending_context(text))
+                asking.exit = None  # resume the same step, with the answer in its context
+                asking.tool_results.append({"user_answer": text})
+                asking.registry = rt.registry
+                resumed = await loop.run_step(asking)
+                rt.registry = resumed.registry
+                self._record_completed([resumed], len(steps))
+                asking = self._asking(runs)
+            stopped = next((r for r in runs if r.exit), None)
+            if stopped is not None:
+                self.exit = stopped.exit
+                for later in rt.progress.steps:
+                    if later.group > group:
+                        later.status = "skipped"
+                break
+        return await self._reply_after_act(goal)
+
+    def _record_completed(self, runs: list, total: int) -> None:
+        for run in runs:
+            if run.result is not None and run.index not in self.rt.step_results:
+                self.rt.step_results[run.index] = run.result
+                self.rt.emit(
+                    "step_complete",
+                    {
+                        "step": run.index,
+                        "total": total,
+                        "summary": run.result.summary,
+                        "tool_calls": run.tool_calls,
+                    },
+                )
+
+    @staticmethod
+    def _asking(runs: list) -> Any:
+        return next((r for r in runs if r.exit and r.exit["kind"] == "ask_user"), None)
+
+    async def _reply_after_act(self, goal: str) -> str:
+        """Seed 000's Reply cascade after Act: deterministic where it can be."""
+        exit_ = self.exit or {}
+        if exit_.get("kind") == "fail":
+            return formatters.format_failure(exit_.get("user_message") or "")
+        if not self.rt.step_results and not exit_:
+            return formatters.format_empty_execution(goal)
+        return await self._llm_reply()
+
+    async def _llm_reply(self) -> str:
+        rt = self.rt
+        blocked = self.exit if self.exit and self.exit.get("kind") != "fail" else None
+        try:
+            result = await rt.llm(
+                "reply",
+                ReplyRequest(
+                    message=rt.turn.message,
+                    mode=self.mode,
+                    goal=self.think.goal if self.think else None,
+                    step_results=[rt.step_results[i] for i in sorted(rt.step_results)],
+                    quick_result=self.quick,
+                    blocked=blocked,
+                    breakers=rt.progress.breakers,
+                    registry=rt.registry.to_dict(),
+                    state=rt.state,
+                ),
+                ReplyResult,
+                summary="reply",
+            )
+        except LlmCapReached:
+            rt.trip("llm_call_cap", "no model call left for the reply")
+            done = [r.summary for i, r in sorted(rt.step_results.items()) if r.summary]
+            return "Here is what I got done: " + ("; ".join(done) or "nothing yet") + "."
+        return result.output.response
+
+    # --- pauses -------------------------------------------------------------------------------
+
+    def _pending_context(self, answer: str) -> dict[str, Any]:
+        """What Understand and Think are shown about the pause the user just answered."""
+        pause = self.last_pause
+        if pause is None:
+            return {"answer": answer}
+        return {
+            "kind": pause.kind,
+            "source": pause.source,
+            "message": pause.message,
+            "questions": pause.questions,
+            "answer": answer,
+        }
+
+    async def _pause(
+        self,
+        kind: str,
+        source: str,
+        message: str,
+        *,
+        questions: list[str] | None = None,
+        plan: list[ThinkStep] | None = None,
+        step_index: int | None = None,
+    ) -> UserInput | str:
+        """Wait for the user's input; a reply text ends the turn instead (reject, cap)."""
+        rt = self.rt
+        limits = rt.turn.limits
+        if self.pauses >= limits.max_pauses:
+            rt.trip("pause_cap", f"{limits.max_pauses} questions already asked this turn")
+            return message
+        self.pauses += 1
+        timeout = timedelta(seconds=limits.pause_timeout_seconds)
+        pause = PendingPause(
+            pause_id=f"{rt.workflow_id}/pause-{self.pauses}",
+            kind=kind,
+            source=source,
+            message=message,
+            questions=questions or [],
+            plan=plan,
+            step_index=step_index,
+            expires_at=workflow.now() + timeout,
+        )
+        self.last_pause = pause
+        rt.progress.pending, rt.progress.status, rt.progress.response = (
+            pause,
+            "awaiting_input",
+            message,
+        )
+        rt.emit(
+            "awaiting_input",
+            {
+                "pause_id": pause.pause_id,
+                "kind": kind,
+                "message": message,
+                "expires_at": pause.expires_at.isoformat(),
+            },
+        )
+        await rt.mark_turn("awaiting_input", message)
+        try:
+            await workflow.wait_condition(lambda: bool(self.inputs), timeout=timeout)
+        except TimeoutError:
+            await self._end_expired(pause)
+            raise _TurnEnded() from None
+        answer = self.inputs.pop(0)
+        rt.progress.pending, rt.progress.status = None, "running"
+        if answer.action == "reject":
+            return formatters.format_rejection()
+        return answer
+
+    # --- endings ------------------------------------------------------------------------------
+
+    async def _wrap_up(self, response: str) -> None:
+        rt = self.rt
+        for breaker in rt.progress.breakers:
+            kind, _, detail = breaker.partition(": ")
+            response = f"{response}\n\n{formatters.format_breaker(kind, detail)}"
+        rt.progress.response, rt.progress.status = response, "replied"
+        rt.mark("replied")
+        rt.emit("done", {"response": response})
+        await rt.mark_turn("replied", response)
+
+        record, summary = self._turn_record(response)
+        rt.registry.clear_turn_promoted_artifacts()
+        state = rt.state.model_copy(update={"registry": rt.registry.to_dict()})
+        # Turns that executed nothing (a rejected proposal, a capped turn) get deterministic
+        # summaries (seed 002: no LLM summarization for proposals and clarifications).
+        use_llm = rt.llm_budget_left >= 2 and bool(rt.step_results)
+        summarized = await workflow.execute_activity(
+            "summarize",
+            SummarizeRequest(
+                state=state,
+                record=record,
+                summary=summary,
+                step_results=[rt.step_results[i] for i in sorted(rt.step_results)],
+                use_llm=use_llm,
+            ),
+            result_type=SummarizeResult,
+            summary="summarize",
+            **policies.LLM,
+        )
+        rt.progress.usage = rt.progress.usage + summarized.usage
+        rt.progress.llm_calls += summarized.llm_calls
+        await self._finish(summarized.state, "completed", response)
+        rt.emit("context_updated", {"turn": rt.turn.turn_number}, attempt=summarized.attempt)
+
+    def _turn_record(self, response: str) -> tuple[TurnRecord, TurnExecutionSummary]:
+        rt = self.rt
+        turn = rt.turn.turn_number
+        touched = [
+            r for r in rt.registry.known_refs() if rt.registry.ref_turn_last_ref.get(r) == turn
+        ]
+        record = TurnRecord(
+            turn=turn, user_message=rt.turn.message, assistant_response=response, entities=touched
+        )
+        steps = [
+            StepExecutionSummary(
+                step_index=p.index,
+                description=p.description,
+                step_type=p.step_type,
+                subdomain=p.subdomain,
+                outcome=p.status,
+                summary=p.summary,
+                entities=rt.step_results[p.index].artifacts if p.index in rt.step_results else [],
+            )
+            for p in rt.progress.steps
+        ]
+        summary = TurnExecutionSummary(
+            turn_num=turn,
+            think_decision=self.think.decision if self.think else ("quick" if self.quick else None),
+            think_goal=self.think.goal if self.think else None,
+            steps=steps,
+            entity_curation=self.curation_summary or CurationSummary(),
+            blocked_reason=(self.exit or {}).get("details"),
+            breakers=list(rt.progress.breakers),
+        )
+        return record, summary
+
+    async def _finish(self, state: Any, status: str, response: str | None) -> None:
+        rt = self.rt
+        rt.mark(status)
+        finished = await workflow.execute_activity(
+            "finish_turn",
+            FinishTurnRequest(
+                conversation_id=rt.turn.conversation_id,
+                user_id=rt.turn.user_id,
+                turn_number=rt.turn.turn_number,
+                expected_version=rt.version,
+                state=state,
+                status=status,
+                response=response,
+                plan=rt.plan_record(),
+                usage=rt.progress.usage,
+                timings=dict(rt.timings),
+            ),
+            result_type=FinishTurnResult,
+            summary=f"save conversation ({status})",
+            **policies.DB,
+        )
+        rt.version = finished.version
+        rt.progress.status = status
+
+    def _state_with_note(self, note: str) -> Any:
+        rt = self.rt
+        rt.registry.clear_turn_promoted_artifacts()
+        state = rt.state.model_copy(deep=True)
+        state.registry = rt.registry.to_dict()
+        state.notes.append(note)
+        return state
+
+    async def _end_expired(self, pause: PendingPause) -> None:
+        rt = self.rt
+        rt.progress.pending = None
+        note = f"Turn {rt.turn.turn_number} expired waiting for an answer to a {pause.kind}."
+        await self._finish(self._state_with_note(note), "expired", pause.message)
+
+    async def _end_cancelled(self) -> None:
+        rt = self.rt
+        rt.progress.pending = None
+        note = f"Turn {rt.turn.turn_number} was cancelled."
+        await self._finish(self._state_with_note(note), "cancelled", rt.progress.response)
+
+    async def _end_failed(self, error: Exception) -> None:
+        rt = self.rt
+        cause = error.cause if isinstance(error, ActivityError) and error.cause else error
+        rt.progress.error = str(cause)
+        rt.progress.pending = None
+        rt.emit("error", {"message": str(cause)})
+        response = f"Sorry, I couldn't finish this: {cause}"
+        rt.progress.response = response
+        note = f"Turn {rt.turn.turn_number} failed: {cause}"
+        try:
+            await self._finish(self._state_with_note(note), "failed", response)
+        except ActivityError:
+            workflow.logger.exception("could not record the failed turn")
+        rt.progress.status = "failed"
