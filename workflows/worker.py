@@ -3,6 +3,9 @@ dependencies (database sessions, the CRUD executor, the LLM gateway)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from temporalio.client import Client
 from temporalio.worker import Worker
 
@@ -16,24 +19,27 @@ from domain.turns import Sessions
 from workflows.turn import TurnWorkflow
 
 
-def turn_activities(sessions: Sessions, provider: LlmProvider, *, max_rows: int = 200) -> list:
+def turn_activities(
+    sessions: Sessions, provider: LlmProvider, *, max_rows: int = 200
+) -> dict[str, Callable[..., Any]]:
+    """Every activity of a turn by its registered name (tests replace one by name)."""
     gateway = LlmGateway(provider)
     nodes = NodeActivities(gateway)
     crud = CrudActivities(CrudExecutor(sessions, max_rows=max_rows))
     state = TurnStateActivities(sessions, gateway)
-    return [
-        state.begin_turn,
-        state.mark_turn,
-        state.summarize,
-        state.finish_turn,
-        nodes.understand,
-        nodes.think,
-        nodes.act,
-        nodes.act_quick,
-        nodes.reply,
-        crud.crud,
-        crud.fetch_schema,
-    ]
+    return {
+        "begin_turn": state.begin_turn,
+        "mark_turn": state.mark_turn,
+        "summarize": state.summarize,
+        "finish_turn": state.finish_turn,
+        "understand": nodes.understand,
+        "think": nodes.think,
+        "act": nodes.act,
+        "act_quick": nodes.act_quick,
+        "reply": nodes.reply,
+        "crud": crud.crud,
+        "fetch_schema": crud.fetch_schema,
+    }
 
 
 def build_worker(
@@ -43,11 +49,16 @@ def build_worker(
     sessions: Sessions,
     provider: LlmProvider,
     activities: list | None = None,
+    **options: Any,
 ) -> Worker:
-    """A worker for TurnWorkflow. ``activities`` replaces the defaults (tests pass fakes)."""
+    """A worker for TurnWorkflow. ``activities`` replaces the defaults (tests pass fakes);
+    ``options`` go to ``Worker`` as they are."""
     return Worker(
         client,
         task_queue=task_queue,
         workflows=[TurnWorkflow],
-        activities=activities if activities is not None else turn_activities(sessions, provider),
+        **options,
+        activities=activities
+        if activities is not None
+        else list(turn_activities(sessions, provider).values()),
     )

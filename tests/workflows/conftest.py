@@ -63,13 +63,14 @@ class Turns:
         return ScriptProvider.from_responses([*responses, *extra])
 
     @asynccontextmanager
-    async def worker(self, provider: ScriptProvider, activities: list | None = None):
+    async def worker(self, provider: ScriptProvider, activities: list | None = None, **options):
         async with build_worker(
             self.env.client,
             task_queue=self.task_queue,
             sessions=self.sessions,
             provider=provider,
             activities=activities,
+            **options,
         ):
             yield
 
@@ -99,17 +100,15 @@ async def progress(handle: WorkflowHandle, after: int = 0) -> TurnProgress:
 
 
 async def wait_for(
-    handle: WorkflowHandle, condition: Callable[[TurnProgress], bool], timeout: float = 20.0
+    handle: WorkflowHandle, condition: Callable[[TurnProgress], bool]
 ) -> TurnProgress:
     """Poll the progress query until ``condition`` holds (queries never skip time)."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        current = await progress(handle)
-        if condition(current):
-            return current
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out; last progress: {current.status} {current.events}")
-        await asyncio.sleep(0.05)
+    async with asyncio.timeout(20):
+        while True:
+            current = await progress(handle)
+            if condition(current):
+                return current
+            await asyncio.sleep(0.05)
 
 
 @pytest.fixture

@@ -1,0 +1,152 @@
+"""Every circuit breaker trips, ends the turn honestly in the reply, and is recorded."""
+
+from __future__ import annotations
+
+import uuid
+
+from temporalio.api.enums.v1 import EventType
+
+from domain import formatters
+from domain.registry import SessionIdRegistry
+from tests.kitchen import PANTRY, Kitchen
+from tests.workflows.conftest import Turns, progress, wait_for
+from tests.workflows.script import (
+    act,
+    clarify_first,
+    complete,
+    plan,
+    reply,
+    step,
+    tool,
+    understand,
+)
+from workflows.contracts import TurnLimits, UserInput
+
+READ_INVENTORY = step("Read the inventory", "read", "inventory")
+
+
+async def stock(turns: Turns, executor) -> None:
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create("inventory", PANTRY)
+
+
+async def scheduled(handle, activity_type: str) -> int:
+    history = await handle.fetch_history()
+    return sum(
+        1
+        for e in history.events
+        if e.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+        and e.activity_task_scheduled_event_attributes.activity_type.name == activity_type
+    )
+
+
+async def test_a_fourth_tool_call_in_one_step_is_refused(turns: Turns, executor):
+    await stock(turns, executor)
+    read = tool("db_read", table="inventory")
+    script = turns.script(
+        understand(),
+        plan("Look", READ_INVENTORY),
+        read,
+        read,
+        read,
+        read,
+        reply("Your inventory is empty."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("look around")
+        result = await handle.result()
+        crud_calls = await scheduled(handle, "crud")
+        state = await progress(handle)
+    assert crud_calls == 3
+    assert state.breakers[0].startswith("max_tool_calls")
+    assert state.steps[0].status == "breaker"
+    assert result.response.startswith("Your inventory is empty.")
+    assert formatters.format_breaker("max_tool_calls", state.breakers[0].split(": ", 1)[1]) in (
+        result.response
+    )
+
+
+async def test_a_second_empty_read_of_one_table_ends_the_step(turns: Turns):
+    read = tool("db_read", table="shopping_list")
+    script = turns.script(
+        understand(),
+        plan("Look", step("Read list", "read", "shopping")),
+        read,
+        read,
+        reply("Your list is empty."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("what's on my list?")
+        result = await handle.result()
+        state = await progress(handle)
+    assert [b.split(":")[0] for b in state.breakers] == ["duplicate_empty_query"]
+    assert result.response.startswith("Your list is empty.")
+    assert script.unused() == []
+
+
+async def test_mode_max_steps_is_enforced(turns: Turns):
+    three = [step(f"Read {n}", "read", "inventory", group=g) for g, n in enumerate("abc")]
+    script = turns.script(
+        understand(),
+        plan("Read thrice", *three),
+        complete("a", at_step=0),
+        complete("b", at_step=1),
+        reply("Read a and b."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("read everything", mode="quick")
+        await handle.result()
+        state = await progress(handle)
+    assert len(state.plan) == 2 and len(state.steps) == 2
+    assert state.breakers[0].startswith("max_steps: 3 steps planned, quick mode allows 2")
+    assert [c.step for c in script.calls if c.node == "act"] == [0, 1]
+
+
+async def test_the_per_turn_llm_call_cap_stops_the_act_loop(turns: Turns, executor):
+    await stock(turns, executor)
+    read = tool(
+        "db_read", table="inventory", filters=[{"field": "location", "op": "=", "value": "fridge"}]
+    )
+    script = turns.script(understand(), plan("Look", READ_INVENTORY), read, read)
+    async with turns.worker(script):
+        handle = await turns.start("look", limits=TurnLimits(max_llm_calls=4))
+        result = await handle.result()
+        state = await progress(handle)
+    assert state.llm_calls == 4
+    assert "llm_call_cap" in state.breakers[0]
+    assert [c.node for c in script.calls] == ["understand", "think", "act", "act"]
+    assert result.status == "completed"
+
+
+async def test_a_third_schema_request_blocks_the_step(turns: Turns):
+    schema = act({"action": "request_schema", "subdomain": "recipes"})
+    script = turns.script(
+        understand(),
+        plan("Look", READ_INVENTORY),
+        schema,
+        schema,
+        schema,
+        reply("I couldn't work out the recipes table."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("look")
+        await handle.result()
+        state = await progress(handle)
+    assert state.breakers[0].startswith("schema_requests")
+    second_act = [c for c in script.calls if c.node == "act"][1]
+    assert "### recipes" in second_act.user  # the schema really came back
+    assert "schema_requests" in [c for c in script.calls if c.node == "reply"][0].user
+
+
+async def test_the_pause_cap_ends_the_turn_with_the_open_question(turns: Turns):
+    script = turns.script(clarify_first("Which one?"), clarify_first("Which one, really?"))
+    async with turns.worker(script):
+        handle = await turns.start("that one", limits=TurnLimits(max_pauses=1))
+        await wait_for(handle, lambda p: p.status == "awaiting_input")
+        await handle.signal(
+            "submit_input", UserInput(input_id=uuid.uuid4().hex, action="answer", text="hmm")
+        )
+        result = await handle.result()
+        state = await progress(handle)
+    assert result.status == "completed"
+    assert result.response.startswith("Which one, really?")
+    assert state.breakers[0].startswith("pause_cap")

@@ -1,0 +1,149 @@
+"""Signals that repeat or come at the wrong time, worker restarts, cancellation, failures."""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+
+import pytest
+from temporalio.api.enums.v1 import EventType
+from temporalio.client import WorkflowFailureError
+from temporalio.exceptions import CancelledError
+
+from domain.turns import get_turn, load_conversation
+from tests.workflows.conftest import Turns, progress, wait_for
+from tests.workflows.script import (
+    clarify_first,
+    complete,
+    plan,
+    propose,
+    reply,
+    step,
+    tool,
+    understand,
+)
+from workflows.contracts import UserInput
+
+SHOP = step("Add milk", "write", "shopping")
+RUN_PLAN = [
+    tool("db_create", table="shopping_list", data={"name": "milk"}),
+    complete("Added milk"),
+    reply("Added milk."),
+]
+
+
+def signal(action: str, text: str | None = None, input_id: str | None = None) -> UserInput:
+    return UserInput(input_id=input_id or uuid.uuid4().hex, action=action, text=text)
+
+
+async def awaiting(handle, count: int = 1):
+    return await wait_for(
+        handle,
+        lambda p: (
+            p.status == "awaiting_input"
+            and sum(e.type == "awaiting_input" for e in p.events) >= count
+        ),
+    )
+
+
+async def scheduled_activities(handle) -> Counter:
+    history = await handle.fetch_history()
+    return Counter(
+        e.activity_task_scheduled_event_attributes.activity_type.name
+        for e in history.events
+        if e.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+    )
+
+
+async def test_a_signal_with_no_pause_open_is_recorded_and_ignored(turns: Turns):
+    script = turns.script(understand(), plan("Add milk", SHOP), *RUN_PLAN)
+    async with turns.worker(script):
+        handle = await turns.start("add milk")
+        stray = signal("confirm")
+        await handle.signal("submit_input", stray)
+        result = await handle.result()
+        state = await progress(handle)
+    assert result.status == "completed"
+    assert state.ignored_inputs == [stray]
+
+
+async def test_a_repeated_input_id_is_ignored(turns: Turns):
+    script = turns.script(
+        clarify_first("Which list?"),
+        understand(),
+        propose("Add milk", "Add milk to the shopping list?", SHOP),
+        *RUN_PLAN,
+    )
+    async with turns.worker(script):
+        handle = await turns.start("add it")
+        await awaiting(handle)
+        first = signal("answer", "the shopping list")
+        await handle.signal("submit_input", first)
+        await awaiting(handle, count=2)
+        await handle.signal("submit_input", first)  # a client retry of the old answer
+        assert (await progress(handle)).status == "awaiting_input"
+        await handle.signal("submit_input", signal("confirm"))
+        result = await handle.result()
+        state = await progress(handle)
+    assert result.response == "Added milk."
+    assert state.ignored_inputs == [first]
+
+
+async def test_a_turn_finishes_on_a_new_worker_without_repeating_activities(turns: Turns):
+    script = turns.script(understand(), propose("Add milk", "Add milk?", SHOP), *RUN_PLAN)
+    # No workflow cache, so no sticky queue: the test server would hold the next task for
+    # the stopped worker's sticky queue instead of handing it to the new worker.
+    async with turns.worker(script, max_cached_workflows=0):
+        handle = await turns.start("add milk")
+        await awaiting(handle)
+    # The first worker is gone; a new one picks up from the history.
+    async with turns.worker(script):
+        await handle.signal("submit_input", signal("confirm"))
+        result = await handle.result()
+        counts = await scheduled_activities(handle)
+    assert result.status == "completed"
+    assert counts == Counter(
+        {
+            "begin_turn": 1,
+            "understand": 1,
+            "think": 1,
+            "mark_turn": 2,
+            "act": 2,
+            "crud": 1,
+            "reply": 1,
+            "summarize": 1,
+            "finish_turn": 1,
+        }
+    )
+    assert script.unused() == []
+
+
+async def test_cancelling_a_paused_turn_leaves_the_conversation_consistent(turns: Turns):
+    script = turns.script(understand(), propose("Add milk", "Add milk?", SHOP))
+    async with turns.worker(script):
+        handle = await turns.start("add milk")
+        await awaiting(handle)
+        await handle.cancel()
+        with pytest.raises(WorkflowFailureError) as failure:
+            await handle.result()
+    assert isinstance(failure.value.cause, CancelledError)
+    row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)
+    assert row.status == "cancelled"
+    state, version = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert version == 1 and any("cancelled" in note for note in state.notes)
+
+
+async def test_invalid_model_output_twice_fails_the_turn_honestly(turns: Turns):
+    broken = {"node": "think", "output": {"goal": "x", "decision": "propose"}}
+    script = turns.script(understand(), broken, broken)
+    async with turns.worker(script):
+        handle = await turns.start("plan something")
+        with pytest.raises(WorkflowFailureError) as failure:
+            await handle.result()
+        state = await progress(handle)
+    assert "turn failed" in str(failure.value.cause)
+    assert state.status == "failed" and "proposal_message" in state.error
+    assert state.events[-1].type == "error"
+    row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)
+    assert row.status == "failed" and row.response.startswith("Sorry, I couldn't finish this")
+    assert [c.node for c in script.calls] == ["understand", "think", "think"]
