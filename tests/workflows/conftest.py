@@ -4,6 +4,7 @@ the activities, and the script provider standing in for the model."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -24,6 +25,19 @@ from workflows.turn import TurnWorkflow
 from workflows.worker import build_worker
 
 TEST_SERVER = Path(sys.executable).parent / "temporal-test-server"
+HISTORIES = Path(__file__).parent / "histories"
+
+
+async def keep_history(handle: WorkflowHandle, name: str) -> None:
+    """With ALFRED_RECORD_HISTORIES=1, save the run's history for the replay test.
+
+    Re-record only on purpose: a workflow change that breaks replay of the committed
+    histories must go behind ``workflow.patched`` or into a new workflow type instead.
+    """
+    if os.environ.get("ALFRED_RECORD_HISTORIES") == "1":
+        history = await handle.fetch_history()
+        (HISTORIES / f"{name}.json").write_text(history.to_json())
+
 
 SUMMARIZE = {
     "node": "summarize",

@@ -9,7 +9,7 @@ from temporalio.api.enums.v1 import EventType
 from domain import formatters
 from domain.registry import SessionIdRegistry
 from tests.kitchen import PANTRY, Kitchen
-from tests.workflows.conftest import Turns, progress, wait_for
+from tests.workflows.conftest import Turns, keep_history, progress, wait_for
 from tests.workflows.script import (
     act,
     clarify_first,
@@ -111,6 +111,7 @@ async def test_the_per_turn_llm_call_cap_stops_the_act_loop(turns: Turns, execut
         handle = await turns.start("look", limits=TurnLimits(max_llm_calls=4))
         result = await handle.result()
         state = await progress(handle)
+        await keep_history(handle, "llm_call_cap")
     assert state.llm_calls == 4
     assert "llm_call_cap" in state.breakers[0]
     assert [c.node for c in script.calls] == ["understand", "think", "act", "act"]

@@ -11,7 +11,7 @@ from temporalio.client import WorkflowFailureError
 from temporalio.exceptions import CancelledError
 
 from domain.turns import get_turn, load_conversation
-from tests.workflows.conftest import Turns, progress, wait_for
+from tests.workflows.conftest import Turns, keep_history, progress, wait_for
 from tests.workflows.script import (
     clarify_first,
     complete,
@@ -126,6 +126,7 @@ async def test_cancelling_a_paused_turn_leaves_the_conversation_consistent(turns
         await handle.cancel()
         with pytest.raises(WorkflowFailureError) as failure:
             await handle.result()
+        await keep_history(handle, "cancelled")
     assert isinstance(failure.value.cause, CancelledError)
     row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)
     assert row.status == "cancelled"
@@ -141,6 +142,7 @@ async def test_invalid_model_output_twice_fails_the_turn_honestly(turns: Turns):
         with pytest.raises(WorkflowFailureError) as failure:
             await handle.result()
         state = await progress(handle)
+        await keep_history(handle, "failed_invalid_output")
     assert "turn failed" in str(failure.value.cause)
     assert state.status == "failed" and "proposal_message" in state.error
     assert state.events[-1].type == "error"

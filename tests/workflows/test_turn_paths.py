@@ -9,7 +9,7 @@ from domain.crud.contracts import DbRead
 from domain.registry import SessionIdRegistry
 from domain.turns import get_turn, load_conversation
 from tests.kitchen import PANTRY, Kitchen
-from tests.workflows.conftest import Turns, progress, wait_for
+from tests.workflows.conftest import Turns, keep_history, progress, wait_for
 from tests.workflows.script import (
     act,
     ask,
@@ -53,6 +53,7 @@ async def test_quick_read_is_answered_from_the_database_without_a_reply_model_ca
     async with turns.worker(script):
         handle = await turns.start("what's in my pantry?")
         result = await handle.result()
+        await keep_history(handle, "quick_read")
         events = [e.type for e in (await progress(handle)).events]
     assert result.status == "completed"
     assert "milk" in result.response and "frozen peas" in result.response
@@ -78,6 +79,7 @@ async def test_plan_direct_runs_a_multi_tool_write_step(turns: Turns, executor):
     async with turns.worker(script):
         handle = await turns.start("add milk and eggs to my list")
         result = await handle.result()
+        await keep_history(handle, "plan_direct_multi_tool")
         events = [e.type for e in (await progress(handle)).events]
     assert result.response == "Added milk and eggs to your shopping list."
     assert await shopping_names(turns, executor) == ["eggs", "milk"]
@@ -110,6 +112,7 @@ async def test_proposal_confirmed_runs_the_plan_without_another_think(turns: Tur
         assert await shopping_names(turns, executor) == []
         await handle.signal("submit_input", answer("confirm"))
         result = await handle.result()
+        await keep_history(handle, "proposal_confirmed")
     assert result.status == "completed"
     assert [c.node for c in script.calls].count("think") == 1
     assert await shopping_names(turns, executor) == ["eggs", "milk"]
@@ -136,6 +139,7 @@ async def test_proposal_expires_after_the_deadline(turns: Turns, temporal_env):
         before = await temporal_env.get_current_time()
         result = await handle.result()  # waiting on the result lets the test server skip time
         after = await temporal_env.get_current_time()
+        await keep_history(handle, "proposal_expired")
     assert result.status == "expired"
     assert after - before >= timedelta(hours=24)
     row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)
@@ -226,6 +230,7 @@ async def test_ask_user_answer_resumes_the_same_step(turns: Turns, executor):
         assert paused.pending.kind == "question" and paused.pending.step_index == 0
         await handle.signal("submit_input", answer("answer", "a dozen"))
         result = await handle.result()
+        await keep_history(handle, "ask_user_answered")
     assert result.status == "completed"
     resumed = [c for c in script.calls if c.node == "act"][1]
     assert "a dozen" in resumed.user
