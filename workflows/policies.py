@@ -45,9 +45,7 @@ DB: dict[str, Any] = {
         non_retryable_error_types=_DB_FATAL,
     ),
 }
-"""Turn state and CRUD: short, idempotent, retried through database blips."""
-
-SCHEMA: dict[str, Any] = {
-    "start_to_close_timeout": timedelta(seconds=10),
-    "retry_policy": RetryPolicy(maximum_attempts=3),
-}
+"""The short database activities run as local activities: on a local dev server a plain
+activity round trip measured ~54 ms against ~8 ms for a local one (docs/BENCHMARKS.md).
+They are idempotent, so the re-execution a local activity may see after a worker crash
+is harmless."""

@@ -85,11 +85,17 @@ class TurnRuntime:
             self.progress.llm_calls += result.llm_attempts - 1
         return result
 
+    async def local(self, name: str, request: BaseModel, result_type: type[R], summary: str) -> R:
+        """A short, idempotent database activity, run as a local activity."""
+        return await workflow.execute_local_activity(
+            name, request, result_type=result_type, summary=summary, **policies.DB
+        )
+
     async def crud(
         self, call: ToolCall, registry: SessionIdRegistry, *, key: str, step: int | None
     ) -> tuple[CrudCallResult, SessionIdRegistry]:
         target = call.params.get("table", "?")
-        result = await workflow.execute_activity(
+        result = await self.local(
             "crud",
             CrudCallRequest(
                 user_id=self.turn.user_id,
@@ -98,24 +104,22 @@ class TurnRuntime:
                 idempotency_key=key,
                 step=step,
             ),
-            result_type=CrudCallResult,
+            CrudCallResult,
             summary=f"{call.tool} {target}",
-            **policies.DB,
         )
         return result, SessionIdRegistry.from_dict(result.registry)
 
     async def schema(self, subdomain: str) -> SchemaResult:
-        return await workflow.execute_activity(
+        return await self.local(
             "fetch_schema",
             SchemaRequest(subdomain=subdomain),
-            result_type=SchemaResult,
+            SchemaResult,
             summary=f"schema {subdomain}",
-            **policies.SCHEMA,
         )
 
     async def mark_turn(self, status: str, response: str | None = None) -> None:
         plan = self.plan_record()
-        await workflow.execute_activity(
+        await self.local(
             "mark_turn",
             MarkTurnRequest(
                 conversation_id=self.turn.conversation_id,
@@ -126,9 +130,8 @@ class TurnRuntime:
                 plan=plan,
                 usage=self.progress.usage,
             ),
-            result_type=MarkTurnResult,
+            MarkTurnResult,
             summary=f"turn {status}",
-            **policies.DB,
         )
 
     def plan_record(self) -> dict[str, Any] | None:

@@ -140,7 +140,7 @@ class TurnWorkflow:
 
     async def _begin(self) -> None:
         rt, turn = self.rt, self.rt.turn
-        begun = await workflow.execute_activity(
+        begun = await rt.local(
             "begin_turn",
             BeginTurnRequest(
                 conversation_id=turn.conversation_id,
@@ -149,9 +149,8 @@ class TurnWorkflow:
                 workflow_id=rt.workflow_id,
                 message=turn.message,
             ),
-            result_type=BeginTurnResult,
+            BeginTurnResult,
             summary="load conversation",
-            **policies.DB,
         )
         rt.state, rt.version = begun.state, begun.version
         rt.registry = SessionIdRegistry.from_dict(begun.state.registry)
@@ -553,7 +552,7 @@ class TurnWorkflow:
     async def _finish(self, state: Any, status: str, response: str | None) -> None:
         rt = self.rt
         rt.mark(status)
-        finished = await workflow.execute_activity(
+        finished = await rt.local(
             "finish_turn",
             FinishTurnRequest(
                 conversation_id=rt.turn.conversation_id,
@@ -567,9 +566,8 @@ class TurnWorkflow:
                 usage=rt.progress.usage,
                 timings=dict(rt.timings),
             ),
-            result_type=FinishTurnResult,
+            FinishTurnResult,
             summary=f"save conversation ({status})",
-            **policies.DB,
         )
         rt.version = finished.version
         rt.progress.status = status

@@ -1,0 +1,280 @@
+"""What does durability cost per turn? A plan turn with a zero-latency scripted model, N
+times on a local Temporal dev server, against bare no-op activity round trips.
+
+    .venv/bin/python -m bench.turn_overhead --turns 20
+
+Reports per-turn wall time, activities per turn, history events and bytes per turn, and
+the same number of no-op activities (plain and local) measured in the same run. Writes
+the results into docs/BENCHMARKS.md between this benchmark's markers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import statistics
+import tempfile
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+
+from temporalio.api.enums.v1 import EventType
+from temporalio.client import Client
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.worker import Worker
+
+from activities.llm.script_provider import ScriptProvider
+from bench.devserver import dev_server
+from bench.noop_workflow import NoopInput, NoopWorkflow, noop
+from domain.db.engine import create_engine, session_factory
+from domain.db.runtime import prepare_database
+from domain.settings import Settings
+from domain.turns import create_conversation
+from domain.users import create_user
+from workflows.contracts import TurnInput, TurnLimits
+from workflows.turn import TurnWorkflow
+from workflows.worker import build_worker
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "BENCHMARKS.md"
+START, END = "<!-- turn_overhead:start -->", "<!-- turn_overhead:end -->"
+
+
+def plan_turn_script(turns: int) -> ScriptProvider:
+    """Per turn: understand, think (read step, then write step), four act decisions, reply."""
+    responses: list[dict] = []
+    for n in range(turns):
+        responses += [
+            {"node": "understand", "output": {}},
+            {
+                "node": "think",
+                "output": {
+                    "goal": "restock",
+                    "decision": "plan_direct",
+                    "steps": [
+                        {
+                            "description": "Read inventory",
+                            "step_type": "read",
+                            "subdomain": "inventory",
+                            "group": 0,
+                        },
+                        {
+                            "description": "Add to list",
+                            "step_type": "write",
+                            "subdomain": "shopping",
+                            "group": 1,
+                        },
+                    ],
+                },
+            },
+            {
+                "node": "act",
+                "step": 0,
+                "output": {
+                    "action": "tool_call",
+                    "tool_call": {"tool": "db_read", "params": {"table": "inventory"}},
+                },
+            },
+            {
+                "node": "act",
+                "step": 0,
+                "output": {"action": "step_complete", "result_summary": "read"},
+            },
+            {
+                "node": "act",
+                "step": 1,
+                "output": {
+                    "action": "tool_call",
+                    "tool_call": {
+                        "tool": "db_create",
+                        "params": {"table": "shopping_list", "data": {"name": f"item {n}"}},
+                    },
+                },
+            },
+            {
+                "node": "act",
+                "step": 1,
+                "output": {"action": "step_complete", "result_summary": "added"},
+            },
+            {"node": "reply", "output": {"response": f"Added item {n}."}},
+        ]
+    responses += [
+        {
+            "node": "summarize",
+            "repeat": True,
+            "output": {
+                "assistant_summary": "Added an item.",
+                "engagement_summary": "Restocking.",
+                "conversation_phase": "executing",
+            },
+        },
+        {"node": "compress", "repeat": True, "output": {"summary": "Added an item."}},
+    ]
+    return ScriptProvider.from_responses(responses)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def measure(address: str, app_url: str, turns: int) -> dict:
+    client = await Client.connect(address, data_converter=pydantic_data_converter)
+    engine = create_engine(app_url)
+    sessions = session_factory(engine)
+    user_id, _ = await create_user(sessions, "bench")
+    conversation = await create_conversation(sessions, user_id, "bench")
+    queue = f"bench-{uuid.uuid4().hex[:8]}"
+    provider = plan_turn_script(turns)
+    wall, activities, events, sizes = [], [], [], []
+    async with (
+        build_worker(client, task_queue=queue, sessions=sessions, provider=provider),
+        Worker(client, task_queue=f"{queue}-noop", workflows=[NoopWorkflow], activities=[noop]),
+    ):
+        for n in range(1, turns + 1):
+            turn = TurnInput(
+                conversation_id=conversation,
+                user_id=str(user_id),
+                turn_number=n,
+                message=f"add item {n}",
+                limits=TurnLimits(),
+            )
+            started = time.perf_counter()
+            handle = await client.start_workflow(
+                TurnWorkflow.run, turn, id=f"bench-{conversation}-{n}", task_queue=queue
+            )
+            result = await handle.result()
+            wall.append(time.perf_counter() - started)
+            assert result.status == "completed", result
+            history = await handle.fetch_history()
+            kinds = Counter(
+                e.activity_task_scheduled_event_attributes.activity_type.name
+                for e in history.events
+                if e.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+            )
+            local = sum(
+                1 for e in history.events if e.event_type == EventType.EVENT_TYPE_MARKER_RECORDED
+            )
+            kinds["(local activities)"] = local
+            activities.append((sum(kinds.values()) - local, local))
+            events.append(len(history.events))
+            sizes.append(sum(e.ByteSize() for e in history.events))
+
+        plain_n = round(statistics.mean(a[0] for a in activities))
+        local_n = round(statistics.mean(a[1] for a in activities))
+        baselines = {}
+        for name, shape in (
+            ("mixed", NoopInput(plain=plain_n, local=local_n)),
+            ("plain", NoopInput(plain=plain_n + local_n)),
+            ("local", NoopInput(plain=0, local=plain_n + local_n)),
+        ):
+            times = []
+            for n in range(turns):
+                started = time.perf_counter()
+                await client.execute_workflow(
+                    NoopWorkflow.run,
+                    shape,
+                    id=f"noop-{queue}-{name}-{n}",
+                    task_queue=f"{queue}-noop",
+                )
+                times.append(time.perf_counter() - started)
+            baselines[name] = times
+    await engine.dispose()
+    return {
+        "wall": wall,
+        "activities": activities,
+        "events": events,
+        "sizes": sizes,
+        "plain_n": plain_n,
+        "local_n": local_n,
+        "baselines": baselines,
+        "kinds": dict(kinds),
+    }
+
+
+def report(turns: int, m: dict) -> str:
+    ms = [w * 1000 for w in m["wall"]]
+    mixed = [w * 1000 for w in m["baselines"]["mixed"]]
+    plain = [w * 1000 for w in m["baselines"]["plain"]]
+    local = [w * 1000 for w in m["baselines"]["local"]]
+    total = m["plain_n"] + m["local_n"]
+
+    def row(name: str, values: list[float]) -> str:
+        return (
+            f"| {name} | {statistics.mean(values):.0f} | {percentile(values, 0.5):.0f} "
+            f"| {percentile(values, 0.95):.0f} |"
+        )
+
+    lines = [
+        START,
+        "## turn_overhead",
+        "",
+        f"A plan turn (Understand, Think, a read step and a write step, Reply, Summarize) with "
+        f"a zero-latency scripted model, {turns} turns in one conversation on a local "
+        f"`temporal server start-dev` (in-memory) and PostgreSQL; baseline: the same number of "
+        f"no-op activities in one workflow, on the same server in the same run.",
+        "",
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}; measured {time.strftime('%Y-%m-%d')}.",
+        "",
+        "| measure | mean | p50 | p95 |",
+        "|---|---|---|---|",
+        row("plan turn wall time (ms)", ms),
+        row(f"baseline: {m['plain_n']} no-op activities + {m['local_n']} no-op local (ms)", mixed),
+        row(f"{total} no-op activities, all plain (ms)", plain),
+        row(f"{total} no-op local activities (ms)", local),
+        "",
+        f"- activities per turn: {m['plain_n']} plain + {m['local_n']} local ("
+        + ", ".join(f"{k} {v}" for k, v in sorted(m["kinds"].items()))
+        + ")",
+        f"- history events per turn: mean {statistics.mean(m['events']):.0f} "
+        f"(turn 1: {m['events'][0]}, turn {turns}: {m['events'][-1]})",
+        f"- history bytes per turn: mean {statistics.mean(m['sizes']) / 1024:.0f} KiB "
+        f"(turn 1: {m['sizes'][0] / 1024:.0f} KiB, turn {turns}: {m['sizes'][-1] / 1024:.0f} KiB)",
+        f"- turn overhead over the same activity round trips: "
+        f"{statistics.mean(ms) - statistics.mean(mixed):.0f} ms per turn",
+        END,
+    ]
+    return "\n".join(lines)
+
+
+def write_doc(section: str) -> None:
+    text = (
+        DOC.read_text()
+        if DOC.exists()
+        else "# Benchmarks\n\nNumbers from `bench/`; rerun to refresh.\n"
+    )
+    if START in text:
+        head, rest = text.split(START, 1)
+        text = head + section + rest.split(END, 1)[1]
+    else:
+        text = text.rstrip() + "\n\n" + section + "\n"
+    DOC.write_text(text)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=20)
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    args = parser.parse_args()
+    settings = Settings()
+    with tempfile.TemporaryDirectory() as tmp:
+        if not settings.database_url:
+            settings = settings.model_copy(update={"data_dir": Path(tmp)})
+        database = prepare_database(settings)
+        try:
+            with dev_server() as address:
+                measured = asyncio.run(measure(address, database.app_url, args.turns))
+        finally:
+            database.close()
+    section = report(args.turns, measured)
+    print(section)
+    if not args.no_write:
+        write_doc(section)
+    os._exit(0)  # temporalio/sdk-python#300: skip interpreter teardown after the report
+
+
+if __name__ == "__main__":
+    main()
