@@ -1,0 +1,56 @@
+"""The conversation keeps 3 turns in full, 2 turn summaries, 2 turns of step results."""
+
+from __future__ import annotations
+
+from domain.conversation import (
+    ConversationState,
+    StepResult,
+    TurnExecutionSummary,
+    TurnRecord,
+    add_history,
+    record_turn,
+)
+
+
+def play(turns: int) -> tuple[ConversationState, list[int]]:
+    state = ConversationState()
+    evicted: list[int] = []
+    for n in range(1, turns + 1):
+        result = StepResult(
+            step_index=0, description=f"read {n}", step_type="read", subdomain="inventory"
+        )
+        state, out = record_turn(
+            state,
+            TurnRecord(turn=n, user_message=f"m{n}"),
+            TurnExecutionSummary(turn_num=n, think_goal=f"g{n}"),
+            [result],
+        )
+        if out is not None:
+            evicted.append(out.turn)
+            state = add_history(state, f"turn {out.turn} compressed")
+    return state, evicted
+
+
+def test_the_last_three_turns_stay_in_full_and_older_ones_are_compressed():
+    state, evicted = play(5)
+    assert [t.turn for t in state.recent_turns] == [3, 4, 5]
+    assert evicted == [1, 2]
+    assert state.history_summary == "turn 1 compressed\nturn 2 compressed"
+
+
+def test_the_last_two_turn_summaries_stay_and_older_ones_fold_into_reasoning():
+    state, _ = play(4)
+    assert [s.turn_num for s in state.turn_summaries] == [3, 4]
+    assert state.reasoning_summary.splitlines()[0].startswith("Turn 1: no plan (g1)")
+    assert len(state.reasoning_summary.splitlines()) == 2
+
+
+def test_step_results_persist_for_two_turns():
+    state, _ = play(4)
+    assert sorted(state.turn_step_results) == ["3", "4"]
+
+
+def test_recording_a_turn_does_not_change_the_given_state():
+    state = ConversationState()
+    record_turn(state, TurnRecord(turn=1, user_message="hi"), TurnExecutionSummary(turn_num=1), [])
+    assert state.recent_turns == []

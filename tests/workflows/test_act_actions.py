@@ -1,0 +1,130 @@
+"""Act's data actions across steps and turns, and what clients can see while a turn runs."""
+
+from __future__ import annotations
+
+import asyncio
+
+from temporalio import activity
+
+from activities.contracts import SummarizeRequest, SummarizeResult
+from domain.crud.contracts import DbRead
+from domain.registry import SessionIdRegistry
+from domain.turns import load_conversation
+from tests.kitchen import Kitchen
+from tests.workflows.conftest import Turns, progress, wait_for
+from tests.workflows.script import act, complete, plan, reply, step, tool, understand
+from workflows.worker import turn_activities
+
+
+def read_shopping_list(answer: str) -> list[dict]:
+    """A one-step turn that reads the (empty) shopping list and says so."""
+    return [
+        understand(),
+        plan("Read", step("Read list", "read", "shopping")),
+        tool("db_read", table="shopping_list"),
+        complete("Empty"),
+        reply(answer),
+    ]
+
+
+LIME_CHICKEN = {
+    "name": "Lime Chicken",
+    "servings": 2,
+    "instructions": ["Marinate", "Grill"],
+    "ingredients": [{"name": "chicken thigh", "quantity": 4}, {"name": "lime", "quantity": 2}],
+}
+
+
+async def test_generated_recipe_is_kept_across_turns_and_saved_in_a_later_turn(
+    turns: Turns, executor
+):
+    script = turns.script(
+        understand(),
+        plan("Suggest a recipe", step("Create a lime chicken recipe", "generate", "recipes")),
+        complete("Created Lime Chicken", artifacts=[{"type": "recipe", "content": LIME_CHICKEN}]),
+        reply("Here is Lime Chicken. Shall I save it?"),
+        understand(referenced_entities=["gen_recipe_1"]),
+        plan("Save it", step("Save the recipe", "write", "recipes")),
+        tool("db_create", table="recipes", data={"id": "gen_recipe_1"}),
+        complete("Saved Lime Chicken"),
+        reply("Saved Lime Chicken."),
+    )
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    async with turns.worker(script):
+        await (await turns.start("suggest something with lime")).result()
+        state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+        assert state.content_archive["gen_recipe_1"]["name"] == "Lime Chicken"
+        assert SessionIdRegistry.from_dict(state.registry).action("gen_recipe_1") == "generated"
+        assert await kitchen.names("recipes") == []  # nothing saved before the save turn
+        write_prompt_turn = await (await turns.start("save it")).result()
+    assert write_prompt_turn.response == "Saved Lime Chicken."
+    save_call = [c for c in script.calls if c.node == "act"][-2]
+    assert "Needs creating" in save_call.user and "Lime Chicken" in save_call.user
+    rows = (await kitchen.run(DbRead(table="recipes", filters=[]))).rows
+    assert [r["name"] for r in rows] == ["Lime Chicken"]
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    registry = SessionIdRegistry.from_dict(state.registry)
+    assert registry.action("gen_recipe_1") == "created"
+    assert registry.get_truly_pending_artifacts() == {}
+
+
+async def test_retrieve_step_and_retrieve_archive_inject_data_into_the_step(turns: Turns):
+    script = turns.script(
+        understand(),
+        plan(
+            "Two steps",
+            step("Think of a dish", "generate", "recipes", group=0),
+            step("Compare", "analyze", "recipes", group=1),
+        ),
+        complete(
+            "Made soup", at_step=0, artifacts=[{"type": "recipe", "content": {"name": "Miso Soup"}}]
+        ),
+        act({"action": "retrieve_step", "step_index": 0}, at_step=1),
+        act({"action": "retrieve_archive", "archive_key": "gen_recipe_1"}, at_step=1),
+        complete("Compared", at_step=1),
+        reply("Done."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("think of soup")).result()
+    analyze_calls = [c for c in script.calls if c.node == "act" and c.step == 1]
+    assert '"retrieved_step": 0' in analyze_calls[1].user
+    assert '"archive_key": "gen_recipe_1"' in analyze_calls[2].user
+    assert "Miso Soup" in analyze_calls[2].user
+
+
+async def test_the_response_is_visible_before_summarize_runs(turns: Turns):
+    release = asyncio.Event()
+    real_summarize = turn_activities(turns.sessions, turns.script())["summarize"]
+
+    @activity.defn(name="summarize")
+    async def slow_summarize(request: SummarizeRequest) -> SummarizeResult:
+        await asyncio.wait_for(release.wait(), timeout=15)
+        return await real_summarize(request)
+
+    script = turns.script(*read_shopping_list("Your list is empty."))
+    activities = turn_activities(turns.sessions, script)
+    activities["summarize"] = slow_summarize
+    async with turns.worker(script, list(activities.values())):
+        handle = await turns.start("what's on my list?")
+        seen = await wait_for(handle, lambda p: p.status == "replied")
+        assert seen.response == "Your list is empty."
+        assert seen.events[-1].type == "done"
+        release.set()
+        result = await handle.result()
+        final = await progress(handle)
+    assert result.status == "completed"
+    assert [e.type for e in final.events][-2:] == ["done", "context_updated"]
+
+
+async def test_reading_progress_adds_nothing_to_the_history(turns: Turns):
+    script = turns.script(*read_shopping_list("Empty."))
+    async with turns.worker(script):
+        handle = await turns.start("list?")
+        await handle.result()
+        before = len((await handle.fetch_history()).events)
+        for after in range(0, 10):
+            await progress(handle, after)
+        assert len((await handle.fetch_history()).events) == before
+        assert [e.seq for e in (await progress(handle, 3)).events] == list(
+            range(4, len((await progress(handle)).events) + 1)
+        )
