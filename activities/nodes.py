@@ -43,8 +43,13 @@ async def call_node(
     *,
     complexity: str | None = None,
     step: int | None = None,
+    facts: BaseModel | None = None,
 ) -> tuple[dict[str, Any], NodeCall]:
-    """One node call; provider errors become ApplicationErrors (retryable or not)."""
+    """One node call; provider errors become ApplicationErrors (retryable or not).
+
+    ``facts`` is the node's request model: providers that reason from structure rather
+    than from the prompt (the offline demo model) read it from ``LlmRequest.extra``.
+    """
     request = LlmRequest(
         node=node,
         system=prompt.text,
@@ -54,6 +59,7 @@ async def call_node(
         step=step,
         template=prompt.template,
         version=prompt.version,
+        extra={"request": facts.model_dump(mode="json")} if facts is not None else {},
     )
     try:
         result: LlmResult = await gateway.call(request)
@@ -93,7 +99,9 @@ class NodeActivities:
     async def understand(self, request: UnderstandRequest) -> UnderstandResult:
         registry = SessionIdRegistry.from_dict(request.registry)
         user = context.understand_context(request.message, request.state, registry, request.pending)
-        output, call = await call_node(self.gateway, "understand", render("understand"), user)
+        output, call = await call_node(
+            self.gateway, "understand", render("understand"), user, facts=request
+        )
         return _result(UnderstandResult, output, call)
 
     @activity.defn(name="think")
@@ -106,7 +114,7 @@ class NodeActivities:
         user = context.think_context(
             request.message, request.understand, request.state, registry, request.pending
         )
-        output, call = await call_node(self.gateway, "think", prompt, user)
+        output, call = await call_node(self.gateway, "think", prompt, user, facts=request)
         return _result(ThinkResult, output, call)
 
     @activity.defn(name="act")
@@ -135,6 +143,7 @@ class NodeActivities:
             user,
             complexity=STEP_COMPLEXITY[step.step_type],
             step=request.step_index,
+            facts=request,
         )
         return _result(ActResult, output, call)
 
@@ -146,7 +155,9 @@ class NodeActivities:
             request.message,
             SessionIdRegistry.from_dict(request.registry),
         )
-        output, call = await call_node(self.gateway, "act_quick", render("act_quick"), user)
+        output, call = await call_node(
+            self.gateway, "act_quick", render("act_quick"), user, facts=request
+        )
         return _result(ActQuickResult, output, call)
 
     @activity.defn(name="reply")
@@ -162,5 +173,5 @@ class NodeActivities:
             registry=SessionIdRegistry.from_dict(request.registry),
             state=request.state,
         )
-        output, call = await call_node(self.gateway, "reply", prompt, user)
+        output, call = await call_node(self.gateway, "reply", prompt, user, facts=request)
         return _result(ReplyResult, output, call)

@@ -73,6 +73,7 @@ class TurnStateActivities:
                 context.summarize_context(
                     record.user_message, record.assistant_response, request.state
                 ),
+                facts=request,
             )
             parsed = SummarizeOutput.model_validate(output)
             record.assistant_summary = parsed.assistant_summary
