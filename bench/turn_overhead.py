@@ -155,7 +155,10 @@ async def measure(address: str, app_url: str, turns: int) -> dict:
                 if e.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
             )
             local = sum(
-                1 for e in history.events if e.event_type == EventType.EVENT_TYPE_MARKER_RECORDED
+                1
+                for e in history.events
+                if e.event_type == EventType.EVENT_TYPE_MARKER_RECORDED
+                and e.marker_recorded_event_attributes.marker_name == "core_local_activity"
             )
             kinds["(local activities)"] = local
             activities.append((sum(kinds.values()) - local, local))

@@ -28,6 +28,8 @@ EventType = Literal[
     "done",
     "context_updated",
     "error",
+    "expired",
+    "cancelled",
 ]
 
 

@@ -28,6 +28,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.registry import SessionIdRegistry
     from workflows import policies
     from workflows.contracts import TurnEvent, TurnInput, TurnProgress
+    from workflows.search_attributes import TURN_STATUS
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -57,6 +58,12 @@ class TurnRuntime:
         self.progress.events.append(
             TurnEvent(seq=seq, type=type_, attempt=attempt, data=data or {})
         )
+
+    def set_status(self, status: str) -> None:
+        """The turn's status, for the progress query and the TurnStatus search attribute."""
+        self.progress.status = status  # type: ignore[assignment]
+        if workflow.patched("turn-status-search-attribute"):
+            workflow.upsert_search_attributes([TURN_STATUS.value_set(status)])
 
     def trip(self, kind: str, detail: str) -> None:
         """Record a tripped circuit breaker (kept in progress, the summary and the reply)."""

@@ -455,11 +455,8 @@ class TurnWorkflow:
             expires_at=workflow.now() + timeout,
         )
         self.last_pause = pause
-        rt.progress.pending, rt.progress.status, rt.progress.response = (
-            pause,
-            "awaiting_input",
-            message,
-        )
+        rt.progress.pending, rt.progress.response = pause, message
+        rt.set_status("awaiting_input")
         rt.emit(
             "awaiting_input",
             {
@@ -476,7 +473,8 @@ class TurnWorkflow:
             await self._end_expired(pause)
             raise _TurnEnded() from None
         answer = self.inputs.pop(0)
-        rt.progress.pending, rt.progress.status = None, "running"
+        rt.progress.pending = None
+        rt.set_status("running")
         if answer.action == "reject":
             return formatters.format_rejection()
         return answer
@@ -488,7 +486,8 @@ class TurnWorkflow:
         for breaker in rt.progress.breakers:
             kind, _, detail = breaker.partition(": ")
             response = f"{response}\n\n{formatters.format_breaker(kind, detail)}"
-        rt.progress.response, rt.progress.status = response, "replied"
+        rt.progress.response = response
+        rt.set_status("replied")
         rt.mark("replied")
         rt.emit("done", {"response": response})
         await rt.mark_turn("replied", response)
@@ -570,7 +569,9 @@ class TurnWorkflow:
             summary=f"save conversation ({status})",
         )
         rt.version = finished.version
-        rt.progress.status = status
+        rt.set_status(status)
+        if status in ("expired", "cancelled"):
+            rt.emit(status, {"turn": rt.turn.turn_number})
 
     def _state_with_note(self, note: str) -> Any:
         rt = self.rt
@@ -605,4 +606,4 @@ class TurnWorkflow:
             await self._finish(self._state_with_note(note), "failed", response)
         except ActivityError:
             workflow.logger.exception("could not record the failed turn")
-        rt.progress.status = "failed"
+        rt.set_status("failed")

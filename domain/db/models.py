@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Date,
     DateTime,
@@ -237,6 +238,7 @@ class Turn(Base):
     conversation_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
     turn_number: Mapped[int] = mapped_column(Integer)
     workflow_id: Mapped[str] = mapped_column(Text)
+    run_id: Mapped[str | None] = mapped_column(Text)
     status: Mapped[str] = mapped_column(Text, server_default="running")
     user_message: Mapped[str] = mapped_column(Text)
     response: Mapped[str | None] = mapped_column(Text)
@@ -245,6 +247,19 @@ class Turn(Base):
     usage: Mapped[dict[str, Any]] = mapped_column(JSONB, server_default="{}")
     created_at: Mapped[dt.datetime] = _created()
     updated_at: Mapped[dt.datetime] = _created()
+
+
+class KitchenChange(Base):
+    """A kitchen edit made through the API: the next turn sees it as a UI change."""
+
+    __tablename__ = "kitchen_changes"
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    user_id: Mapped[uuid.UUID] = _owner()
+    table_name: Mapped[str] = mapped_column(Text)
+    row_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    action: Mapped[str] = mapped_column(Text)
+    data: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    created_at: Mapped[dt.datetime] = _created()
 
 
 class Operation(Base):
@@ -273,5 +288,6 @@ USER_TABLES: tuple[str, ...] = (
     "conversations",
     "turns",
     "operations",
+    "kitchen_changes",
 )
 """Every table with row-level security keyed on ``app.user_id``."""

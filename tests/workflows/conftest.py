@@ -21,6 +21,7 @@ from temporalio.testing import WorkflowEnvironment
 from activities.llm.script_provider import ScriptProvider
 from domain.turns import create_conversation
 from workflows.contracts import ProgressQuery, TurnInput, TurnLimits, TurnProgress
+from workflows.search_attributes import register_search_attributes
 from workflows.turn import TurnWorkflow
 from workflows.worker import build_worker
 
@@ -35,8 +36,10 @@ async def keep_history(handle: WorkflowHandle, name: str) -> None:
     histories must go behind ``workflow.patched`` or into a new workflow type instead.
     """
     if os.environ.get("ALFRED_RECORD_HISTORIES") == "1":
+        # A suffix keeps older recordings: they prove that patched changes still replay.
+        suffix = os.environ.get("ALFRED_HISTORY_SUFFIX", "")
         history = await handle.fetch_history()
-        (HISTORIES / f"{name}.json").write_text(history.to_json())
+        (HISTORIES / f"{name}{suffix}.json").write_text(history.to_json())
 
 
 SUMMARIZE = {
@@ -57,6 +60,7 @@ async def temporal_env() -> AsyncIterator[WorkflowEnvironment]:
     env = await WorkflowEnvironment.start_time_skipping(
         test_server_existing_path=str(TEST_SERVER), data_converter=pydantic_data_converter
     )
+    await register_search_attributes(env.client)
     yield env
     await env.shutdown()
 

@@ -63,7 +63,10 @@ async def scheduled_activities(handle) -> Counter:
         if e.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
     )
     counts["local activities"] = sum(
-        1 for e in history.events if e.event_type == EventType.EVENT_TYPE_MARKER_RECORDED
+        1
+        for e in history.events
+        if e.event_type == EventType.EVENT_TYPE_MARKER_RECORDED
+        and e.marker_recorded_event_attributes.marker_name == "core_local_activity"
     )
     return counts
 
