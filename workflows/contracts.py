@@ -60,11 +60,6 @@ class TurnInput(BaseModel):
     limits: TurnLimits = Field(default_factory=TurnLimits)
 
 
-def turn_workflow_id(conversation_id: str, turn_number: int) -> str:
-    """Deterministic: one workflow per conversation turn, never started twice."""
-    return f"turn-{conversation_id}-{turn_number}"
-
-
 class UserInput(BaseModel):
     """The ``submit_input`` signal: the user's answer to an open pause."""
 

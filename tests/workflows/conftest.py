@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sys
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,17 +14,14 @@ from typing import Any
 
 import pytest
 from temporalio.client import WorkflowHandle
-from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
 from activities.llm.script_provider import ScriptProvider
 from domain.turns import create_conversation
 from workflows.contracts import ProgressQuery, TurnInput, TurnLimits, TurnProgress
-from workflows.search_attributes import register_search_attributes
 from workflows.turn import TurnWorkflow
 from workflows.worker import build_worker
 
-TEST_SERVER = Path(sys.executable).parent / "temporal-test-server"
 HISTORIES = Path(__file__).parent / "histories"
 
 
@@ -53,16 +49,6 @@ SUMMARIZE = {
     },
 }
 COMPRESS = {"node": "compress", "repeat": True, "output": {"summary": "An earlier turn."}}
-
-
-@pytest.fixture(scope="session")
-async def temporal_env() -> AsyncIterator[WorkflowEnvironment]:
-    env = await WorkflowEnvironment.start_time_skipping(
-        test_server_existing_path=str(TEST_SERVER), data_converter=pydantic_data_converter
-    )
-    await register_search_attributes(env.client)
-    yield env
-    await env.shutdown()
 
 
 @dataclass

@@ -1,0 +1,150 @@
+"""/v1/conversations: create, list, read; post a message (start a turn or answer a pause)."""
+
+from __future__ import annotations
+
+import uuid
+
+from fastapi import APIRouter, Response
+from temporalio.service import RPCError
+
+from api.deps import CurrentUser, ServicesDep
+from api.errors import ApiError
+from api.schemas import (
+    ConversationCreate,
+    ConversationDetail,
+    ConversationPublic,
+    EntityPublic,
+    MessageCreate,
+    TurnPublic,
+    TurnSummary,
+)
+from api.turn_view import view, wait_until_settled
+from domain import turns
+from domain.registry import SessionIdRegistry
+from workflows.contracts import TurnInput, TurnLimits, UiChange, UserInput
+
+router = APIRouter(prefix="/v1/conversations", tags=["conversations"])
+
+
+def _public(conversation) -> ConversationPublic:
+    return ConversationPublic(
+        id=conversation.id,
+        title=conversation.title,
+        current_turn=conversation.current_turn,
+        created_at=conversation.created_at,
+        updated_at=conversation.updated_at,
+    )
+
+
+@router.post("", status_code=201, response_model=ConversationPublic)
+async def create_conversation(
+    body: ConversationCreate, user: CurrentUser, svc: ServicesDep
+) -> ConversationPublic:
+    conversation_id = await turns.create_conversation(svc.sessions, user, body.title)
+    conversation, _ = await turns.conversation_with_turns(
+        svc.sessions, str(user), uuid.UUID(conversation_id)
+    )
+    return _public(conversation)
+
+
+@router.get("", response_model=list[ConversationPublic])
+async def list_conversations(user: CurrentUser, svc: ServicesDep) -> list[ConversationPublic]:
+    return [_public(c) for c in await turns.list_conversations(svc.sessions, str(user))]
+
+
+@router.get("/{conversation_id}", response_model=ConversationDetail)
+async def read_conversation(
+    conversation_id: uuid.UUID, user: CurrentUser, svc: ServicesDep
+) -> ConversationDetail:
+    conversation, rows = await turns.conversation_with_turns(
+        svc.sessions, str(user), conversation_id
+    )
+    registry = SessionIdRegistry.from_dict((conversation.state or {}).get("registry"))
+    recent, retained = registry.get_active_entities()
+    return ConversationDetail(
+        **_public(conversation).model_dump(),
+        turns=[
+            TurnSummary(
+                id=t.id,
+                turn_number=t.turn_number,
+                status=t.status,
+                message=t.user_message,
+                response=t.response,
+            )
+            for t in rows
+        ],
+        active_entities=[
+            EntityPublic(
+                ref=ref,
+                type=registry.type_of(ref),
+                label=registry.label(ref),
+                action=registry.action(ref),
+            )
+            for ref in [*recent, *retained]
+        ],
+    )
+
+
+@router.post("/{conversation_id}/messages", status_code=202, response_model=TurnPublic)
+async def post_message(
+    conversation_id: uuid.UUID,
+    body: MessageCreate,
+    user: CurrentUser,
+    svc: ServicesDep,
+    response: Response,
+    wait: bool = False,
+) -> TurnPublic:
+    """Start the conversation's next turn, or answer the pause its current turn is in.
+
+    409 while the current turn is still running. ``?wait=true`` returns 200 once the turn
+    has replied, paused or ended (bounded by ``ALFRED_API_WAIT_SECONDS``).
+    """
+    reservation = await turns.reserve_turn(svc.sessions, str(user), str(conversation_id), body.text)
+    turn = reservation.turn
+    if reservation.kind == "answer":
+        await svc.turns.answer(
+            turn.workflow_id,
+            UserInput(input_id=body.input_id or uuid.uuid4().hex, action="answer", text=body.text),
+        )
+    else:
+        changes = [
+            UiChange(action=c.action, table=c.table_name, id=str(c.row_id), data=c.data)
+            for c in reservation.changes
+        ] + [
+            UiChange(action=c.action, table=c.table, id=str(c.id), data=c.data)
+            for c in body.ui_changes
+        ]
+        settings = svc.settings
+        turn_input = TurnInput(
+            conversation_id=str(conversation_id),
+            user_id=str(user),
+            turn_number=turn.turn_number,
+            message=body.text,
+            mode=body.mode,
+            ui_changes=changes,
+            limits=TurnLimits(
+                max_llm_calls=settings.max_llm_calls_per_turn,
+                pause_timeout_seconds=settings.pause_timeout_hours * 3600,
+                max_pauses=settings.max_pauses_per_turn,
+            ),
+        )
+        try:
+            run_id = await svc.turns.start(turn.workflow_id, turn_input)
+        except RPCError as error:
+            # Leave the conversation usable: the reserved turn never started.
+            await turns.set_turn_status(
+                svc.sessions,
+                user_id=str(user),
+                conversation_id=str(conversation_id),
+                turn_number=turn.turn_number,
+                status="failed",
+                response="The turn could not be started; please send the message again.",
+            )
+            raise ApiError(
+                503, "temporal_unavailable", f"could not start the turn: {error}"
+            ) from None
+        await turns.set_run_id(svc.sessions, str(user), turn.id, run_id)
+    if wait:
+        response.status_code = 200
+        return await wait_until_settled(svc, str(user), turn.id)
+    return await view(svc, await turns.turn_by_id(svc.sessions, str(user), turn.id))

@@ -1,0 +1,30 @@
+"""Liveness and readiness (no authentication)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+
+from api.deps import ServicesDep
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    """The process is up."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz")
+async def readyz(svc: ServicesDep) -> JSONResponse:
+    """PostgreSQL and Temporal are reachable (503 naming what is not)."""
+    checks = {"database": False, "temporal": await svc.turns.healthy()}
+    try:
+        async with svc.sessions() as session:
+            checks["database"] = (await session.scalar(text("SELECT 1"))) == 1
+    except Exception:  # noqa: BLE001 - any failure means not ready; the body says which
+        checks["database"] = False
+    ready = all(checks.values())
+    return JSONResponse({"ready": ready, "checks": checks}, status_code=200 if ready else 503)

@@ -1,0 +1,82 @@
+"""/v1/turns/{id}: read a turn, answer its pause, cancel it, stream its events (SSE)."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import APIRouter, Header
+from fastapi.sse import EventSourceResponse, ServerSentEvent
+
+from api.deps import CurrentUser, ServicesDep
+from api.errors import ApiError
+from api.schemas import InputCreate, TurnPublic
+from api.turn_view import view
+from domain.turns import TERMINAL, turn_by_id
+from workflows.contracts import UserInput
+
+router = APIRouter(prefix="/v1/turns", tags=["turns"])
+FINAL_EVENTS = ("context_updated", "error", "expired", "cancelled")
+
+
+@router.get("/{turn_id}", response_model=TurnPublic)
+async def read_turn(turn_id: uuid.UUID, user: CurrentUser, svc: ServicesDep) -> TurnPublic:
+    return await view(svc, await turn_by_id(svc.sessions, str(user), turn_id))
+
+
+@router.post("/{turn_id}/input", status_code=202, response_model=TurnPublic)
+async def submit_input(
+    turn_id: uuid.UUID, body: InputCreate, user: CurrentUser, svc: ServicesDep
+) -> TurnPublic:
+    """Confirm or reject a proposal, or answer a question; 409 unless the turn is paused."""
+    turn = await turn_by_id(svc.sessions, str(user), turn_id)
+    current = await view(svc, turn)
+    if current.status != "awaiting_input":
+        raise ApiError(409, "not_awaiting_input", f"the turn is {current.status}, not paused")
+    await svc.turns.answer(
+        turn.workflow_id,
+        UserInput(input_id=body.input_id or uuid.uuid4().hex, action=body.action, text=body.text),
+    )
+    return current
+
+
+@router.post("/{turn_id}/cancel", status_code=202, response_model=TurnPublic)
+async def cancel_turn(turn_id: uuid.UUID, user: CurrentUser, svc: ServicesDep) -> TurnPublic:
+    turn = await turn_by_id(svc.sessions, str(user), turn_id)
+    if turn.status in TERMINAL:
+        raise ApiError(409, "turn_finished", f"the turn is already {turn.status}")
+    await svc.turns.cancel(turn.workflow_id)
+    return await view(svc, turn)
+
+
+@router.get("/{turn_id}/events", response_class=EventSourceResponse)
+async def stream_events(
+    turn_id: uuid.UUID,
+    user: CurrentUser,
+    svc: ServicesDep,
+    last_event_id: Annotated[int | None, Header(alias="Last-Event-ID")] = None,
+) -> AsyncIterator[ServerSentEvent]:
+    """The turn's typed events in order, from after ``Last-Event-ID``; ends after the final
+    event (``context_updated``, ``error``, ``expired`` or ``cancelled``)."""
+    turn = await turn_by_id(svc.sessions, str(user), turn_id)
+    settings = svc.settings
+    seen = last_event_id or 0
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + settings.sse_max_seconds
+    while loop.time() < deadline:
+        progress = await svc.turns.progress(turn.workflow_id, after_seq=seen)
+        if progress is not None:
+            for event in progress.events:
+                seen = event.seq
+                yield ServerSentEvent(
+                    id=str(event.seq),
+                    event=event.type,
+                    data={"seq": event.seq, "attempt": event.attempt, **event.data},
+                )
+                if event.type in FINAL_EVENTS:
+                    return
+            if progress.status in TERMINAL and not progress.events:
+                return
+        await asyncio.sleep(settings.sse_poll_seconds)

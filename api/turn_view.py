@@ -1,0 +1,78 @@
+"""A turn as clients see it: its row, plus the live progress while it is not finished."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+from api.deps import Services
+from api.schemas import PendingPublic, TurnPublic
+from domain.db.models import Turn
+from domain.turns import TERMINAL, turn_by_id
+
+SETTLED = ("replied", "awaiting_input", *TERMINAL)
+"""States ``?wait=true`` returns on: the user has something to read or answer."""
+
+
+def ui_url(svc: Services, turn: Turn) -> str:
+    base = svc.settings.temporal_ui_base.rstrip("/")
+    run = f"/{turn.run_id}" if turn.run_id else ""
+    return f"{base}/namespaces/{svc.turns.namespace}/workflows/{turn.workflow_id}{run}"
+
+
+async def view(svc: Services, turn: Turn) -> TurnPublic:
+    plan_record = turn.plan or {}
+    public = TurnPublic(
+        id=turn.id,
+        conversation_id=turn.conversation_id,
+        turn_number=turn.turn_number,
+        status=turn.status,
+        message=turn.user_message,
+        response=turn.response,
+        pending=None,
+        goal=plan_record.get("goal"),
+        plan=None,
+        steps=plan_record.get("steps", []),
+        usage=turn.usage or {},
+        breakers=plan_record.get("breakers", []),
+        workflow_id=turn.workflow_id,
+        run_id=turn.run_id,
+        temporal_ui_url=ui_url(svc, turn),
+        created_at=turn.created_at,
+        updated_at=turn.updated_at,
+    )
+    if turn.status in TERMINAL:
+        return public
+    live = await svc.turns.progress(turn.workflow_id, after_seq=10**9)  # no events needed
+    if live is None:
+        return public
+    public.status = live.status
+    public.response = live.response
+    public.goal = live.goal
+    public.plan = [s.model_dump() for s in live.plan] if live.plan else None
+    public.steps = [s.model_dump() for s in live.steps]
+    public.usage = live.usage.model_dump()
+    public.llm_calls = live.llm_calls
+    public.breakers = list(live.breakers)
+    if live.pending is not None:
+        p = live.pending
+        public.pending = PendingPublic(
+            pause_id=p.pause_id,
+            kind=p.kind,
+            message=p.message,
+            questions=p.questions,
+            plan=[s.model_dump() for s in p.plan] if p.plan else None,
+            expires_at=p.expires_at,
+        )
+    return public
+
+
+async def wait_until_settled(svc: Services, user_id: str, turn_id: uuid.UUID) -> TurnPublic:
+    """The turn once it replied, paused or ended — or as it is when the wait runs out."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + svc.settings.api_wait_seconds
+    while True:
+        current = await view(svc, await turn_by_id(svc.sessions, user_id, turn_id))
+        if current.status in SETTLED or loop.time() >= deadline:
+            return current
+        await asyncio.sleep(0.1)
