@@ -41,7 +41,10 @@ def create_app(
             settings=settings,
             sessions=session_factory(engine),
             turns=TurnClient(
-                client, task_queue=settings.task_queue, namespace=settings.temporal_namespace
+                client,
+                task_queue=settings.task_queue,
+                namespace=settings.temporal_namespace,
+                query_timeout=settings.progress_query_timeout_seconds,
             ),
         )
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from temporalio.client import Client, WorkflowHandle
 from temporalio.common import SearchAttributePair, TypedSearchAttributes
@@ -15,10 +16,18 @@ log = logging.getLogger(__name__)
 
 
 class TurnClient:
-    def __init__(self, client: Client, *, task_queue: str, namespace: str = "default") -> None:
+    def __init__(
+        self,
+        client: Client,
+        *,
+        task_queue: str,
+        namespace: str = "default",
+        query_timeout: float = 3.0,
+    ) -> None:
         self.client = client
         self.task_queue = task_queue
         self.namespace = namespace
+        self.query_timeout = timedelta(seconds=query_timeout)
 
     def handle(self, workflow_id: str) -> WorkflowHandle:
         return self.client.get_workflow_handle(workflow_id)
@@ -48,7 +57,10 @@ class TurnClient:
         """The live progress, or None when no worker can answer right now."""
         try:
             return await self.handle(workflow_id).query(
-                "progress", ProgressQuery(after_seq=after_seq), result_type=TurnProgress
+                "progress",
+                ProgressQuery(after_seq=after_seq),
+                result_type=TurnProgress,
+                rpc_timeout=self.query_timeout,
             )
         except RPCError as error:
             log.warning("progress query failed for %s: %s", workflow_id, error)

@@ -59,6 +59,8 @@ class Settings(BaseSettings):
     api_port: int = 8000
     api_wait_seconds: float = 60.0
     """How long ``?wait=true`` waits for a reply, a pause or the end of the turn."""
+    progress_query_timeout_seconds: float = 3.0
+    """A turn's live progress waits this long for a worker; then the stored row answers."""
     sse_poll_seconds: float = 0.25
     sse_max_seconds: float = 3600.0
     """A stream ends after this long; clients resume with Last-Event-ID."""

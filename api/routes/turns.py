@@ -7,13 +7,14 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, Depends, Header
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
 from api.deps import CurrentUser, ServicesDep
 from api.errors import ApiError
 from api.schemas import InputCreate, TurnPublic
 from api.turn_view import view
+from domain.db.models import Turn
 from domain.turns import TERMINAL, turn_by_id
 from workflows.contracts import UserInput
 
@@ -21,17 +22,22 @@ router = APIRouter(prefix="/v1/turns", tags=["turns"])
 FINAL_EVENTS = ("context_updated", "error", "expired", "cancelled")
 
 
+async def owned_turn(turn_id: uuid.UUID, user: CurrentUser, svc: ServicesDep) -> Turn:
+    """The caller's turn, or 404 — resolved before any response (a stream) starts."""
+    return await turn_by_id(svc.sessions, str(user), turn_id)
+
+
+OwnedTurn = Annotated[Turn, Depends(owned_turn)]
+
+
 @router.get("/{turn_id}", response_model=TurnPublic)
-async def read_turn(turn_id: uuid.UUID, user: CurrentUser, svc: ServicesDep) -> TurnPublic:
-    return await view(svc, await turn_by_id(svc.sessions, str(user), turn_id))
+async def read_turn(turn: OwnedTurn, svc: ServicesDep) -> TurnPublic:
+    return await view(svc, turn)
 
 
 @router.post("/{turn_id}/input", status_code=202, response_model=TurnPublic)
-async def submit_input(
-    turn_id: uuid.UUID, body: InputCreate, user: CurrentUser, svc: ServicesDep
-) -> TurnPublic:
+async def submit_input(body: InputCreate, turn: OwnedTurn, svc: ServicesDep) -> TurnPublic:
     """Confirm or reject a proposal, or answer a question; 409 unless the turn is paused."""
-    turn = await turn_by_id(svc.sessions, str(user), turn_id)
     current = await view(svc, turn)
     if current.status != "awaiting_input":
         raise ApiError(409, "not_awaiting_input", f"the turn is {current.status}, not paused")
@@ -43,8 +49,7 @@ async def submit_input(
 
 
 @router.post("/{turn_id}/cancel", status_code=202, response_model=TurnPublic)
-async def cancel_turn(turn_id: uuid.UUID, user: CurrentUser, svc: ServicesDep) -> TurnPublic:
-    turn = await turn_by_id(svc.sessions, str(user), turn_id)
+async def cancel_turn(turn: OwnedTurn, svc: ServicesDep) -> TurnPublic:
     if turn.status in TERMINAL:
         raise ApiError(409, "turn_finished", f"the turn is already {turn.status}")
     await svc.turns.cancel(turn.workflow_id)
@@ -53,14 +58,12 @@ async def cancel_turn(turn_id: uuid.UUID, user: CurrentUser, svc: ServicesDep) -
 
 @router.get("/{turn_id}/events", response_class=EventSourceResponse)
 async def stream_events(
-    turn_id: uuid.UUID,
-    user: CurrentUser,
+    turn: OwnedTurn,
     svc: ServicesDep,
     last_event_id: Annotated[int | None, Header(alias="Last-Event-ID")] = None,
 ) -> AsyncIterator[ServerSentEvent]:
     """The turn's typed events in order, from after ``Last-Event-ID``; ends after the final
     event (``context_updated``, ``error``, ``expired`` or ``cancelled``)."""
-    turn = await turn_by_id(svc.sessions, str(user), turn_id)
     settings = svc.settings
     seen = last_event_id or 0
     loop = asyncio.get_running_loop()

@@ -33,8 +33,10 @@ class Api:
     def auth(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"}
 
-    async def get(self, url: str, **kwargs) -> httpx.Response:
-        return await self.http.get(url, headers=self.auth, **kwargs)
+    async def get(
+        self, url: str, headers: dict[str, str] | None = None, **kwargs
+    ) -> httpx.Response:
+        return await self.http.get(url, headers={**self.auth, **(headers or {})}, **kwargs)
 
     async def post(self, url: str, json=None, **kwargs) -> httpx.Response:
         return await self.http.post(url, json=json, headers=self.auth, **kwargs)
@@ -77,7 +79,7 @@ def api_services(temporal_env, sessions) -> Services:
     return Services(
         settings=settings,
         sessions=sessions,
-        turns=TurnClient(temporal_env.client, task_queue=settings.task_queue),
+        turns=TurnClient(temporal_env.client, task_queue=settings.task_queue, query_timeout=0.5),
     )
 
 

@@ -1,0 +1,285 @@
+"""/v1/turns and the message route as a client uses them: start, pause, answer, cancel,
+stream — and every way a request can be refused."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+
+import pytest
+
+from activities.llm.script_provider import ScriptProvider
+from tests.api.conftest import Api
+from tests.workflows.conftest import COMPRESS, SUMMARIZE
+from tests.workflows.script import (
+    clarify_first,
+    complete,
+    plan,
+    propose,
+    quick,
+    reply,
+    step,
+    tool,
+    understand,
+)
+
+SHOP = step("Add milk", "write", "shopping")
+
+
+def script(*responses: dict) -> ScriptProvider:
+    return ScriptProvider.from_responses([*responses, SUMMARIZE, COMPRESS])
+
+
+def quick_list() -> list[dict]:
+    return [
+        quick("Show the shopping list", "shopping"),
+        {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "shopping_list"}}},
+    ]
+
+
+def add_milk() -> list[dict]:
+    return [
+        tool("db_create", table="shopping_list", data={"name": "milk"}),
+        complete("Added milk"),
+        reply("Added milk."),
+    ]
+
+
+async def settled(api: Api, turn_id: str, *states: str) -> dict:
+    async with asyncio.timeout(20):
+        while True:
+            body = (await api.get(f"/v1/turns/{turn_id}")).json()
+            if body["status"] in states:
+                return body
+            await asyncio.sleep(0.05)
+
+
+def parse_sse(text: str) -> list[dict]:
+    events = []
+    for block in text.strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "event" in fields:
+            events.append(
+                {
+                    "id": int(fields["id"]),
+                    "event": fields["event"],
+                    "data": json.loads(fields["data"]),
+                }
+            )
+    return events
+
+
+async def test_a_message_starts_a_turn_and_answers_202(api: Api):
+    conversation = await api.conversation()
+    async with api.worker(script(*quick_list())):
+        response = await api.post(
+            f"/v1/conversations/{conversation}/messages", json={"text": "what's on my list?"}
+        )
+        assert response.status_code == 202
+        turn = response.json()
+        assert turn["turn_number"] == 1 and turn["message"] == "what's on my list?"
+        done = await settled(api, turn["id"], "completed")
+    assert "empty" in done["response"].lower()
+    detail = (await api.get(f"/v1/conversations/{conversation}")).json()
+    assert [t["status"] for t in detail["turns"]] == ["completed"]
+
+
+async def test_a_second_message_while_a_turn_runs_is_409(api: Api):
+    conversation = await api.conversation()
+    # No worker: the first turn is started but cannot progress.
+    first = await api.post(f"/v1/conversations/{conversation}/messages", json={"text": "hi"})
+    assert first.status_code == 202
+    second = await api.post(f"/v1/conversations/{conversation}/messages", json={"text": "hello"})
+    assert second.status_code == 409
+    assert second.json()["error"]["code"] == "turn_in_progress"
+
+
+async def test_a_plain_message_answers_a_paused_clarification(api: Api):
+    conversation = await api.conversation()
+    provider = script(clarify_first("Which list?"), *quick_list())
+    async with api.worker(provider):
+        paused = await api.post(
+            f"/v1/conversations/{conversation}/messages?wait=true",
+            json={"text": "show me that one"},
+        )
+        assert paused.status_code == 200
+        body = paused.json()
+        assert body["status"] == "awaiting_input"
+        assert body["pending"]["kind"] == "clarification"
+        assert body["pending"]["questions"] == ["Which list?"]
+        answered = await api.post(
+            f"/v1/conversations/{conversation}/messages?wait=true",
+            json={"text": "the shopping list"},
+        )
+        assert answered.json()["id"] == body["id"]  # the same turn, resumed
+        done = await settled(api, body["id"], "completed")
+    assert "empty" in done["response"].lower()
+
+
+async def test_a_proposal_is_confirmed_through_input(api: Api):
+    conversation = await api.conversation()
+    provider = script(understand(), propose("Stock up", "Add milk?", SHOP), *add_milk())
+    async with api.worker(provider):
+        paused = (
+            await api.post(
+                f"/v1/conversations/{conversation}/messages?wait=true", json={"text": "stock up"}
+            )
+        ).json()
+        assert paused["pending"]["kind"] == "proposal"
+        assert paused["pending"]["plan"][0]["subdomain"] == "shopping"
+        confirmed = await api.post(f"/v1/turns/{paused['id']}/input", json={"action": "confirm"})
+        assert confirmed.status_code == 202
+        done = await settled(api, paused["id"], "completed")
+    assert done["response"] == "Added milk."
+    assert [s["status"] for s in done["steps"]] == ["completed"]
+
+
+async def test_input_to_a_turn_that_is_not_paused_is_409(api: Api):
+    conversation = await api.conversation()
+    async with api.worker(script(*quick_list())):
+        turn = (
+            await api.post(
+                f"/v1/conversations/{conversation}/messages?wait=true", json={"text": "list"}
+            )
+        ).json()
+        await settled(api, turn["id"], "completed")
+    response = await api.post(f"/v1/turns/{turn['id']}/input", json={"action": "confirm"})
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "not_awaiting_input"
+
+
+async def test_an_answer_without_text_is_422(api: Api):
+    conversation = await api.conversation()
+    turn = (
+        await api.post(f"/v1/conversations/{conversation}/messages", json={"text": "hi"})
+    ).json()
+    response = await api.post(f"/v1/turns/{turn['id']}/input", json={"action": "answer"})
+    assert response.status_code == 422
+    assert "an answer needs text" in response.text
+
+
+async def test_cancelling_a_paused_turn(api: Api):
+    conversation = await api.conversation()
+    async with api.worker(script(understand(), propose("Stock up", "Add milk?", SHOP))):
+        paused = (
+            await api.post(
+                f"/v1/conversations/{conversation}/messages?wait=true", json={"text": "stock up"}
+            )
+        ).json()
+        cancelled = await api.post(f"/v1/turns/{paused['id']}/cancel")
+        assert cancelled.status_code == 202
+        done = await settled(api, paused["id"], "cancelled")
+        again = await api.post(f"/v1/turns/{paused['id']}/cancel")
+    assert done["status"] == "cancelled"
+    assert again.status_code == 409
+
+
+async def test_events_stream_in_order_and_end_after_the_final_event(api: Api):
+    conversation = await api.conversation()
+    provider = script(understand(), plan("Add milk", SHOP), *add_milk())
+    async with api.worker(provider):
+        turn = (
+            await api.post(f"/v1/conversations/{conversation}/messages", json={"text": "add milk"})
+        ).json()
+        response = await api.get(f"/v1/turns/{turn['id']}/events")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/event-stream")
+    events = parse_sse(response.text)
+    assert [e["id"] for e in events] == list(range(1, len(events) + 1))
+    assert [e["event"] for e in events] == [
+        "thinking",
+        "plan",
+        "step",
+        "working",
+        "step_complete",
+        "done",
+        "context_updated",
+    ]
+    assert events[-2]["data"]["response"] == "Added milk."
+
+
+async def test_events_resume_after_last_event_id_without_repeats(api: Api):
+    conversation = await api.conversation()
+    provider = script(understand(), plan("Add milk", SHOP), *add_milk())
+    async with api.worker(provider):
+        turn = (
+            await api.post(
+                f"/v1/conversations/{conversation}/messages?wait=true", json={"text": "add milk"}
+            )
+        ).json()
+        await settled(api, turn["id"], "completed")
+        resumed = await api.get(f"/v1/turns/{turn['id']}/events", headers={"Last-Event-ID": "4"})
+        at_end = await api.get(f"/v1/turns/{turn['id']}/events", headers={"Last-Event-ID": "7"})
+    assert [e["id"] for e in parse_sse(resumed.text)] == [5, 6, 7]
+    assert parse_sse(at_end.text) == []
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"text": ""},
+        {"text": "hi", "mode": "turbo"},
+        {"text": "hi", "ui_changes": [{"action": "created", "table": "users", "id": "x"}]},
+        {},
+    ],
+)
+async def test_invalid_messages_are_422_naming_the_field(api: Api, body):
+    conversation = await api.conversation()
+    response = await api.post(f"/v1/conversations/{conversation}/messages", json=body)
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["loc"][0] == "body"
+
+
+async def test_a_mode_that_is_not_available_yet_is_422_with_a_reason(api: Api):
+    conversation = await api.conversation()
+    response = await api.post(
+        f"/v1/conversations/{conversation}/messages", json={"text": "let's cook", "mode": "cook"}
+    )
+    assert response.status_code == 422 and "not available yet" in response.text
+
+
+ROUTES = [
+    ("get", "/v1/conversations"),
+    ("post", "/v1/conversations"),
+    ("get", "/v1/conversations/{id}"),
+    ("post", "/v1/conversations/{id}/messages"),
+    ("get", "/v1/turns/{id}"),
+    ("post", "/v1/turns/{id}/input"),
+    ("post", "/v1/turns/{id}/cancel"),
+    ("get", "/v1/turns/{id}/events"),
+]
+
+
+@pytest.mark.parametrize(("method", "route"), ROUTES)
+async def test_requests_without_a_valid_token_are_401(http, method, route):
+    url = route.format(id=uuid.uuid4())
+    missing = await getattr(http, method)(url)
+    wrong = await getattr(http, method)(url, headers={"Authorization": "Bearer nope"})
+    assert missing.status_code == wrong.status_code == 401
+    assert missing.headers["www-authenticate"] == "Bearer"
+
+
+async def test_another_users_conversation_and_turns_are_404(api: Api, other_api: Api):
+    conversation = await api.conversation()
+    async with api.worker(script(*quick_list())):
+        turn = (
+            await api.post(
+                f"/v1/conversations/{conversation}/messages?wait=true", json={"text": "list"}
+            )
+        ).json()
+    attempts = [
+        await other_api.get(f"/v1/conversations/{conversation}"),
+        await other_api.post(f"/v1/conversations/{conversation}/messages", json={"text": "hi"}),
+        await other_api.get(f"/v1/turns/{turn['id']}"),
+        await other_api.post(f"/v1/turns/{turn['id']}/input", json={"action": "confirm"}),
+        await other_api.post(f"/v1/turns/{turn['id']}/cancel"),
+        await other_api.get(f"/v1/turns/{turn['id']}/events"),
+    ]
+    assert [a.status_code for a in attempts] == [404] * 6
+    assert all(conversation not in a.text or "not found" in a.text for a in attempts)
+    assert (await other_api.get("/v1/conversations")).json() == []
+
+
+async def test_unknown_routes_are_404(api: Api):
+    assert (await api.get("/v1/nowhere")).status_code == 404
