@@ -1,4 +1,4 @@
-"""The ``alfred`` command: run the stack, migrate the database, manage users.
+"""The ``alfred`` command: run the stack, the worker or the API; migrate; manage users; chat.
 
 Settings are read here, once, and passed down. This is the only place that prints.
 """
@@ -8,11 +8,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import signal
+import os
 import sys
-import threading
 from collections.abc import Sequence
+from contextlib import ExitStack
 
+from activities.llm.providers import provider_from_settings
+from api import stack
+from api.devserver import dev_server
 from domain.db.engine import create_engine, session_factory
 from domain.db.runtime import Database, prepare_database
 from domain.settings import Settings
@@ -24,22 +27,68 @@ def _describe(database: Database) -> str:
     return f"{where}, migrated to the latest revision"
 
 
+def _leave(code: int) -> int:
+    """Exit without interpreter teardown once Temporal's runtime has run in this process:
+    its threads can abort CPython's finalization (temporalio/sdk-python#300)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 def cmd_run(settings: Settings) -> int:
-    """Start what the stack has so far and keep it up until Ctrl-C (or SIGTERM)."""
-    database = prepare_database(settings)
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
+    """The embedded default stack: PostgreSQL, the Temporal dev server with its UI, the
+    worker and the API, until Ctrl-C. External servers are used when configured."""
+    provider = provider_from_settings(settings)
+    data_dir = settings.data_dir
+    with ExitStack() as parts:
+        database = prepare_database(settings)
+        parts.callback(database.close)
+        if settings.temporal_address is None:
+            address = parts.enter_context(
+                dev_server(
+                    host=settings.temporal_host,
+                    port=settings.temporal_port,
+                    ui_port=settings.temporal_ui_port,
+                    db_file=data_dir / "temporal.db",
+                    log_file=data_dir / "temporal.log",
+                )
+            )
+            settings = settings.model_copy(update={"temporal_address": address})
+            temporal = f"{address} (embedded dev server, state in {data_dir / 'temporal.db'})"
+        else:
+            temporal = settings.temporal_address
+
+        async def announce(sessions) -> None:
+            token = await stack.dev_token(sessions, data_dir / "dev-token")
+            api = f"http://{settings.api_host}:{settings.api_port}"
+            print("alfred: ready", flush=True)
+            print(f"  API          {api}   (docs: {api}/docs)")
+            print(f"  Temporal     {temporal}")
+            print(f"  Temporal UI  {settings.temporal_ui_base}")
+            print(f"  database     {_describe(database)}")
+            print(
+                f"  model        {provider.name}"
+                + (" (offline rule-based demo, not an LLM)" if provider.name == "demo" else "")
+            )
+            print(f"  token        {token}   (saved in {data_dir / 'dev-token'})")
+            print("alfred: press Ctrl-C to stop", flush=True)
+
+        asyncio.run(stack.serve(settings, database.app_url, provider=provider, announce=announce))
+    print("alfred: stopped", flush=True)
+    return _leave(0)
+
+
+def cmd_serve(settings: Settings, *, worker: bool, api: bool) -> int:
+    """One part of a deployment (compose runs ``worker`` and ``api`` as services)."""
+    database = prepare_database(settings, migrate=False)
     try:
-        print(f"alfred: database ready ({_describe(database)})", flush=True)
-        if database.embedded:
-            print(f"alfred: data directory {settings.data_dir.resolve() / 'pg'}", flush=True)
-        print("alfred: ready; press Ctrl-C to stop", flush=True)
-        stop.wait()
+        provider = provider_from_settings(settings) if worker else None
+        asyncio.run(
+            stack.serve(settings, database.app_url, worker=worker, api=api, provider=provider)
+        )
     finally:
         database.close()
-        print("alfred: stopped", flush=True)
-    return 0
+    return _leave(0)
 
 
 def cmd_db_upgrade(settings: Settings) -> int:
@@ -71,10 +120,27 @@ def cmd_users_create(settings: Settings, name: str) -> int:
     return 0
 
 
+def cmd_chat(settings: Settings, args: argparse.Namespace) -> int:
+    from api.chat import run_chat  # the chat client needs neither the database nor Temporal
+
+    token = args.token or _read_token(settings)
+    url = args.url or f"http://{settings.api_host}:{settings.api_port}"
+    return run_chat(url, token, conversation_id=args.conversation, mode=args.mode)
+
+
+def _read_token(settings: Settings) -> str:
+    path = settings.data_dir / "dev-token"
+    if not path.exists():
+        raise SystemExit(f"no token: pass --token or start `alfred run` (it writes {path})")
+    return path.read_text().strip()
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="alfred", description="Alfred, the kitchen assistant.")
     commands = top.add_subparsers(dest="command", required=True)
-    commands.add_parser("run", help="start the stack (embedded by default) until Ctrl-C")
+    commands.add_parser("run", help="the whole stack (embedded by default) until Ctrl-C")
+    commands.add_parser("worker", help="run the turn worker")
+    commands.add_parser("api", help="serve the HTTP API")
     db = commands.add_parser("db", help="database administration")
     db.add_subparsers(dest="db_command", required=True).add_parser(
         "upgrade", help="create the database if needed and apply migrations"
@@ -84,6 +150,11 @@ def parser() -> argparse.ArgumentParser:
         "create", help="create a user and print its bearer token"
     )
     create.add_argument("name")
+    chat = commands.add_parser("chat", help="talk to Alfred in the terminal, over the API")
+    chat.add_argument("--url", help="API address (default: the configured API host and port)")
+    chat.add_argument("--token", help="bearer token (default: .alfred/dev-token)")
+    chat.add_argument("--conversation", help="continue this conversation id")
+    chat.add_argument("--mode", choices=["quick", "plan", "create"])
     return top
 
 
@@ -93,8 +164,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = Settings()
     if args.command == "run":
         return cmd_run(settings)
+    if args.command in ("worker", "api"):
+        return cmd_serve(settings, worker=args.command == "worker", api=args.command == "api")
     if args.command == "db":
         return cmd_db_upgrade(settings)
+    if args.command == "chat":
+        return cmd_chat(settings, args)
     return cmd_users_create(settings, args.name)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from domain.errors import CrudValidationError, DomainError
@@ -36,6 +37,16 @@ def install(app: FastAPI) -> None:
         return JSONResponse(
             _body(error.code, error.message), status_code=error.status, headers=headers
         )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, error: RequestValidationError) -> JSONResponse:
+        # FastAPI's default echoes each bad input back, and a NaN or an infinity in the
+        # body cannot be encoded as JSON (a 500 for bad input): say where and why only.
+        detail = [
+            {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+            for e in error.errors()
+        ]
+        return JSONResponse({"detail": detail}, status_code=422)
 
     @app.exception_handler(DomainError)
     async def domain_error(_: Request, error: DomainError) -> JSONResponse:

@@ -25,7 +25,6 @@ INT4 = 2**31 - 1
 """Integer columns are PostgreSQL ``integer``: bigger values are refused here, by name."""
 
 
-
 def _no_nul(value: str) -> str:
     if "\x00" in value:
         raise ValueError("text cannot contain NUL (\\u0000) characters")

@@ -27,7 +27,7 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.worker import Worker
 
 from activities.llm.script_provider import ScriptProvider
-from bench.devserver import dev_server
+from api.devserver import dev_server
 from bench.noop_workflow import NoopInput, NoopWorkflow, noop
 from domain.db.engine import create_engine, session_factory
 from domain.db.runtime import prepare_database

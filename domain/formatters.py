@@ -606,7 +606,7 @@ def format_proposal(message: str, steps: list) -> str:
         parts.append(
             "\n".join(["Here's what I'd do:", *(f"{n}. {d}" for n, d in enumerate(planned, 1))])
         )
-    if parts[0].rstrip().endswith("?") and not planned:
+    if parts[0].rstrip().endswith("?"):  # the message already asks: don't ask twice
         parts.append("Reply **yes** to go ahead or **no** to cancel.")
     else:
         parts.append("Shall I go ahead? Reply **yes** to confirm or **no** to cancel.")

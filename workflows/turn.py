@@ -78,6 +78,8 @@ class TurnWorkflow:
         self.quick: dict[str, Any] | None = None
         self.exit: dict[str, Any] | None = None
         self.last_pause: PendingPause | None = None
+        self.said: list[str] = [turn.message]
+        """The message, then each answer the user gave to a pause of this turn."""
 
     # --- the client's view -----------------------------------------------------------------
 
@@ -216,6 +218,7 @@ class TurnWorkflow:
             if isinstance(answer, str):
                 return answer  # rejected, or the pause cap was reached
             message = answer.text or answer.action
+            self.said.append(message)
             pending = self._pending_context(message)
             stage = "understand"  # seed 003 §5: every reply goes back through Understand
 
@@ -341,6 +344,7 @@ class TurnWorkflow:
                 if isinstance(answer, str):
                     return answer
                 text = answer.text or answer.action
+                self.said.append(text)
                 await self._understand(text, self._pending_context(text))
                 asking.exit = None  # resume the same step, with the answer in its context
                 asking.tool_results.append({"user_answer": text})
@@ -392,7 +396,7 @@ class TurnWorkflow:
             result = await rt.llm(
                 "reply",
                 ReplyRequest(
-                    message=rt.turn.message,
+                    message=self._what_the_user_said(),
                     mode=self.mode,
                     goal=self.think.goal if self.think else None,
                     step_results=[rt.step_results[i] for i in sorted(rt.step_results)],
@@ -412,6 +416,14 @@ class TurnWorkflow:
         return result.output.response
 
     # --- pauses -------------------------------------------------------------------------------
+
+    def _what_the_user_said(self) -> str:
+        """The message, with the answers given to this turn's questions (Reply and the
+        conversation record must know "the chicken one", not only "that one")."""
+        if len(self.said) == 1:
+            return self.said[0]
+        answers = "; ".join(self.said[1:])
+        return f"{self.said[0]} (then answered: {answers})"
 
     def _pending_context(self, answer: str) -> dict[str, Any]:
         """What Understand and Think are shown about the pause the user just answered."""
@@ -523,7 +535,10 @@ class TurnWorkflow:
             r for r in rt.registry.known_refs() if rt.registry.ref_turn_last_ref.get(r) == turn
         ]
         record = TurnRecord(
-            turn=turn, user_message=rt.turn.message, assistant_response=response, entities=touched
+            turn=turn,
+            user_message=self._what_the_user_said(),
+            assistant_response=response,
+            entities=touched,
         )
         steps = [
             StepExecutionSummary(

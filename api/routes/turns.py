@@ -61,9 +61,11 @@ async def stream_events(
     turn: OwnedTurn,
     svc: ServicesDep,
     last_event_id: Annotated[int | None, Header(alias="Last-Event-ID")] = None,
+    stop_at_pause: bool = False,
 ) -> AsyncIterator[ServerSentEvent]:
     """The turn's typed events in order, from after ``Last-Event-ID``; ends after the final
-    event (``context_updated``, ``error``, ``expired`` or ``cancelled``)."""
+    event (``context_updated``, ``error``, ``expired`` or ``cancelled``), or, with
+    ``?stop_at_pause=true``, also after ``awaiting_input`` (answer, then resume)."""
     settings = svc.settings
     seen = last_event_id or 0
     loop = asyncio.get_running_loop()
@@ -78,7 +80,7 @@ async def stream_events(
                     event=event.type,
                     data={"seq": event.seq, "attempt": event.attempt, **event.data},
                 )
-                if event.type in FINAL_EVENTS:
+                if event.type in FINAL_EVENTS or (stop_at_pause and event.type == "awaiting_input"):
                     return
             if progress.status in TERMINAL and not progress.events:
                 return

@@ -15,13 +15,12 @@ from typing import Any
 
 from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.crud import ingredients
 from domain.crud.contracts import CrudResult, DbCreate, DbDelete, DbRead, DbUpdate, Filter, Row
 from domain.crud.filters import NameMatch, compile_filter, compile_where
-from domain.crud.rows import row_to_json, to_json
+from domain.crud.rows import execute_checked, row_to_json, to_json, visible_columns
 from domain.crud.validate import check_filter, check_row, column, table_spec
 from domain.db.engine import user_transaction
 from domain.db.models import Base, Operation
@@ -442,13 +441,7 @@ class CrudExecutor:
 
     @staticmethod
     async def _run(session: AsyncSession, stmt: Any) -> Any:
-        """Execute a write; constraint and data errors become validation errors (rolled back)."""
-        try:
-            return await session.execute(stmt)
-        except (IntegrityError, DBAPIError) as exc:
-            detail = getattr(exc.orig, "diag", None)
-            message = getattr(detail, "message_primary", None) or str(exc.orig)
-            raise CrudValidationError(f"the database refused the write: {message}") from None
+        return await execute_checked(session, stmt)
 
     @staticmethod
     async def _recorded(session: AsyncSession, user_id: Any, key: str) -> dict[str, Any] | None:
@@ -521,7 +514,7 @@ def _default_order(table: Table) -> list[Any]:
 
 
 def _visible(table: Table) -> list[Any]:
-    return [c for c in table.c if c.name != "user_id"]
+    return visible_columns(table)
 
 
 def _translate(registry: SessionIdRegistry, value: Any, where: str) -> Any:

@@ -1,4 +1,4 @@
-"""Database values to JSON-safe values (what activities return and operations record)."""
+"""Database rows as JSON-safe values, and the checked execution every write goes through."""
 
 from __future__ import annotations
 
@@ -6,6 +6,10 @@ import datetime as dt
 import uuid
 from decimal import Decimal
 from typing import Any
+
+from sqlalchemy.exc import DataError, IntegrityError
+
+from domain.errors import CrudValidationError
 
 
 def to_json(value: Any) -> Any:
@@ -26,3 +30,21 @@ def row_to_json(row: Any) -> dict[str, Any]:
     """A SQLAlchemy ``Row`` (or mapping) as a plain dict of JSON-safe values."""
     mapping = row._mapping if hasattr(row, "_mapping") else row
     return {key: to_json(value) for key, value in mapping.items()}
+
+
+def visible_columns(table: Any) -> list[Any]:
+    """A table's columns minus ``user_id`` (never shown to the model or to clients)."""
+    return [c for c in table.c if c.name != "user_id"]
+
+
+async def execute_checked(session: Any, statement: Any, *, where: str = "") -> Any:
+    """Execute; values the database refuses (constraints, types, ranges) become a
+    CrudValidationError naming why, so bad input is a 4xx or a message the model can act
+    on. Connection and server failures propagate: they are retried, not blamed on input."""
+    try:
+        return await session.execute(statement)
+    except (IntegrityError, DataError) as exc:
+        diag = getattr(exc.orig, "diag", None)
+        message = getattr(diag, "message_primary", None) or str(exc.orig)
+        prefix = f"{where}: " if where else ""
+        raise CrudValidationError(f"{prefix}the database refused the write: {message}") from None

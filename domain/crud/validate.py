@@ -90,7 +90,10 @@ def coerce(col: Column, value: Any, where: str, *, table: str = "") -> Any:
 def _text(value: Any) -> str:
     if isinstance(value, (dict, list)):
         raise TypeError("not text")
-    return str(value)
+    text = str(value)
+    if "\x00" in text:
+        raise ValueError("PostgreSQL text cannot hold a NUL character")
+    return text
 
 
 def _integer(value: Any) -> int:

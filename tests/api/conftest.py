@@ -10,6 +10,9 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.service import RPCError
+from temporalio.testing import WorkflowEnvironment
 
 from activities.llm.script_provider import ScriptProvider
 from api.app import create_app
@@ -17,6 +20,8 @@ from api.deps import Services
 from api.temporal import TurnClient
 from domain.settings import Settings
 from domain.users import create_user
+from tests.conftest import TEST_SERVER
+from workflows.search_attributes import register_search_attributes
 from workflows.worker import build_worker
 
 
@@ -67,8 +72,30 @@ class Api:
         return response.json()["id"]
 
 
+class RecordingTurnClient(TurnClient):
+    """Remembers the turns it started, so the test can end those it left running."""
+
+    started: list[str]
+
+    async def start(self, workflow_id, turn):
+        self.started.append(workflow_id)
+        return await super().start(workflow_id, turn)
+
+
+@pytest.fixture(scope="session")
+async def api_temporal_env() -> AsyncIterator[WorkflowEnvironment]:
+    """The API tests' own test server: turns they leave running (or waiting for a worker
+    that has gone) must not hold the clock of the workflow tests' time-skipping server."""
+    env = await WorkflowEnvironment.start_time_skipping(
+        test_server_existing_path=str(TEST_SERVER), data_converter=pydantic_data_converter
+    )
+    await register_search_attributes(env.client)
+    yield env
+    await env.shutdown()
+
+
 @pytest.fixture
-def api_services(temporal_env, sessions) -> Services:
+async def api_services(api_temporal_env, sessions) -> AsyncIterator[Services]:
     settings = Settings(
         _env_file=None,
         api_wait_seconds=20,
@@ -76,11 +103,18 @@ def api_services(temporal_env, sessions) -> Services:
         sse_max_seconds=30,
         task_queue=f"api-{uuid.uuid4().hex[:8]}",
     )
-    return Services(
-        settings=settings,
-        sessions=sessions,
-        turns=TurnClient(temporal_env.client, task_queue=settings.task_queue, query_timeout=0.5),
+    turns = RecordingTurnClient(
+        api_temporal_env.client, task_queue=settings.task_queue, query_timeout=0.5
     )
+    turns.started = []
+    yield Services(settings=settings, sessions=sessions, turns=turns)
+    # A turn left without a worker keeps a workflow task open, and the shared time-skipping
+    # server skips no time while one is open: end them so later tests are not stalled.
+    for workflow_id in turns.started:
+        try:
+            await turns.handle(workflow_id).terminate("test finished")
+        except RPCError:
+            pass  # already closed
 
 
 @pytest.fixture

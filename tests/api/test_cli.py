@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import uuid
@@ -13,6 +12,7 @@ import pytest
 
 from domain.db import bootstrap
 from domain.db.urls import libpq_dsn
+from tests.e2e.stack import Stack
 
 ALFRED = [sys.executable, "-m", "api.cli"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -65,28 +65,17 @@ def test_users_create_prints_a_working_token(fresh_database, tmp_path):
     assert names == [("ada",)]
 
 
-def test_run_starts_the_embedded_database_and_stops_cleanly_on_ctrl_c(tmp_path):
-    proc = subprocess.Popen(
-        [*ALFRED, "run"],
-        env=env(),
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        lines = []
-        for line in proc.stdout:
-            lines.append(line)
-            if "ready; press Ctrl-C" in line:
-                break
-        assert any("embedded PostgreSQL" in line for line in lines), lines
-        assert (tmp_path / ".alfred" / "pg" / "PG_VERSION").exists()
-        proc.send_signal(signal.SIGINT)
-        rest, _ = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 0
-    assert "alfred: stopped" in rest
+def test_run_on_a_fresh_directory_starts_everything_with_the_demo_model(tmp_path):
+    # No database URL, no Temporal address, no API key: the defaults of a new machine.
+    alfred = Stack(tmp_path)
+    alfred.start()
+    banner = "".join(alfred.output)
+    assert "embedded PostgreSQL" in banner
+    assert "model        demo (offline rule-based demo, not an LLM)" in banner
+    assert (tmp_path / ".alfred" / "pg" / "PG_VERSION").exists()
+    assert (tmp_path / ".alfred" / "temporal.db").exists()
+    token = (tmp_path / ".alfred" / "dev-token").read_text().strip()
+    assert token in banner
+    assert alfred.stop() == 0
+    assert "alfred: stopped" in "".join(alfred.output)
     assert not (tmp_path / ".alfred" / "pg" / "postmaster.pid").exists()

@@ -61,3 +61,13 @@ async def test_quick_message_with_wait_returns_the_finished_reply(api: Api):
 async def test_unknown_conversation_is_404(api: Api):
     response = await api.get(f"/v1/conversations/{uuid.uuid4()}")
     assert response.status_code == 404
+
+
+async def test_a_non_finite_number_in_a_body_is_422_not_500(api: Api):
+    response = await api.http.post(
+        "/v1/conversations",
+        content=b'{"title": NaN}',
+        headers={**api.auth, "Content-Type": "application/json"},
+    )
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["loc"] == ["body", "title"]

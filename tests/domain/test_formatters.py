@@ -566,6 +566,11 @@ class TestProposal:
             == "Want me to plan three dinners?\n\nReply **yes** to go ahead or **no** to cancel."
         )
 
+    def test_a_question_with_steps_is_not_asked_twice_either(self) -> None:
+        text = format_proposal("Shall I plan three dinners?", self.STEPS)
+        assert text.count("?") == 1
+        assert text.endswith("Reply **yes** to go ahead or **no** to cancel.")
+
 
 class TestPassThroughs:
     def test_question_is_trimmed(self) -> None:

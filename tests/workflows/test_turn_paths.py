@@ -273,3 +273,23 @@ async def test_fail_passes_the_models_message_through_without_a_reply_call(turns
         result = await (await turns.start("delete everything")).result()
     assert result.response == "I can't do that safely."
     assert "reply" not in [c.node for c in script.calls]
+
+
+async def test_the_reply_and_the_record_know_the_answer_to_a_clarification(turns: Turns):
+    script = turns.script(
+        clarify_first("Which recipe?"),
+        understand(),
+        plan("Read", step("Read recipes", "read", "recipes")),
+        tool("db_read", table="recipes"),
+        complete("None saved"),
+        reply("You have no chicken recipes."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("show me that one")
+        await awaiting(handle)
+        await handle.signal("submit_input", answer("answer", "the chicken one"))
+        await handle.result()
+    reply_call = next(c for c in script.calls if c.node == "reply")
+    assert "show me that one (then answered: the chicken one)" in reply_call.user
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert state.recent_turns[0].user_message == "show me that one (then answered: the chicken one)"

@@ -143,3 +143,11 @@ async def test_a_refused_batch_writes_nothing(kitchen: Kitchen):
         r"data\[1\]\.category",
     )
     assert await kitchen.names("tasks") == []
+
+
+async def test_text_with_a_nul_character_is_refused_before_the_database(kitchen: Kitchen):
+    await refused(
+        kitchen,
+        DbCreate(table="shopping_list", data={"name": "milk\x00"}),
+        r"data\[0\]\.name: .* is not a valid text",
+    )

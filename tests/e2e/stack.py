@@ -1,0 +1,83 @@
+"""`alfred run` in a subprocess, as `make run` starts it, on free local ports."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from api.devserver import free_port
+from tests.workflows.conftest import COMPRESS, SUMMARIZE
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Stack:
+    """`alfred run` in a subprocess, in its own directory, on free ports."""
+
+    def __init__(self, workdir: Path, script: list[dict] | None = None) -> None:
+        """``script``: the script provider's responses; None keeps the default model."""
+        self.workdir = workdir
+        self.script = script
+        if script is not None:
+            (workdir / "script.json").write_text(
+                json.dumps({"responses": [*script, SUMMARIZE, COMPRESS]})
+            )
+        self.ports = {"api": free_port(), "temporal": free_port(), "ui": free_port()}
+        self.process: subprocess.Popen | None = None
+        self.output: list[str] = []
+
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("ALFRED_", "OPENAI_"))}
+        env.update(
+            PYTHONPATH=str(ROOT),
+            ALFRED_API_PORT=str(self.ports["api"]),
+            ALFRED_TEMPORAL_PORT=str(self.ports["temporal"]),
+            ALFRED_TEMPORAL_UI_PORT=str(self.ports["ui"]),
+        )
+        if self.script is not None:
+            env.update(
+                ALFRED_LLM_PROVIDER="script", ALFRED_LLM_SCRIPT=str(self.workdir / "script.json")
+            )
+        return env
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "api.cli", "run"],
+            cwd=self.workdir,
+            env=self.env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        deadline = time.monotonic() + 120
+        for line in self.process.stdout:
+            self.output.append(line)
+            if "press Ctrl-C to stop" in line:
+                return
+            if time.monotonic() > deadline:
+                break
+        raise AssertionError("alfred run did not become ready:\n" + "".join(self.output))
+
+    def stop(self) -> int:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGINT)
+        rest, _ = self.process.communicate(timeout=90)
+        self.output.append(rest)
+        return self.process.returncode
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.ports['api']}"
+
+    def client(self) -> httpx.AsyncClient:
+        token = (self.workdir / ".alfred" / "dev-token").read_text().strip()
+        return httpx.AsyncClient(
+            base_url=self.url, timeout=60, headers={"Authorization": f"Bearer {token}"}
+        )

@@ -1,0 +1,291 @@
+"""The offline demo model end to end: each rule through the real turn workflow (time-skipping
+Temporal, PostgreSQL), checking both what the user is told and what the database holds."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+
+import pytest
+
+from activities.llm.demo_provider import (
+    HELP_TEXT,
+    SAVE_HINT,
+    SAVE_NOTHING_QUESTION,
+    WHICH_ONE_QUESTION,
+    DemoProvider,
+)
+from activities.llm.demo_recipes import RECIPES
+from domain.crud.contracts import DbRead
+from domain.registry import SessionIdRegistry
+from domain.turns import load_conversation
+from tests.kitchen import PANTRY, Kitchen
+from tests.workflows.conftest import Turns, progress, wait_for
+from workflows.contracts import UserInput
+
+
+def answer(action: str, text: str | None = None) -> UserInput:
+    return UserInput(input_id=uuid.uuid4().hex, action=action, text=text)
+
+
+async def awaiting(handle):
+    return await wait_for(handle, lambda p: p.status == "awaiting_input")
+
+
+def kitchen(turns: Turns, executor) -> Kitchen:
+    """The user's kitchen through a fresh registry: what is really in the database."""
+    return Kitchen(executor, turns.user_id, SessionIdRegistry())
+
+
+async def rows(turns: Turns, executor, table: str) -> list[dict]:
+    return (await kitchen(turns, executor).run(DbRead(table=table))).rows
+
+
+async def say(turns: Turns, message: str):
+    return await (await turns.start(message)).result()
+
+
+def next_week() -> list[dt.date]:
+    today = dt.date.today()
+    monday = today + dt.timedelta(days=7 - today.weekday())
+    return [monday + dt.timedelta(days=n) for n in range(7)]
+
+
+def day(d: dt.date) -> str:
+    return f"{d.strftime('%a')} {d.isoformat()}"
+
+
+LEMON_CHICKEN = next(r for r in RECIPES if r["name"] == "Lemon Chicken Traybake")
+
+
+# --- show ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "table", "seed", "expected"),
+    [
+        ("show my pantry", "inventory", PANTRY, ["4 items in your inventory", "frozen peas"]),
+        (
+            "what's on my shopping list?",
+            "shopping_list",
+            [{"name": "milk"}, {"name": "bread"}],
+            ["2 items on your shopping list", "- [ ] milk", "- [ ] bread"],
+        ),
+        (
+            "list my recipes",
+            "recipes",
+            [{"name": "Weeknight Chili", "cuisine": "Mexican"}],
+            ["1 recipe:", "**Weeknight Chili** — Mexican"],
+        ),
+        (
+            "show my meal plans",
+            "meal_plans",
+            [
+                {"date": "2026-12-02", "meal_type": "dinner", "notes": "Pizza night"},
+                {"date": "2026-12-01", "meal_type": "lunch", "notes": "Soup"},
+            ],
+            [
+                "2 planned meals:\n- Tue 2026-12-01 · Lunch: Soup\n"
+                "- Wed 2026-12-02 · Dinner: Pizza night"
+            ],
+        ),
+        (
+            "what are my tasks?",
+            "tasks",
+            [{"title": "Defrost the chicken", "due_date": "2026-12-01"}],
+            ["1 task, 1 open", "Defrost the chicken (due 2026-12-01)"],
+        ),
+    ],
+)
+async def test_show_reads_the_table_and_the_formatter_answers(
+    turns: Turns, executor, message, table, seed, expected
+):
+    await kitchen(turns, executor).create(table, seed)
+    demo = DemoProvider()
+    async with turns.worker(demo):
+        result = await say(turns, message)
+    assert result.status == "completed"
+    for text in expected:
+        assert text in result.response
+    assert [c.node for c in demo.calls] == ["understand", "act_quick", "summarize"]
+    assert len(await rows(turns, executor, table)) == len(seed)  # a read changes nothing
+
+
+# --- add / remove --------------------------------------------------------------------------
+
+
+async def test_add_items_to_the_shopping_list_in_one_batch(turns: Turns, executor):
+    async with turns.worker(DemoProvider()):
+        handle = await turns.start("add milk and eggs to my shopping list")
+        result = await handle.result()
+        final = await progress(handle)
+    assert result.response == "Added milk and eggs to your shopping list."
+    assert await kitchen(turns, executor).names("shopping_list") == ["eggs", "milk"]
+    assert [s.tool_calls for s in final.steps] == [1]
+
+
+async def test_add_to_the_pantry_keeps_quantity_unit_and_location(turns: Turns, executor):
+    async with turns.worker(DemoProvider()):
+        result = await say(turns, "Add 2 kg rice and 3 lemons to my pantry")
+    assert result.response == "Added 2 kg rice and 3 lemons to your pantry."
+    found = {r["name"]: r for r in await rows(turns, executor, "inventory")}
+    assert set(found) == {"rice", "lemons"}
+    assert (found["rice"]["quantity"], found["rice"]["unit"]) == (2, "kg")
+    assert found["lemons"]["quantity"] == 3
+    assert {r["location"] for r in found.values()} == {"pantry"}
+
+
+async def test_remove_from_the_shopping_list_and_say_when_nothing_matched(turns: Turns, executor):
+    await kitchen(turns, executor).create("shopping_list", [{"name": "milk"}, {"name": "eggs"}])
+    async with turns.worker(DemoProvider()):
+        removed = await say(turns, "remove milk from my shopping list")
+        assert await kitchen(turns, executor).names("shopping_list") == ["eggs"]
+        nothing = await say(turns, "remove bananas from my shopping list")
+    assert removed.response == "Removed milk from your shopping list."
+    assert nothing.response == (
+        "Nothing matched bananas on your shopping list, so nothing was removed."
+    )
+    assert await kitchen(turns, executor).names("shopping_list") == ["eggs"]
+
+
+async def test_remove_several_items_from_the_inventory(turns: Turns, executor):
+    await kitchen(turns, executor).create("inventory", PANTRY)
+    async with turns.worker(DemoProvider()):
+        result = await say(turns, "remove rice and milk from my inventory")
+    assert result.response == "Removed rice and milk from your inventory."
+    assert await kitchen(turns, executor).names("inventory") == ["eggs", "frozen peas"]
+
+
+# --- suggest, then save it -----------------------------------------------------------------
+
+
+async def test_suggest_a_recipe_then_save_it(turns: Turns, executor):
+    async with turns.worker(DemoProvider()):
+        suggested = await say(turns, "suggest a recipe with chicken")
+        assert await rows(turns, executor, "recipes") == []  # shown, not saved
+        state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+        pending = SessionIdRegistry.from_dict(state.registry).get_truly_pending_artifacts()
+        assert list(pending) == ["gen_recipe_1"]
+        saved = await say(turns, "save it")
+    assert "**Lemon Chicken Traybake**" in suggested.response
+    assert (
+        "**Ingredients**" in suggested.response
+        and "- chicken thighs — 8 piece" in suggested.response
+    )
+    assert "1. Heat the oven to 200°C." in suggested.response
+    assert suggested.response.endswith(SAVE_HINT)
+    assert saved.response == "Saved Lemon Chicken Traybake to your recipes."
+    recipes = await rows(turns, executor, "recipes")
+    assert [r["name"] for r in recipes] == ["Lemon Chicken Traybake"]
+    ingredients = await kitchen(turns, executor).names("recipe_ingredients")
+    assert ingredients == sorted(i["name"] for i in LEMON_CHICKEN["ingredients"])
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert SessionIdRegistry.from_dict(state.registry).get_truly_pending_artifacts() == {}
+
+
+async def test_save_it_with_nothing_unsaved_asks_and_the_answer_is_understood(
+    turns: Turns, executor
+):
+    async with turns.worker(DemoProvider()):
+        handle = await turns.start("save it")
+        paused = await awaiting(handle)
+        assert paused.pending.kind == "clarification" and paused.pending.source == "understand"
+        assert paused.response == SAVE_NOTHING_QUESTION
+        await handle.signal("submit_input", answer("answer", "give me an idea with lentils"))
+        result = await handle.result()
+    assert "**Red Lentil Dal**" in result.response
+    assert await rows(turns, executor, "recipes") == []
+
+
+# --- plan the week -------------------------------------------------------------------------
+
+
+async def test_plan_my_dinners_proposes_then_writes_seven_dinners(turns: Turns, executor):
+    await kitchen(turns, executor).create("recipes", [{"name": "Tacos"}, {"name": "Dal"}])
+    week = next_week()
+    async with turns.worker(DemoProvider()):
+        handle = await turns.start("plan my dinners for next week")
+        paused = await awaiting(handle)
+        assert paused.pending.kind == "proposal" and len(paused.pending.plan) == 2
+        assert (
+            f"I'll plan dinners for {day(week[0])} to {day(week[-1])} using your saved recipes. "
+            "Shall I?"
+        ) in paused.response
+        assert await rows(turns, executor, "meal_plans") == []
+        await handle.signal("submit_input", answer("confirm"))
+        result = await handle.result()
+    assert result.status == "completed"
+    assert result.response.startswith(f"Planned 7 dinners for {day(week[0])} to {day(week[-1])}:")
+    assert f"- {day(week[-1])}: Dal" in result.response
+    plans = sorted(await rows(turns, executor, "meal_plans"), key=lambda r: r["date"])
+    assert [r["date"] for r in plans] == [d.isoformat() for d in week]
+    assert {r["meal_type"] for r in plans} == {"dinner"}
+    assert [r["_recipe_id_label"] for r in plans] == ["Dal", "Tacos"] * 3 + ["Dal"]
+
+
+async def test_plan_my_dinners_without_saved_recipes_uses_built_in_ideas(turns: Turns, executor):
+    async with turns.worker(DemoProvider()):
+        handle = await turns.start("plan my dinners for next week")
+        await awaiting(handle)
+        await handle.signal("submit_input", answer("confirm"))
+        result = await handle.result()
+    assert "You have no saved recipes yet" in result.response
+    plans = sorted(await rows(turns, executor, "meal_plans"), key=lambda r: r["date"])
+    assert len(plans) == 7 and all(r["recipe_id"] is None for r in plans)
+    assert RECIPES[0]["name"] in plans[0]["notes"]
+
+
+async def test_a_recipe_saved_from_a_suggestion_is_planned(turns: Turns, executor):
+    async with turns.worker(DemoProvider()):
+        await say(turns, "suggest a recipe with salmon")
+        await say(turns, "save it")
+        handle = await turns.start("plan my dinners for next week")
+        await awaiting(handle)
+        await handle.signal("submit_input", answer("confirm"))
+        result = await handle.result()
+    assert "You have no saved recipes" not in result.response
+    plans = await rows(turns, executor, "meal_plans")
+    assert len(plans) == 7
+    assert {r["_recipe_id_label"] for r in plans} == {"Honey Soy Salmon"}
+
+
+# --- that one ------------------------------------------------------------------------------
+
+
+async def test_that_one_asks_which_and_the_answer_suggests_a_recipe(turns: Turns, executor):
+    async with turns.worker(DemoProvider()):
+        handle = await turns.start("show me that one")
+        paused = await awaiting(handle)
+        assert paused.pending.kind == "clarification"
+        assert paused.response == WHICH_ONE_QUESTION
+        await handle.signal("submit_input", answer("answer", "the chicken recipe"))
+        result = await handle.result()
+    assert "**Lemon Chicken Traybake**" in result.response
+    assert await rows(turns, executor, "recipes") == []
+
+
+async def test_that_one_answered_with_a_read_is_a_quick_read(turns: Turns, executor):
+    await kitchen(turns, executor).create("recipes", {"name": "Weeknight Chili"})
+    async with turns.worker(DemoProvider()):
+        handle = await turns.start("I'll take that one")
+        await awaiting(handle)
+        await handle.signal("submit_input", answer("answer", "show my recipes"))
+        result = await handle.result()
+    assert result.response == "1 recipe:\n- **Weeknight Chili**"
+
+
+# --- anything else -------------------------------------------------------------------------
+
+
+async def test_anything_else_lists_what_the_demo_understands(turns: Turns, executor):
+    async with turns.worker(DemoProvider()):
+        result = await say(turns, "What's the weather like tomorrow?")
+    assert result.response == HELP_TEXT
+    assert result.response.startswith("I'm the offline demo model")
+    for table in ("inventory", "shopping_list", "recipes", "meal_plans", "tasks"):
+        assert await rows(turns, executor, table) == []
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    (turn,) = state.recent_turns
+    assert turn.assistant_summary == " ".join(HELP_TEXT.split()[:100])
+    assert "What's the weather like tomorrow?" in state.engagement_summary
+    assert state.turn_summaries[-1].conversation_phase == "executing"
