@@ -44,12 +44,23 @@ def _stop_on_signals(stop: asyncio.Event) -> None:
         loop.add_signal_handler(sig, stop.set)
 
 
-async def connect(settings: Settings) -> Client:
-    return await Client.connect(
-        settings.temporal_target,
-        namespace=settings.temporal_namespace,
-        data_converter=pydantic_data_converter,
-    )
+async def connect(settings: Settings, *, within: float = 60.0) -> Client:
+    """Connect to Temporal, waiting up to ``within`` seconds for a frontend that is still
+    starting (a fresh dev server, or a compose service that came up after us)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within
+    while True:
+        try:
+            return await Client.connect(
+                settings.temporal_target,
+                namespace=settings.temporal_namespace,
+                data_converter=pydantic_data_converter,
+            )
+        except RuntimeError as error:  # the SDK's "Failed client connect: ..."
+            if loop.time() >= deadline:
+                raise
+            log.info("Temporal not ready yet (%s); retrying", error)
+            await asyncio.sleep(0.5)
 
 
 async def ensure_search_attributes(client: Client, settings: Settings) -> None:

@@ -22,12 +22,11 @@ from collections import Counter
 from pathlib import Path
 
 from temporalio.api.enums.v1 import EventType
-from temporalio.client import Client
-from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.worker import Worker
 
 from activities.llm.script_provider import ScriptProvider
 from api.devserver import dev_server
+from api.stack import connect
 from bench.noop_workflow import NoopInput, NoopWorkflow, noop
 from domain.db.engine import create_engine, session_factory
 from domain.db.runtime import prepare_database
@@ -121,7 +120,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 async def measure(address: str, app_url: str, turns: int) -> dict:
-    client = await Client.connect(address, data_converter=pydantic_data_converter)
+    client = await connect(Settings(_env_file=None, temporal_address=address))
     engine = create_engine(app_url)
     sessions = session_factory(engine)
     user_id, _ = await create_user(sessions, "bench")
