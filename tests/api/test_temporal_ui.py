@@ -57,7 +57,8 @@ async def test_turn_summaries_read_like_the_conversation(api: Api):
         "summarize",
     ]
     attributes = {k.name: v for k, v in description.typed_search_attributes}
-    assert attributes == {
+    ours = {k: attributes[k] for k in ("ConversationId", "UserId", "TurnStatus")}
+    assert ours == {
         "ConversationId": conversation,
         "UserId": str(api.user_id),
         "TurnStatus": "completed",
