@@ -163,7 +163,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s %(message)s")
     settings = Settings()
     if args.command == "run":
-        return cmd_run(settings)
+        try:
+            return cmd_run(settings)
+        except RuntimeError as error:  # a part could not start: say which, no traceback
+            print(f"alfred: cannot start: {error}", file=sys.stderr)
+            return _leave(1)
     if args.command in ("worker", "api"):
         return cmd_serve(settings, worker=args.command == "worker", api=args.command == "api")
     if args.command == "db":

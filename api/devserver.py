@@ -18,6 +18,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def _in_use(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex((host, port)) == 0
+
+
 def _wait_for_port(host: str, port: int, process: subprocess.Popen, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -45,6 +50,12 @@ def dev_server(
     server is in memory. ``ui_port`` None means headless. Stopped (SIGTERM) on exit.
     """
     port = port or free_port()
+    for taken in (p for p in (port, ui_port) if p and _in_use(host, p)):
+        # Waiting for "the port" would otherwise wait for whoever already holds it.
+        raise RuntimeError(
+            f"{host}:{taken} is already in use (another Temporal server?): stop it, or set "
+            "ALFRED_TEMPORAL_PORT / ALFRED_TEMPORAL_UI_PORT, or ALFRED_TEMPORAL_ADDRESS to use it"
+        )
     binary = Path(sys.executable).parent / "temporal"
     args = [
         str(binary),

@@ -68,7 +68,11 @@ def test_users_create_prints_a_working_token(fresh_database, tmp_path):
 def test_run_on_a_fresh_directory_starts_everything_with_the_demo_model(tmp_path):
     # No database URL, no Temporal address, no API key: the defaults of a new machine.
     alfred = Stack(tmp_path)
-    alfred.start()
+    try:
+        alfred.start()
+    except AssertionError:
+        alfred.kill()
+        raise
     banner = "".join(alfred.output)
     assert "embedded PostgreSQL" in banner
     assert "model        demo (offline rule-based demo, not an LLM)" in banner
@@ -79,3 +83,17 @@ def test_run_on_a_fresh_directory_starts_everything_with_the_demo_model(tmp_path
     assert alfred.stop() == 0
     assert "alfred: stopped" in "".join(alfred.output)
     assert not (tmp_path / ".alfred" / "pg" / "postmaster.pid").exists()
+
+
+def test_a_temporal_port_already_in_use_is_a_clear_error_not_a_hang():
+    import socket
+
+    from api.devserver import dev_server
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        with pytest.raises(RuntimeError, match=f"127.0.0.1:{port} is already in use"):
+            with dev_server(port=port):
+                pass

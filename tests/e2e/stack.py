@@ -53,6 +53,7 @@ class Stack:
             cwd=self.workdir,
             env=self.env(),
             stdout=subprocess.PIPE,
+            start_new_session=True,  # its own process group: kill() reaches the dev server too
             stderr=subprocess.STDOUT,
             text=True,
         )
@@ -81,3 +82,9 @@ class Stack:
         return httpx.AsyncClient(
             base_url=self.url, timeout=60, headers={"Authorization": f"Bearer {token}"}
         )
+
+    def kill(self) -> None:
+        """Kill `alfred run` and everything it started (its process group)."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)

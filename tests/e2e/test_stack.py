@@ -55,8 +55,7 @@ def stack(tmp_path):
 
     yield make
     for running in stacks:
-        if running.process and running.process.poll() is None:
-            running.process.kill()
+        running.kill()
 
 
 async def test_make_run_serves_quick_reads_proposals_and_clarifications(stack):
