@@ -30,6 +30,10 @@ class NodeCall(BaseModel):
     attempt: int = 1
     llm_attempts: int = 1
     """2 when the output needed the repair attempt."""
+    context_tokens: int = 0
+    """Estimated tokens of the user message the node was shown."""
+    context_dropped: list[str] = Field(default_factory=list)
+    """Context sections left out to fit the node's token budget, in the order dropped."""
 
 
 # --- turn state (database) -------------------------------------------------------------------

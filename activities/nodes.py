@@ -33,13 +33,14 @@ from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, NODE_OUTPUTS, STEP_COMPLEXITY
 from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
 from domain.registry import SessionIdRegistry
+from domain.tokens import Fitted, estimate_tokens
 
 
 async def call_node(
     gateway: LlmGateway,
     node: str,
     prompt: RenderedPrompt,
-    user: str,
+    user: str | Fitted,
     *,
     complexity: str | None = None,
     step: int | None = None,
@@ -50,10 +51,14 @@ async def call_node(
     ``facts`` is the node's request model: providers that reason from structure rather
     than from the prompt (the offline demo model) read it from ``LlmRequest.extra``.
     """
+    fitted = user if isinstance(user, Fitted) else None
+    text = fitted.text if fitted is not None else str(user)
+    if fitted is not None and fitted.dropped:
+        activity.logger.info("%s context over budget: dropped %s", node, ", ".join(fitted.dropped))
     request = LlmRequest(
         node=node,
         system=prompt.text,
-        user=user,
+        user=text,
         output_model=NODE_OUTPUTS[node],
         complexity=complexity or NODE_COMPLEXITY.get(node, "medium"),
         step=step,
@@ -82,6 +87,8 @@ async def call_node(
         version=prompt.version,
         attempt=info.attempt,
         llm_attempts=result.attempts,
+        context_tokens=fitted.tokens if fitted is not None else estimate_tokens(text),
+        context_dropped=list(fitted.dropped) if fitted is not None else [],
     )
 
 

@@ -15,9 +15,14 @@ from domain.conversation import ConversationState, StepResult
 from domain.kitchen.tables import schema_for_subdomain
 from domain.nodes import ThinkStep, UnderstandOutput
 from domain.registry import SessionIdRegistry
+from domain.tokens import Fitted, Section, fit
 
 FULL_DETAIL_STEPS = 3
 MAX_REGISTRY_ROWS = 60
+CONDENSED_BUDGET = 8_000
+"""Understand, Think and Reply (seed 000 ROUTER_CONTEXT_THRESHOLD)."""
+ACT_BUDGET = 25_000
+"""Act (seed 000 ACT_CONTEXT_THRESHOLD)."""
 
 
 def _json(value: Any, limit: int = 6000) -> str:
@@ -129,13 +134,18 @@ def understand_context(
     state: ConversationState,
     registry: SessionIdRegistry,
     pending: dict[str, Any] | None = None,
-) -> str:
-    return _join(
-        _section("Current message", message),
-        _section("Pending question (the message answers it)", pending_section(pending)),
-        _section("Recent conversation", conversation_section(state, depth=5)),
-        _section("Entity registry", registry_table(registry)),
-        _section("Previous turns' decisions", reasoning_section(state)),
+    *,
+    budget: int = CONDENSED_BUDGET,
+) -> Fitted:
+    return fit(
+        [
+            Section("Current message", message, 100),
+            Section("Pending question (the message answers it)", pending_section(pending), 90),
+            Section("Recent conversation", conversation_section(state, depth=5), 50),
+            Section("Entity registry", registry_table(registry), 60),
+            Section("Previous turns' decisions", reasoning_section(state), 20),
+        ],
+        budget,
     )
 
 
@@ -145,19 +155,24 @@ def think_context(
     state: ConversationState,
     registry: SessionIdRegistry,
     pending: dict[str, Any] | None = None,
-) -> str:
+    *,
+    budget: int = CONDENSED_BUDGET,
+) -> Fitted:
     understood = []
     if understand.referenced_entities:
         understood.append(f"Referenced: {', '.join(understand.referenced_entities)}")
     if understand.constraint_snapshot:
         understood.append(f"Constraints: {'; '.join(understand.constraint_snapshot)}")
-    return _join(
-        _section("User request", message),
-        _section("Pending question and the user's reply", pending_section(pending)),
-        _section("Understood", "\n".join(understood)),
-        _section("Entities", entity_context(registry, with_detail=True)),
-        _section("Conversation", conversation_section(state, depth=2)),
-        _section("Reasoning trace", reasoning_section(state)),
+    return fit(
+        [
+            Section("User request", message, 100),
+            Section("Pending question and the user's reply", pending_section(pending), 90),
+            Section("Understood", "\n".join(understood), 80),
+            Section("Entities", entity_context(registry, with_detail=True), 70),
+            Section("Conversation", conversation_section(state, depth=2), 40),
+            Section("Reasoning trace", reasoning_section(state), 30),
+        ],
+        budget,
     )
 
 
@@ -188,7 +203,8 @@ def act_context(
     tool_results: Sequence[dict[str, Any]],
     registry: SessionIdRegistry,
     state: ConversationState,
-) -> str:
+    budget: int = ACT_BUDGET,
+) -> Fitted:
     step = plan[step_index]
     plan_lines = [
         f"{'→' if i == step_index else ' '} {i}. [{s.step_type}/{s.subdomain}, group {s.group}] "
@@ -206,28 +222,35 @@ def act_context(
     schema = schema_for_subdomain(step.subdomain) if step.step_type in ("read", "write") else ""
     needs_saving = registry.get_truly_pending_artifacts() if step.step_type == "write" else {}
     saved_now = registry.get_just_promoted_artifacts()
-    return _join(
-        _section("Goal", goal),
-        _section("Plan", "\n".join(plan_lines)),
-        _section(
-            "Current step",
-            f"{step_index}. {step.description} (type {step.step_type}, subdomain {step.subdomain})",
-        ),
-        _section(f"Schema: {step.subdomain}", schema),
-        _section("Previous steps this turn", "\n\n".join(results)),
-        _section("This step's tool results so far", "\n".join(_json(t) for t in tool_results)),
-        _section(
-            "Needs creating (generated, unsaved)",
-            "\n".join(f"`{ref}`: {_json(content)}" for ref, content in needs_saving.items()),
-        ),
-        _section(
-            "Just saved this turn",
-            "\n".join(f"`{ref}`: {registry.label(ref)}" for ref in saved_now),
-        ),
-        _section("Entities", entity_context(registry, with_detail=True)),
-        _section("Earlier turns' steps", "\n".join(earlier_turns)),
-        _section("Archived content keys", ", ".join(sorted(state.content_archive))),
-        _section("Conversation", conversation_section(state, depth=2)),
+    current = (
+        f"{step_index}. {step.description} (type {step.step_type}, subdomain {step.subdomain})"
+    )
+    return fit(
+        [
+            Section("Goal", goal, 100),
+            Section("Plan", "\n".join(plan_lines), 95),
+            Section("Current step", current, 99),
+            Section(f"Schema: {step.subdomain}", schema, 90),
+            Section("Previous steps this turn", "\n\n".join(results), 70),
+            Section(
+                "This step's tool results so far", "\n".join(_json(t) for t in tool_results), 85
+            ),
+            Section(
+                "Needs creating (generated, unsaved)",
+                "\n".join(f"`{ref}`: {_json(content)}" for ref, content in needs_saving.items()),
+                80,
+            ),
+            Section(
+                "Just saved this turn",
+                "\n".join(f"`{ref}`: {registry.label(ref)}" for ref in saved_now),
+                60,
+            ),
+            Section("Entities", entity_context(registry, with_detail=True), 50),
+            Section("Earlier turns' steps", "\n".join(earlier_turns), 30),
+            Section("Archived content keys", ", ".join(sorted(state.content_archive)), 25),
+            Section("Conversation", conversation_section(state, depth=2), 20),
+        ],
+        budget,
     )
 
 
@@ -252,7 +275,8 @@ def reply_context(
     breakers: Sequence[str],
     registry: SessionIdRegistry,
     state: ConversationState,
-) -> str:
+    budget: int = CONDENSED_BUDGET,
+) -> Fitted:
     outcome = [_format_step_result(r, full=True) for r in step_results]
     if quick_result is not None:
         outcome.append(f"Quick read result: {_json(quick_result)}")
@@ -274,13 +298,16 @@ def reply_context(
     if blocked:
         problems.append(f"Blocked: {_json(blocked)}")
     problems += [f"Limit reached: {b}" for b in breakers]
-    return _join(
-        _section("User request", message),
-        _section("Goal", goal or ""),
-        _section("Execution summary", "\n\n".join(outcome) or "(nothing was executed)"),
-        _section("Saved vs generated", "\n".join(status)),
-        _section("Problems", "\n".join(problems)),
-        _section("Conversation", conversation_section(state, depth=2)),
+    return fit(
+        [
+            Section("User request", message, 100),
+            Section("Goal", goal or "", 90),
+            Section("Execution summary", "\n\n".join(outcome) or "(nothing was executed)", 85),
+            Section("Saved vs generated", "\n".join(status), 88),
+            Section("Problems", "\n".join(problems), 88),
+            Section("Conversation", conversation_section(state, depth=2), 30),
+        ],
+        budget,
     )
 
 

@@ -1,0 +1,81 @@
+"""Offline token estimates and budgeted prompt assembly.
+
+tiktoken downloads its encodings at run time, which this deployment cannot rely on, so
+token counts are estimated: every punctuation mark is a token and a word costs one token
+per four characters (rounded up), which tracks BPE tokenizers on English prose and JSON
+closely enough for budgeting (seed 000 thresholds: 8K for Think, 25K for Act).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+_PIECES = re.compile(r"\w+|[^\w\s]")
+
+
+def estimate_tokens(text: str) -> int:
+    return sum(
+        math.ceil(len(piece) / 4) if piece[0].isalnum() or piece[0] == "_" else 1
+        for piece in _PIECES.findall(text)
+    )
+
+
+@dataclass(frozen=True)
+class Section:
+    """One titled part of a prompt. Lower ``keep`` is dropped first when over budget."""
+
+    title: str
+    body: str
+    keep: int
+
+    def render(self) -> str:
+        return f"## {self.title}\n{self.body.strip()}\n" if self.body.strip() else ""
+
+
+@dataclass(frozen=True)
+class Fitted:
+    text: str
+    tokens: int
+    dropped: tuple[str, ...]
+    """Titles of the sections left out to stay within the budget, in the order dropped."""
+
+
+def fit(sections: list[Section], budget: int) -> Fitted:
+    """The sections, in their order, within ``budget`` estimated tokens.
+
+    Whole sections go, least important first (``keep`` ascending, later sections before
+    earlier ones on a tie). If the most important one alone is still too long, its text
+    is cut at the budget and marked, rather than sent over budget.
+    """
+    present = [s for s in sections if s.render()]
+    dropped: list[str] = []
+    by_importance = sorted(range(len(present)), key=lambda i: (present[i].keep, -i))
+    kept = set(range(len(present)))
+
+    def text() -> str:
+        return "\n".join(present[i].render() for i in range(len(present)) if i in kept)
+
+    for index in by_importance:
+        if estimate_tokens(text()) <= budget or len(kept) == 1:
+            break
+        kept.discard(index)
+        dropped.append(present[index].title)
+    rendered = text()
+    if estimate_tokens(rendered) > budget:
+        rendered = _cut(rendered, budget)
+    return Fitted(rendered, estimate_tokens(rendered), tuple(dropped))
+
+
+def _cut(text: str, budget: int) -> str:
+    marker = "\n…(cut to fit the context budget)"
+    words = text.split(" ")
+    low, high = 0, len(words)
+    while low < high:  # the longest prefix of words within the budget
+        middle = (low + high + 1) // 2
+        if estimate_tokens(" ".join(words[:middle]) + marker) <= budget:
+            low = middle
+        else:
+            high = middle - 1
+    return " ".join(words[:low]) + marker

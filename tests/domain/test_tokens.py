@@ -1,0 +1,50 @@
+"""The offline token estimate, and fitting prompt sections into a budget."""
+
+from __future__ import annotations
+
+from domain.tokens import Section, estimate_tokens, fit
+
+
+def test_words_cost_a_token_per_four_characters_and_punctuation_one_each():
+    assert estimate_tokens("milk") == 1
+    assert estimate_tokens("tomatoes") == 2
+    assert estimate_tokens('{"name": "milk"}') == 9  # { " name " : " milk " }
+    assert estimate_tokens("") == 0
+
+
+def test_the_estimate_grows_linearly_with_the_text():
+    line = "Add 2 kg of rice to the pantry, please.\n"
+    assert estimate_tokens(line * 100) == 100 * estimate_tokens(line)
+
+
+def test_sections_within_budget_are_all_kept_in_their_order():
+    fitted = fit([Section("A", "alpha", 10), Section("B", "beta", 5)], budget=100)
+    assert fitted.text == "## A\nalpha\n\n## B\nbeta\n"
+    assert fitted.dropped == ()
+
+
+def test_over_budget_the_least_important_sections_go_first():
+    big = "word " * 400
+    sections = [
+        Section("Request", "add milk", 100),
+        Section("Reasoning", big, 30),
+        Section("Conversation", big, 40),
+        Section("Entities", "recipe_1: Dal", 70),
+    ]
+    fitted = fit(sections, budget=450)
+    assert fitted.dropped == ("Reasoning",)
+    assert "## Conversation" in fitted.text and fitted.tokens <= 450
+    tighter = fit(sections, budget=60)
+    assert tighter.dropped == ("Reasoning", "Conversation")
+    assert tighter.text.startswith("## Request\nadd milk")
+
+
+def test_empty_sections_are_left_out_without_counting_as_dropped():
+    fitted = fit([Section("A", "alpha", 10), Section("Empty", "  ", 1)], budget=100)
+    assert "Empty" not in fitted.text and fitted.dropped == ()
+
+
+def test_a_single_section_longer_than_the_budget_is_cut_and_marked():
+    fitted = fit([Section("Request", "word " * 1000, 100)], budget=50)
+    assert fitted.tokens <= 50
+    assert fitted.text.endswith("…(cut to fit the context budget)")
