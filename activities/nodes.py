@@ -99,13 +99,27 @@ def _result(model: type[BaseModel], output: dict[str, Any], call: NodeCall) -> A
 class NodeActivities:
     """Understand, Think, Act, Act Quick and Reply (Summarize lives with the turn state)."""
 
-    def __init__(self, gateway: LlmGateway) -> None:
+    def __init__(
+        self,
+        gateway: LlmGateway,
+        *,
+        context_budget: int = context.CONDENSED_BUDGET,
+        act_budget: int = context.ACT_BUDGET,
+    ) -> None:
         self.gateway = gateway
+        self.context_budget = context_budget
+        self.act_budget = act_budget
 
     @activity.defn(name="understand")
     async def understand(self, request: UnderstandRequest) -> UnderstandResult:
         registry = SessionIdRegistry.from_dict(request.registry)
-        user = context.understand_context(request.message, request.state, registry, request.pending)
+        user = context.understand_context(
+            request.message,
+            request.state,
+            registry,
+            request.pending,
+            budget=self.context_budget,
+        )
         output, call = await call_node(
             self.gateway, "understand", render("understand"), user, facts=request
         )
@@ -119,7 +133,12 @@ class NodeActivities:
         )
         registry = SessionIdRegistry.from_dict(request.registry)
         user = context.think_context(
-            request.message, request.understand, request.state, registry, request.pending
+            request.message,
+            request.understand,
+            request.state,
+            registry,
+            request.pending,
+            budget=self.context_budget,
         )
         output, call = await call_node(self.gateway, "think", prompt, user, facts=request)
         return _result(ThinkResult, output, call)
@@ -142,6 +161,7 @@ class NodeActivities:
             tool_results=request.tool_results,
             registry=SessionIdRegistry.from_dict(request.registry),
             state=request.state,
+            budget=self.act_budget,
         )
         output, call = await call_node(
             self.gateway,
@@ -179,6 +199,7 @@ class NodeActivities:
             breakers=request.breakers,
             registry=SessionIdRegistry.from_dict(request.registry),
             state=request.state,
+            budget=self.context_budget,
         )
         output, call = await call_node(self.gateway, "reply", prompt, user, facts=request)
         return _result(ReplyResult, output, call)

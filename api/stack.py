@@ -117,6 +117,7 @@ async def serve(
                 task_queue=settings.task_queue,
                 sessions=sessions,
                 provider=provider or provider_from_settings(settings),
+                settings=settings,
             )
             tasks.append(asyncio.create_task(turn_worker.run(), name="worker"))
         if api:

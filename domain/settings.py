@@ -53,6 +53,10 @@ class Settings(BaseSettings):
     """How long a proposal, clarification or question waits for the user before expiring."""
     max_pauses_per_turn: int = 3
     max_llm_calls_per_turn: int = 40
+    context_budget_tokens: int = 8_000
+    """Understand, Think and Reply context budget (estimated tokens; seed 000)."""
+    act_budget_tokens: int = 25_000
+    """Act context budget (estimated tokens; seed 000)."""
 
     # --- the front door and the embedded stack ---------------------------------------------
     api_host: str = "127.0.0.1"

@@ -15,16 +15,22 @@ from activities.llm.gateway import LlmGateway
 from activities.nodes import NodeActivities
 from activities.turn_state import TurnStateActivities
 from domain.crud.executor import CrudExecutor
+from domain.settings import Settings
 from domain.turns import Sessions
 from workflows.turn import TurnWorkflow
 
 
 def turn_activities(
-    sessions: Sessions, provider: LlmProvider, *, max_rows: int = 200
+    sessions: Sessions,
+    provider: LlmProvider,
+    *,
+    max_rows: int = 200,
+    context_budget: int = 8_000,
+    act_budget: int = 25_000,
 ) -> dict[str, Callable[..., Any]]:
     """Every activity of a turn by its registered name (tests replace one by name)."""
     gateway = LlmGateway(provider)
-    nodes = NodeActivities(gateway)
+    nodes = NodeActivities(gateway, context_budget=context_budget, act_budget=act_budget)
     crud = CrudActivities(CrudExecutor(sessions, max_rows=max_rows))
     state = TurnStateActivities(sessions, gateway)
     return {
@@ -49,16 +55,20 @@ def build_worker(
     sessions: Sessions,
     provider: LlmProvider,
     activities: list | None = None,
+    settings: Settings | None = None,
     **options: Any,
 ) -> Worker:
     """A worker for TurnWorkflow. ``activities`` replaces the defaults (tests pass fakes);
-    ``options`` go to ``Worker`` as they are."""
+    ``settings`` supply row caps and context budgets; ``options`` go to ``Worker``."""
+    if activities is None:
+        limits = {}
+        if settings is not None:
+            limits = {
+                "max_rows": settings.crud_max_rows,
+                "context_budget": settings.context_budget_tokens,
+                "act_budget": settings.act_budget_tokens,
+            }
+        activities = list(turn_activities(sessions, provider, **limits).values())
     return Worker(
-        client,
-        task_queue=task_queue,
-        workflows=[TurnWorkflow],
-        **options,
-        activities=activities
-        if activities is not None
-        else list(turn_activities(sessions, provider).values()),
+        client, task_queue=task_queue, workflows=[TurnWorkflow], activities=activities, **options
     )
