@@ -30,12 +30,9 @@ def _json(value: Any, limit: int = 6000) -> str:
     return text if len(text) <= limit else text[:limit] + " …(truncated)"
 
 
-def _section(title: str, body: str) -> str:
-    return f"## {title}\n{body.strip()}\n" if body.strip() else ""
-
-
-def _join(*sections: str) -> str:
-    return "\n".join(s for s in sections if s)
+def _join(*sections: Section) -> str:
+    """Sections without a budget (small contexts): the non-empty ones, in order."""
+    return "\n".join(text for text in (s.render() for s in sections) if text)
 
 
 def conversation_section(state: ConversationState, depth: int = 3) -> str:
@@ -258,10 +255,10 @@ def act_quick_context(
     intent: str, subdomain: str, message: str, registry: SessionIdRegistry
 ) -> str:
     return _join(
-        _section("User message", message),
-        _section("Intent", intent),
-        _section(f"Schema: {subdomain}", schema_for_subdomain(subdomain)),
-        _section("Entities", entity_context(registry, with_detail=False)),
+        Section("User message", message),
+        Section("Intent", intent),
+        Section(f"Schema: {subdomain}", schema_for_subdomain(subdomain)),
+        Section("Entities", entity_context(registry, with_detail=False)),
     )
 
 
@@ -313,11 +310,11 @@ def reply_context(
 
 def summarize_context(message: str, response: str, state: ConversationState) -> str:
     return _join(
-        _section("User said", message),
-        _section("Assistant replied", response),
-        _section("Engagement so far", state.engagement_summary or "(new conversation)"),
+        Section("User said", message),
+        Section("Assistant replied", response),
+        Section("Engagement so far", state.engagement_summary or "(new conversation)"),
     )
 
 
 def compress_context(user_message: str, assistant_summary: str) -> str:
-    return _join(_section("User", user_message), _section("Assistant", assistant_summary))
+    return _join(Section("User", user_message), Section("Assistant", assistant_summary))

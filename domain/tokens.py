@@ -28,7 +28,7 @@ class Section:
 
     title: str
     body: str
-    keep: int
+    keep: int = 0
 
     def render(self) -> str:
         return f"## {self.title}\n{self.body.strip()}\n" if self.body.strip() else ""
