@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -18,6 +19,7 @@ from domain.nodes import (
     ToolCall,
     UnderstandOutput,
 )
+from domain.turn_context import FreshEntity, TurnContext
 
 
 class NodeCall(BaseModel):
@@ -94,6 +96,7 @@ class UnderstandRequest(BaseModel):
     state: ConversationState
     registry: dict[str, Any]
     pending: dict[str, Any] | None = None
+    context: TurnContext = Field(default_factory=TurnContext)
 
 
 class UnderstandResult(NodeCall):
@@ -107,6 +110,7 @@ class ThinkRequest(BaseModel):
     state: ConversationState
     registry: dict[str, Any]
     pending: dict[str, Any] | None = None
+    context: TurnContext = Field(default_factory=TurnContext)
 
 
 class ThinkResult(NodeCall):
@@ -122,6 +126,7 @@ class ActRequest(BaseModel):
     tool_results: list[dict[str, Any]] = Field(default_factory=list)
     registry: dict[str, Any]
     state: ConversationState
+    context: TurnContext = Field(default_factory=TurnContext)
 
 
 class ActResult(NodeCall):
@@ -198,4 +203,20 @@ class SchemaRequest(BaseModel):
 class SchemaResult(BaseModel):
     subdomain: str
     schema_text: str
+    attempt: int = 1
+
+
+# --- the user's kitchen, before Understand ----------------------------------------------------
+
+
+class PrepareTurnRequest(BaseModel):
+    user_id: str
+    message: str
+    today: dt.date
+    """The workflow's date, so the dashboard's "next 7 days" agree with workflow time."""
+    ui_changes: list[FreshEntity] = Field(default_factory=list)
+
+
+class PrepareTurnResult(BaseModel):
+    context: TurnContext
     attempt: int = 1

@@ -118,6 +118,7 @@ class NodeActivities:
             request.state,
             registry,
             request.pending,
+            context=request.context,
             budget=self.context_budget,
         )
         output, call = await call_node(
@@ -138,6 +139,7 @@ class NodeActivities:
             request.state,
             registry,
             request.pending,
+            context=request.context,
             budget=self.context_budget,
         )
         output, call = await call_node(self.gateway, "think", prompt, user, facts=request)
@@ -161,6 +163,7 @@ class NodeActivities:
             tool_results=request.tool_results,
             registry=SessionIdRegistry.from_dict(request.registry),
             state=request.state,
+            context=request.context,
             budget=self.act_budget,
         )
         output, call = await call_node(

@@ -16,6 +16,7 @@ from domain.kitchen.tables import schema_for_subdomain
 from domain.nodes import ThinkStep, UnderstandOutput
 from domain.registry import SessionIdRegistry
 from domain.tokens import Fitted, Section, fit
+from domain.turn_context import PROFILE_FIELDS, KitchenDashboard, TurnContext
 
 FULL_DETAIL_STEPS = 3
 MAX_REGISTRY_ROWS = 60
@@ -48,6 +49,112 @@ def conversation_section(state: ConversationState, depth: int = 3) -> str:
         if record.entities:
             lines.append(f"Turn {record.turn} — entities: {', '.join(record.entities[:12])}")
     lines.extend(state.notes[-3:])
+    return "\n".join(lines)
+
+
+def annotated_conversation(
+    state: ConversationState, registry: SessionIdRegistry, depth: int = 5
+) -> str:
+    """Understand's view of recent turns: each with the entities it touched, by label and
+    what happened to them ("recipe_1: Butter Chicken (read)"), from the registry."""
+    lines: list[str] = []
+    if state.engagement_summary:
+        lines.append(f"Session: {state.engagement_summary}")
+    if state.history_summary:
+        lines.append(f"Earlier: {state.history_summary}")
+    known = set(registry.known_refs())
+    for record in state.recent_turns[-depth:]:
+        said = record.assistant_summary or record.assistant_response
+        lines.append(f"Turn {record.turn} — user: {record.user_message}")
+        lines.append(f"Turn {record.turn} — assistant: {said[:600]}")
+        notes = [
+            f"{ref}: {registry.label(ref)} ({_turn_action(registry, ref, record.turn)})"
+            for ref in record.entities[:12]
+            if ref in known
+        ]
+        if notes:
+            lines.append(f"Turn {record.turn} — entities: {'; '.join(notes)}")
+    lines.extend(state.notes[-3:])
+    return "\n".join(lines)
+
+
+def _turn_action(registry: SessionIdRegistry, ref: str, turn: int) -> str:
+    if registry.ref_turn_created.get(ref) == turn:
+        return "new" if registry.action(ref) in ("read", "") else registry.action(ref)
+    return registry.action(ref) or "seen"
+
+
+def decision_history(state: ConversationState) -> str:
+    """Understand's earlier curation decisions, so it keeps (or revises) them knowingly."""
+    rows = []
+    for summary in state.turn_summaries:
+        curation = summary.entity_curation
+        rows += [
+            f"| T{summary.turn_num} | {d.ref} | retain | {d.reason} |" for d in curation.retained
+        ]
+        rows += [f"| T{summary.turn_num} | {ref} | demote | |" for ref in curation.demoted]
+        rows += [f"| T{summary.turn_num} | {ref} | drop | |" for ref in curation.dropped]
+        if curation.cleared_all:
+            rows.append(f"| T{summary.turn_num} | * | clear all | |")
+    if not rows:
+        return ""
+    return "\n".join(["| Turn | Entity | Decision | Reason |", "|---|---|---|---|", *rows])
+
+
+def profile_section(profile: dict[str, Any] | None) -> str:
+    if not profile:
+        return "(no preferences saved yet)"
+    lines = []
+    for name in PROFILE_FIELDS:
+        value = profile.get(name)
+        if value in (None, "", [], {}):
+            continue
+        if isinstance(value, list):
+            value = ", ".join(str(v) for v in value)
+        elif isinstance(value, dict):
+            value = _json(value, 400)
+        lines.append(f"- {name.replace('_', ' ')}: {value}")
+    return "\n".join(lines) or "(no preferences saved yet)"
+
+
+def dashboard_section(dashboard: KitchenDashboard) -> str:
+    d = dashboard
+    where = ", ".join(f"{n} {place}" for place, n in d.inventory_by_location.items()) or "empty"
+    cuisines = ", ".join(f"{c} {n}" for c, n in d.recipes_by_cuisine.items())
+    lines = [
+        f"- inventory: {where}; {d.inventory_expiring_soon} expiring within 3 days",
+        f"- recipes: {d.recipe_count}" + (f" ({cuisines})" if cuisines else ""),
+        f"- meal plan, next 7 days: {len(d.meal_plan_next_7_days)} slots planned",
+        *[f"  - {slot}" for slot in d.meal_plan_next_7_days],
+        f"- shopping list: {d.shopping_open} to buy",
+        f"- tasks: {d.tasks_open} open, {d.tasks_overdue} overdue",
+    ]
+    return "\n".join(lines)
+
+
+def user_changes_section(context: TurnContext, *, with_data: bool) -> str:
+    """What the user changed in a UI or @-mentioned, with the rows as they are now."""
+    lines = []
+    for entity in context.entities:
+        name = entity.ref or f"{entity.table}:{entity.id}"
+        if with_data and entity.data is not None:
+            lines.append(f"- `{name}` [{entity.action}]: {_json(entity.data, 2000)}")
+        else:
+            label = (entity.data or {}).get("name") or (entity.data or {}).get("title") or ""
+            lines.append(f"- `{name}` [{entity.action}] {label}".rstrip())
+    lines += [
+        f"- not found (not the user's, or malformed): {m}" for m in context.unresolved_mentions
+    ]
+    return "\n".join(lines)
+
+
+def curation_this_turn(understand: UnderstandOutput) -> str:
+    c = understand.entity_curation
+    lines = [f"- keep `{d.ref}`: {d.reason}" for d in c.retain_active]
+    lines += [f"- demoted `{ref}`" for ref in c.demote]
+    lines += [f"- dropped `{ref}`" for ref in c.drop]
+    if c.clear_all:
+        lines.append("- cleared all entities (the user started over)")
     return "\n".join(lines)
 
 
@@ -132,15 +239,23 @@ def understand_context(
     registry: SessionIdRegistry,
     pending: dict[str, Any] | None = None,
     *,
+    context: TurnContext | None = None,
     budget: int = CONDENSED_BUDGET,
 ) -> Fitted:
+    context = context or TurnContext()
     return fit(
         [
             Section("Current message", message, 100),
             Section("Pending question (the message answers it)", pending_section(pending), 90),
-            Section("Recent conversation", conversation_section(state, depth=5), 50),
+            Section(
+                "Changed or mentioned by the user",
+                user_changes_section(context, with_data=False),
+                85,
+            ),
+            Section("Recent conversation", annotated_conversation(state, registry, depth=5), 50),
             Section("Entity registry", registry_table(registry), 60),
-            Section("Previous turns' decisions", reasoning_section(state), 20),
+            Section("Decision history", decision_history(state), 40),
+            Section("Previous turns' plans", reasoning_section(state), 20),
         ],
         budget,
     )
@@ -153,8 +268,10 @@ def think_context(
     registry: SessionIdRegistry,
     pending: dict[str, Any] | None = None,
     *,
+    context: TurnContext | None = None,
     budget: int = CONDENSED_BUDGET,
 ) -> Fitted:
+    context = context or TurnContext()
     understood = []
     if understand.referenced_entities:
         understood.append(f"Referenced: {', '.join(understand.referenced_entities)}")
@@ -165,7 +282,15 @@ def think_context(
             Section("User request", message, 100),
             Section("Pending question and the user's reply", pending_section(pending), 90),
             Section("Understood", "\n".join(understood), 80),
+            Section("Curation this turn", curation_this_turn(understand), 75),
+            Section(
+                "Changed or mentioned by the user",
+                user_changes_section(context, with_data=True),
+                72,
+            ),
             Section("Entities", entity_context(registry, with_detail=True), 70),
+            Section("User profile", profile_section(context.profile), 65),
+            Section("Kitchen dashboard", dashboard_section(context.dashboard), 45),
             Section("Conversation", conversation_section(state, depth=2), 40),
             Section("Reasoning trace", reasoning_section(state), 30),
         ],
@@ -200,9 +325,12 @@ def act_context(
     tool_results: Sequence[dict[str, Any]],
     registry: SessionIdRegistry,
     state: ConversationState,
+    context: TurnContext | None = None,
     budget: int = ACT_BUDGET,
 ) -> Fitted:
+    context = context or TurnContext()
     step = plan[step_index]
+    knows_user = step.step_type in ("analyze", "generate", "write")  # seed 004 V7.2
     plan_lines = [
         f"{'→' if i == step_index else ' '} {i}. [{s.step_type}/{s.subdomain}, group {s.group}] "
         f"{s.description}"
@@ -242,7 +370,16 @@ def act_context(
                 "\n".join(f"`{ref}`: {registry.label(ref)}" for ref in saved_now),
                 60,
             ),
+            Section(
+                "Changed or mentioned by the user (fresh data)",
+                user_changes_section(context, with_data=True),
+                75,
+            ),
+            Section("User profile", profile_section(context.profile) if knows_user else "", 65),
             Section("Entities", entity_context(registry, with_detail=True), 50),
+            Section(
+                "Kitchen dashboard", dashboard_section(context.dashboard) if knows_user else "", 35
+            ),
             Section("Earlier turns' steps", "\n".join(earlier_turns), 30),
             Section("Archived content keys", ", ".join(sorted(state.content_archive)), 25),
             Section("Conversation", conversation_section(state, depth=2), 20),
@@ -302,10 +439,20 @@ def reply_context(
             Section("Execution summary", "\n\n".join(outcome) or "(nothing was executed)", 85),
             Section("Saved vs generated", "\n".join(status), 88),
             Section("Problems", "\n".join(problems), 88),
+            Section("Conversation phase", phase_section(state), 50),
             Section("Conversation", conversation_section(state, depth=2), 30),
         ],
         budget,
     )
+
+
+def phase_section(state: ConversationState) -> str:
+    """Where the conversation stood after the last turn (Summarize's judgement)."""
+    if not state.turn_summaries:
+        return "exploring (first turn)"
+    last = state.turn_summaries[-1]
+    said = f"; the user expressed: {last.user_expressed}" if last.user_expressed else ""
+    return f"{last.conversation_phase}{said}"
 
 
 def summarize_context(message: str, response: str, state: ConversationState) -> str:

@@ -113,6 +113,7 @@ class ActLoop:
                 tool_results=run.tool_results,
                 registry=run.registry.to_dict(),
                 state=self.rt.state,
+                context=self.rt.context,
             ),
             ActResult,
             summary=f"act step {run.index + 1}/{len(self.plan)}: {step.step_type} {step.subdomain}",

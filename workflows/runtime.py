@@ -26,6 +26,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.conversation import ConversationState, StepResult
     from domain.nodes import ToolCall
     from domain.registry import SessionIdRegistry
+    from domain.turn_context import TurnContext
     from workflows import policies
     from workflows.contracts import TurnEvent, TurnInput, TurnProgress
     from workflows.search_attributes import TURN_STATUS
@@ -46,6 +47,8 @@ class TurnRuntime:
         self.version = 0
         self.step_results: dict[int, StepResult] = {}
         self.timings: dict[str, str] = {}
+        self.context = TurnContext()
+        """Profile, dashboard and fresh rows (empty for turns recorded before it existed)."""
 
     @property
     def workflow_id(self) -> str:

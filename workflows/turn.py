@@ -23,6 +23,8 @@ with workflow.unsafe.imports_passed_through():
         BeginTurnResult,
         FinishTurnRequest,
         FinishTurnResult,
+        PrepareTurnRequest,
+        PrepareTurnResult,
         ReplyRequest,
         ReplyResult,
         SummarizeRequest,
@@ -44,6 +46,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.modes import BYPASS_MODES, DEFAULT_MODE, mode_config
     from domain.nodes import ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
     from domain.registry import SessionIdRegistry
+    from domain.turn_context import FreshEntity
     from workflows import policies
     from workflows.act_loop import ActLoop
     from workflows.contracts import (
@@ -157,6 +160,9 @@ class TurnWorkflow:
         rt.state, rt.version = begun.state, begun.version
         rt.registry = SessionIdRegistry.from_dict(begun.state.registry)
         rt.registry.begin_turn(turn.turn_number)
+        if workflow.patched("turn-context"):
+            await self._prepare()
+            return
         for change in turn.ui_changes:
             try:
                 rt.registry.register_from_ui(
@@ -164,6 +170,33 @@ class TurnWorkflow:
                 )
             except ValueError:
                 workflow.logger.warning("ignored UI change for %s", change.table)
+
+    async def _prepare(self) -> None:
+        """Seed 000's pre-processing: UI changes and @-mentions get refs and fresh data, and
+        the profile and kitchen dashboard are loaded, before any node runs."""
+        rt, turn = self.rt, self.rt.turn
+        prepared = await rt.local(
+            "prepare_turn",
+            PrepareTurnRequest(
+                user_id=turn.user_id,
+                message=turn.message,
+                today=workflow.now().date(),
+                ui_changes=[
+                    FreshEntity(table=c.table, id=c.id, action=f"{c.action}:user")
+                    for c in turn.ui_changes
+                ],
+            ),
+            PrepareTurnResult,
+            summary="load profile, dashboard, changes and mentions",
+        )
+        rt.context = prepared.context
+        for entity in rt.context.entities:
+            try:
+                entity.ref = rt.registry.register_from_ui(
+                    entity.id, entity.table, entity.data, entity.action
+                )
+            except ValueError:
+                workflow.logger.warning("ignored %s of %s", entity.action, entity.table)
 
     async def _converse(self) -> str:
         """Understand and route until the turn has a response (pauses may loop back)."""
@@ -234,6 +267,7 @@ class TurnWorkflow:
                 state=rt.state,
                 registry=rt.registry.to_dict(),
                 pending=pending,
+                context=rt.context,
             ),
             UnderstandResult,
             summary="understand",
@@ -255,6 +289,7 @@ class TurnWorkflow:
                 state=rt.state,
                 registry=rt.registry.to_dict(),
                 pending=pending,
+                context=rt.context,
             ),
             ThinkResult,
             summary="think",

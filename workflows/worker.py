@@ -13,6 +13,7 @@ from activities.crud import CrudActivities
 from activities.llm.base import LlmProvider
 from activities.llm.gateway import LlmGateway
 from activities.nodes import NodeActivities
+from activities.turn_context import TurnContextActivities
 from activities.turn_state import TurnStateActivities
 from domain.crud.executor import CrudExecutor
 from domain.settings import Settings
@@ -33,8 +34,10 @@ def turn_activities(
     nodes = NodeActivities(gateway, context_budget=context_budget, act_budget=act_budget)
     crud = CrudActivities(CrudExecutor(sessions, max_rows=max_rows))
     state = TurnStateActivities(sessions, gateway)
+    prepare = TurnContextActivities(sessions)
     return {
         "begin_turn": state.begin_turn,
+        "prepare_turn": prepare.prepare_turn,
         "mark_turn": state.mark_turn,
         "summarize": state.summarize,
         "finish_turn": state.finish_turn,

@@ -18,7 +18,7 @@ from temporalio.testing import WorkflowEnvironment
 
 from activities.llm.script_provider import ScriptProvider
 from domain.turns import create_conversation
-from workflows.contracts import ProgressQuery, TurnInput, TurnLimits, TurnProgress
+from workflows.contracts import ProgressQuery, TurnInput, TurnLimits, TurnProgress, UiChange
 from workflows.turn import TurnWorkflow
 from workflows.worker import build_worker
 
@@ -79,7 +79,12 @@ class Turns:
             yield
 
     async def start(
-        self, message: str, *, mode: str | None = None, limits: TurnLimits | None = None
+        self,
+        message: str,
+        *,
+        mode: str | None = None,
+        limits: TurnLimits | None = None,
+        ui_changes: list[UiChange] | None = None,
     ) -> WorkflowHandle:
         number = self.next_turn
         self.next_turn += 1
@@ -90,6 +95,7 @@ class Turns:
             message=message,
             mode=mode,
             limits=limits or TurnLimits(),
+            ui_changes=ui_changes or [],
         )
         return await self.env.client.start_workflow(
             TurnWorkflow.run,

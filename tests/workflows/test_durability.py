@@ -118,9 +118,10 @@ async def test_a_turn_finishes_on_a_new_worker_without_repeating_activities(turn
         result = await handle.result()
         counts = await scheduled_activities(handle)
     assert result.status == "completed"
-    # Local: begin_turn, mark_turn (awaiting input), crud, mark_turn (replied), finish_turn.
+    # Local: begin_turn, prepare_turn, mark_turn (awaiting input), crud, mark_turn (replied),
+    # finish_turn.
     assert counts == Counter(
-        {"understand": 1, "think": 1, "act": 2, "reply": 1, "summarize": 1, "local activities": 5}
+        {"understand": 1, "think": 1, "act": 2, "reply": 1, "summarize": 1, "local activities": 6}
     )
     assert script.unused() == []
     assert await shopping_names(turns) == ["milk"]

@@ -1,0 +1,139 @@
+"""The reads behind a turn's ``TurnContext``: profile, dashboard counts, fresh rows.
+
+Every function takes a session opened with ``user_transaction``, so row-level security
+limits it to the user's own rows: a mention of someone else's recipe finds nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+
+from sqlalchemy import Table, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from domain.db.models import Base
+from domain.kitchen import repository
+from domain.kitchen.entities import BY_TABLE
+from domain.kitchen.tables import TABLES
+from domain.mentions import parse_mentions
+from domain.turn_context import FreshEntity, KitchenDashboard, TurnContext
+
+EXPIRING_DAYS = 3
+PLAN_DAYS = 7
+TOP_CUISINES = 8
+MAX_FRESH = 12
+"""Fresh rows per turn (UI changes and mentions together); the newest changes win."""
+
+
+def _t(name: str) -> Table:
+    return Base.metadata.tables[name]
+
+
+async def kitchen_dashboard(session: AsyncSession, today: dt.date) -> KitchenDashboard:
+    inv, rec, meal = _t("inventory"), _t("recipes"), _t("meal_plans")
+    shop, task = _t("shopping_list"), _t("tasks")
+    location = func.coalesce(func.lower(inv.c.location), "unspecified")
+    by_location = (
+        await session.execute(select(location, func.count()).group_by(location).order_by(location))
+    ).all()
+    expiring = await session.scalar(
+        select(func.count()).where(inv.c.expiry_date <= today + dt.timedelta(days=EXPIRING_DAYS))
+    )
+    cuisine = func.coalesce(func.lower(rec.c.cuisine), "unspecified")
+    by_cuisine = (
+        await session.execute(
+            select(cuisine, func.count())
+            .group_by(cuisine)
+            .order_by(func.count().desc(), cuisine)
+            .limit(TOP_CUISINES)
+        )
+    ).all()
+    recipes = await session.scalar(select(func.count()).select_from(rec))
+    slots = (
+        await session.execute(
+            select(meal.c.date, meal.c.meal_type, rec.c.name)
+            .select_from(meal.outerjoin(rec, rec.c.id == meal.c.recipe_id))
+            .where(meal.c.date >= today, meal.c.date < today + dt.timedelta(days=PLAN_DAYS))
+            .order_by(meal.c.date, meal.c.meal_type, meal.c.id)
+            .limit(PLAN_DAYS * 4)
+        )
+    ).all()
+    shopping = await session.scalar(select(func.count()).where(shop.c.is_purchased.is_(False)))
+    open_tasks = await session.scalar(select(func.count()).where(task.c.completed.is_(False)))
+    overdue = await session.scalar(
+        select(func.count()).where(task.c.completed.is_(False), task.c.due_date < today)
+    )
+    return KitchenDashboard(
+        inventory_by_location={name: n for name, n in by_location},
+        inventory_expiring_soon=expiring or 0,
+        recipes_by_cuisine={name: n for name, n in by_cuisine},
+        recipe_count=recipes or 0,
+        meal_plan_next_7_days=[
+            f"{day.isoformat()} {meal_type}: {name or '(no recipe)'}"
+            for day, meal_type, name in slots
+        ],
+        shopping_open=shopping or 0,
+        tasks_open=open_tasks or 0,
+        tasks_overdue=overdue or 0,
+    )
+
+
+def _is_uuid(value: str) -> bool:
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True
+
+
+async def fresh_row(session: AsyncSession, table: str, row_id: str) -> dict | None:
+    """The row as stored now (a recipe with its ingredients), or None."""
+    return await repository.get_row(session, table, uuid.UUID(row_id))
+
+
+async def turn_context(
+    session: AsyncSession,
+    *,
+    today: dt.date,
+    message: str,
+    ui_changes: list[FreshEntity],
+) -> TurnContext:
+    """Profile, dashboard, and fresh rows for the UI changes and the message's mentions.
+
+    ``ui_changes`` carry table, id and action; their data is re-read here (the client's
+    copy may be stale). A change whose row is gone counts as deleted.
+    """
+    latest: dict[tuple[str, str], FreshEntity] = {}
+    for change in ui_changes:  # the last change of a row wins; unknown tables are skipped
+        if change.table not in TABLES or change.table not in BY_TABLE or not _is_uuid(change.id):
+            continue
+        latest.pop((change.table, change.id), None)
+        latest[(change.table, change.id)] = change
+    entities: list[FreshEntity] = []
+    for change in list(latest.values())[-MAX_FRESH:]:
+        data = None
+        if change.action != "deleted:user":
+            data = await fresh_row(session, change.table, change.id)
+        action = change.action if data is not None else "deleted:user"
+        entities.append(change.model_copy(update={"data": data, "action": action}))
+    parsed = parse_mentions(message)
+    unresolved = list(parsed.invalid)
+    for mention in parsed.mentions:
+        if (mention.table, mention.id) in latest:
+            continue
+        data = await fresh_row(session, mention.table, mention.id)
+        if data is None:
+            unresolved.append(f"@[{mention.label}]({mention.table}:{mention.id})")
+            continue
+        if len(entities) < MAX_FRESH:
+            entities.append(
+                FreshEntity(table=mention.table, id=mention.id, action="mentioned:user", data=data)
+            )
+    profile = await repository.get_preferences(session)
+    return TurnContext(
+        profile=profile,
+        dashboard=await kitchen_dashboard(session, today),
+        entities=entities,
+        unresolved_mentions=unresolved,
+    )

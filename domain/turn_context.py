@@ -1,0 +1,71 @@
+"""What a turn knows about the user's kitchen before Understand runs (seed 000
+pre-processing, seed 004 V7.2): the profile, a dashboard of counts, and fresh rows for
+the entities the user changed in a UI or @-mentioned in the message.
+
+Built once per turn by an activity and shown to Think, Act's analyze / generate / write
+steps (profile and dashboard) and every Act step (fresh rows).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class KitchenDashboard(BaseModel):
+    """Counts, not rows: enough for Think to plan without a read step."""
+
+    inventory_by_location: dict[str, int] = Field(default_factory=dict)
+    inventory_expiring_soon: int = 0
+    """Items whose expiry date is within the next 3 days (or already past)."""
+    recipes_by_cuisine: dict[str, int] = Field(default_factory=dict)
+    recipe_count: int = 0
+    meal_plan_next_7_days: list[str] = Field(default_factory=list)
+    """``2026-11-23 dinner: Tacos`` for each planned slot from today on."""
+    shopping_open: int = 0
+    tasks_open: int = 0
+    tasks_overdue: int = 0
+
+
+class FreshEntity(BaseModel):
+    """A row the user touched outside the conversation, read just now."""
+
+    table: str
+    id: str
+    action: str
+    """``created:user``, ``updated:user``, ``deleted:user`` or ``mentioned:user``."""
+    data: dict[str, Any] | None = None
+    """The row as it is now; None for a deleted row."""
+    ref: str = ""
+    """Filled by the workflow once the registry gave it a ref."""
+
+
+class TurnContext(BaseModel):
+    profile: dict[str, Any] | None = None
+    """The user's preferences row, or None when they have not set any."""
+    dashboard: KitchenDashboard = Field(default_factory=KitchenDashboard)
+    entities: list[FreshEntity] = Field(default_factory=list)
+    unresolved_mentions: list[str] = Field(default_factory=list)
+    """Mentions that name no row of this user (or are malformed)."""
+
+
+PROFILE_FIELDS: tuple[str, ...] = (
+    "dietary_restrictions",
+    "allergies",
+    "favorite_cuisines",
+    "disliked_ingredients",
+    "nutrition_goals",
+    "available_equipment",
+    "cooking_skill_level",
+    "cooking_frequency",
+    "time_budget_minutes",
+    "preferred_complexity",
+    "household_adults",
+    "household_kids",
+    "household_babies",
+    "planning_rhythm",
+    "current_vibes",
+    "subdomain_guidance",
+)
+"""Profile fields worth a prompt line, in the order shown."""

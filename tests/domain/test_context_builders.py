@@ -1,0 +1,239 @@
+"""What each node is shown (seed 001's builder table), for a prepared registry and
+conversation: sections, tags, windows and the user's kitchen."""
+
+from __future__ import annotations
+
+import uuid
+
+from domain.context import (
+    act_context,
+    reply_context,
+    think_context,
+    understand_context,
+)
+from domain.conversation import (
+    ConversationState,
+    CurationSummary,
+    StepResult,
+    TurnExecutionSummary,
+    TurnRecord,
+)
+from domain.nodes import EntityCuration, RetainDecision, ThinkStep, UnderstandOutput
+from domain.registry import SessionIdRegistry
+from domain.turn_context import FreshEntity, KitchenDashboard, TurnContext
+
+
+def uid(n: int) -> str:
+    return str(uuid.UUID(int=n))
+
+
+def kitchen_session() -> tuple[ConversationState, SessionIdRegistry]:
+    """Turn 1 read two recipes (one in full), turn 2 generated a recipe, now turn 3."""
+    registry = SessionIdRegistry()
+    registry.begin_turn(1)
+    registry.translate_read_output(
+        [
+            {
+                "id": uid(1),
+                "name": "Butter Chicken",
+                "instructions": ["cook"],
+                "recipe_ingredients": [],
+            },
+            {"id": uid(2), "name": "Dal"},
+        ],
+        "recipes",
+    )
+    registry.ref_for_uuid(uid(3), "inv", action="read", label="milk")
+    registry.set_active_reason("inv_1", "the user is using up the milk")
+    registry.begin_turn(2)
+    registry.register_generated("recipe", {"name": "Lime Rice", "instructions": ["boil"]})
+    registry.touch("recipe_1")
+    registry.begin_turn(3)
+    state = ConversationState(
+        recent_turns=[
+            TurnRecord(
+                turn=1,
+                user_message="show my curries",
+                assistant_response="Butter Chicken and Dal.",
+                entities=["recipe_1", "recipe_2"],
+            ),
+            TurnRecord(
+                turn=2,
+                user_message="make a rice side",
+                assistant_response="Here is Lime Rice.",
+                entities=["gen_recipe_1"],
+            ),
+        ],
+        turn_summaries=[
+            TurnExecutionSummary(
+                turn_num=2,
+                think_decision="plan_direct",
+                think_goal="a rice side",
+                entity_curation=CurationSummary(
+                    retained=[RetainDecision(ref="inv_1", reason="the user is using up the milk")],
+                    demoted=["recipe_2"],
+                ),
+                conversation_phase="narrowing",
+                user_expressed="wants quick sides",
+            )
+        ],
+    )
+    return state, registry
+
+
+USER = TurnContext(
+    profile={"allergies": ["peanuts"], "household_adults": 2, "favorite_cuisines": []},
+    dashboard=KitchenDashboard(
+        inventory_by_location={"fridge": 4},
+        recipe_count=2,
+        recipes_by_cuisine={"indian": 2},
+        meal_plan_next_7_days=["2026-11-23 dinner: Dal"],
+        shopping_open=3,
+        tasks_open=1,
+    ),
+    entities=[
+        FreshEntity(
+            table="recipes",
+            id=uid(1),
+            action="mentioned:user",
+            ref="recipe_1",
+            data={"name": "Butter Chicken", "servings": 4},
+        )
+    ],
+    unresolved_mentions=["@[Paella](recipe:" + uid(99) + ")"],
+)
+
+
+def sections(text: str) -> list[str]:
+    return [line[3:] for line in text.splitlines() if line.startswith("## ")]
+
+
+def test_understand_sees_the_registry_annotated_turns_and_its_decision_history():
+    state, registry = kitchen_session()
+    text = understand_context("save it", state, registry, context=USER).text
+    assert sections(text) == [
+        "Current message",
+        "Changed or mentioned by the user",
+        "Recent conversation",
+        "Entity registry",
+        "Decision history",
+        "Previous turns' plans",
+    ]
+    assert "| gen_recipe_1 | recipe | Lime Rice | generated | T2 | T2 |" in text
+    assert "Turn 1 — entities: recipe_1: Butter Chicken (new); recipe_2: Dal (new)" in text
+    assert "Turn 2 — entities: gen_recipe_1: Lime Rice (generated)" in text
+    assert "| T2 | inv_1 | retain | the user is using up the milk |" in text
+    assert "| T2 | recipe_2 | demote | |" in text
+    assert "- `recipe_1` [mentioned:user] Butter Chicken" in text
+    assert "not found (not the user's, or malformed): @[Paella]" in text
+    assert '"servings"' not in text  # Understand gets refs, not row data
+
+
+def test_think_sees_tags_unsaved_content_memory_curation_profile_and_dashboard():
+    state, registry = kitchen_session()
+    understood = UnderstandOutput(
+        referenced_entities=["gen_recipe_1"],
+        entity_curation=EntityCuration(
+            retain_active=[RetainDecision(ref="gen_recipe_1", reason="the side being refined")],
+            demote=["recipe_2"],
+        ),
+    )
+    text = think_context("save it", understood, state, registry, context=USER).text
+    assert "- `gen_recipe_1`: Lime Rice [unsaved]" in text
+    assert "- `recipe_1`: Butter Chicken (recipe) [read:full] T2" in text
+    assert "Long-term memory:\n- `inv_1`: milk — the user is using up the milk" in text
+    assert "- keep `gen_recipe_1`: the side being refined\n- demoted `recipe_2`" in text
+    assert "- allergies: peanuts\n- household adults: 2" in text
+    assert "favorite cuisines" not in text  # empty fields are left out
+    assert "- inventory: 4 fridge; 0 expiring within 3 days" in text
+    assert "  - 2026-11-23 dinner: Dal" in text
+    assert '`recipe_1` [mentioned:user]: {"name": "Butter Chicken", "servings": 4}' in text
+
+
+def test_think_with_no_profile_says_so():
+    state, registry = kitchen_session()
+    text = think_context("hi", UnderstandOutput(), state, registry).text
+    assert "## User profile\n(no preferences saved yet)" in text
+
+
+def plan_of(*types: str) -> list[ThinkStep]:
+    subdomain = {"read": "recipes", "analyze": "recipes", "generate": "recipes", "write": "recipes"}
+    return [
+        ThinkStep(description=f"{t} things", step_type=t, subdomain=subdomain[t]) for t in types
+    ]
+
+
+def act_text(types: tuple[str, ...], index: int, prior=(), context=USER) -> str:
+    state, registry = kitchen_session()
+    return act_context(
+        goal="g",
+        plan=plan_of(*types),
+        step_index=index,
+        prior_results=list(prior),
+        tool_results=[],
+        registry=registry,
+        state=state,
+        context=context,
+    ).text
+
+
+def test_read_and_write_steps_get_the_schema_and_generate_analyze_write_get_the_profile():
+    read = act_text(("read",), 0)
+    generate = act_text(("generate",), 0)
+    analyze = act_text(("analyze",), 0)
+    write = act_text(("write",), 0)
+    assert "## Schema: recipes" in read and "## Schema: recipes" in write
+    assert "## Schema" not in generate and "## Schema" not in analyze
+    assert "## User profile" not in read
+    for text in (generate, analyze, write):
+        assert "## User profile\n- allergies: peanuts" in text
+        assert "## Kitchen dashboard" in text
+    for text in (read, generate, analyze, write):  # every step sees the user's fresh rows
+        assert '"servings": 4' in text
+
+
+def test_a_write_step_sees_what_needs_creating_in_full():
+    write = act_text(("write",), 0)
+    assert '`gen_recipe_1`: {"name": "Lime Rice", "instructions": ["boil"]}' in write
+    assert "## Needs creating" not in act_text(("read",), 0)
+
+
+def result(i: int, step_type: str = "read") -> StepResult:
+    return StepResult(
+        step_index=i,
+        description=f"step {i}",
+        step_type=step_type,
+        subdomain="recipes",
+        summary=f"did {i}",
+        tool_results=[{"tool": "db_read", "rows": [{"id": f"recipe_{i}", "name": f"secret{i}"}]}],
+    )
+
+
+def test_older_steps_are_summarized_except_generated_content_for_a_write_step():
+    types = ("generate", "read", "read", "read", "read", "write")
+    prior = [result(0, "generate"), *(result(i) for i in range(1, 5))]
+    text = act_text(types, 5, prior)
+    # FULL_DETAIL_STEPS = 3: steps 2-4 in full, step 1 summarized, step 0 (generate) in full.
+    assert "secret1" not in text and "use retrieve_step 1 for the data" in text
+    assert all(f"secret{i}" in text for i in (0, 2, 3, 4))
+    read_text = act_text((*types[:5], "read"), 5, prior)
+    assert "secret0" not in read_text  # a read step does not need old generated content
+
+
+def test_reply_marks_saved_and_generated_content_and_the_conversation_phase():
+    state, registry = kitchen_session()
+    registry.register_generated("recipe", {"name": "Mango Lassi"})
+    registry.register_created(uid(7), "recipes", {"name": "Lime Rice"}, gen_ref="gen_recipe_1")
+    text = reply_context(
+        message="save the rice and make a drink",
+        goal="save and generate",
+        step_results=[],
+        quick_result=None,
+        blocked=None,
+        breakers=[],
+        registry=registry,
+        state=state,
+    ).text
+    assert "NOT YET SAVED (show in full, offer to save): Mango Lassi" in text
+    assert "ALREADY SAVED this turn (don't offer to save): Lime Rice" in text
+    assert "## Conversation phase\nnarrowing; the user expressed: wants quick sides" in text

@@ -1,0 +1,88 @@
+"""Before Understand, a turn loads the user's kitchen: UI changes and @-mentions get refs and
+fresh rows, the profile and dashboard reach Think and the steps that use them."""
+
+from __future__ import annotations
+
+import uuid
+
+from domain.db.engine import user_transaction
+from domain.kitchen import repository
+from domain.registry import SessionIdRegistry
+from domain.turns import load_conversation
+from tests.kitchen import PANTRY, Kitchen
+from tests.workflows.conftest import Turns, keep_history
+from tests.workflows.script import complete, plan, reply, step, understand
+from workflows.contracts import UiChange
+
+GENERATE = step("Suggest a side for the mentioned recipe", "generate", "recipes")
+READ = step("Read the inventory", "read", "inventory", group=1)
+
+
+async def test_mentions_and_ui_changes_reach_every_node_with_fresh_data(
+    turns: Turns, executor, sessions
+):
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    made = await kitchen.create("recipes", [{"name": "Tacos", "servings": 3}])
+    tacos = kitchen.registry.resolve(made.rows[0]["id"])
+    await kitchen.create("inventory", PANTRY)
+    milk = kitchen.registry.resolve("inv_1")
+    async with user_transaction(sessions, turns.user_id) as session:
+        await repository.put_preferences(session, {"allergies": ["sesame"]})
+        await repository.update_row(session, "inventory", _uuid(milk), {"quantity": 7})
+    script = turns.script(
+        understand(referenced_entities=["recipe_1"]),
+        plan("A side for the tacos", GENERATE, READ),
+        complete("Suggested a slaw", at_step=0),
+        complete("Read it", at_step=1),
+        reply("A lime slaw goes with your tacos."),
+    )
+    stale = UiChange(action="updated", table="inventory", id=milk, data={"quantity": 1})
+    async with turns.worker(script):
+        handle = await turns.start(f"what goes with @[Tacos](recipe:{tacos})?", ui_changes=[stale])
+        result = await handle.result()
+        await keep_history(handle, "turn_context")
+    assert result.status == "completed"
+    prompts = {(c.node, c.step): c.user for c in script.calls}
+    understand_prompt = prompts[("understand", None)]
+    assert "- `recipe_1` [mentioned:user] Tacos" in understand_prompt
+    assert "- `inv_1` [updated:user] milk" in understand_prompt
+    think_prompt = prompts[("think", None)]
+    assert "## User profile\n- allergies: sesame" in think_prompt
+    assert "- recipes: 1" in think_prompt
+    generate_prompt, read_prompt = prompts[("act", 0)], prompts[("act", 1)]
+    assert '"servings": 3' in generate_prompt and '"quantity": 7' in generate_prompt
+    assert "allergies: sesame" in generate_prompt
+    assert '"quantity": 7' in read_prompt and "## User profile" not in read_prompt
+    state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
+    registry = SessionIdRegistry.from_dict(state.registry)
+    assert registry.resolve("recipe_1") == tacos
+    assert registry.action("recipe_1") == "mentioned:user"
+    assert registry.action("inv_1") == "updated:user"
+
+
+async def test_a_mention_of_another_users_recipe_is_reported_and_not_registered(
+    turns: Turns, executor, other_user, sessions
+):
+    theirs = Kitchen(executor, other_user, SessionIdRegistry())
+    made = await theirs.create("recipes", [{"name": "Secret Paella"}])
+    paella = theirs.registry.resolve(made.rows[0]["id"])
+    script = turns.script(
+        understand(needs_clarification=False),
+        plan("Answer", step("Look for paella", "read", "recipes")),
+        complete("No paella"),
+        reply("I can't find that recipe in your kitchen."),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start(f"cook @[Paella](recipe:{paella})")).result()
+    assert result.status == "completed"
+    understand_prompt = script.calls[0].user
+    assert f"not found (not the user's, or malformed): @[Paella](recipes:{paella})" in (
+        understand_prompt
+    )
+    assert "Secret Paella" not in "".join(c.user for c in script.calls)
+    state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
+    assert SessionIdRegistry.from_dict(state.registry).known_refs() == []
+
+
+def _uuid(value: str) -> uuid.UUID:
+    return uuid.UUID(value)
