@@ -345,7 +345,9 @@ def act_context(
     for turn, stored in sorted(state.turn_step_results.items(), key=lambda kv: int(kv[0])):
         earlier_turns += [f"Turn {turn}: " + _format_step_result(r, full=False) for r in stored]
     schema = schema_for_subdomain(step.subdomain) if step.step_type in ("read", "write") else ""
-    needs_saving = registry.get_truly_pending_artifacts() if step.step_type == "write" else {}
+    unsaved = registry.get_truly_pending_artifacts()
+    needs_saving = unsaved if step.step_type == "write" else {}
+    to_work_on = unsaved if step.step_type in ("generate", "analyze") else {}
     saved_now = registry.get_just_promoted_artifacts()
     current = (
         f"{step_index}. {step.description} (type {step.step_type}, subdomain {step.subdomain})"
@@ -363,6 +365,11 @@ def act_context(
             Section(
                 "Needs creating (generated, unsaved)",
                 "\n".join(f"`{ref}`: {_json(content)}" for ref, content in needs_saving.items()),
+                80,
+            ),
+            Section(
+                "Generated content (unsaved; revise it under the same ref)",
+                "\n".join(f"`{ref}`: {_json(content)}" for ref, content in to_work_on.items()),
                 80,
             ),
             Section(

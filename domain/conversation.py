@@ -8,6 +8,7 @@ original lost both between turns). Stored as JSON in ``conversations.state``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -20,6 +21,8 @@ REASONING_TURNS = 2
 """TurnExecutionSummaries kept; older ones are folded into ``reasoning_summary``."""
 STEP_RESULT_TURNS = 2
 """Turns whose step results Act still sees in full (seed 004 V7.1)."""
+ARCHIVE_LIMIT = 20
+"""Generated items kept in the content archive (the newest; saved ones leave it)."""
 
 
 class TurnRecord(BaseModel):
@@ -120,6 +123,13 @@ def record_turn(
     keep = sorted(new.turn_step_results, key=int)[-STEP_RESULT_TURNS:]
     new.turn_step_results = {k: new.turn_step_results[k] for k in keep}
     return new, evicted
+
+
+def prune_archive(archive: dict[str, Any], saved: Iterable[str]) -> dict[str, Any]:
+    """The archive without saved content (the database has it now), newest ``ARCHIVE_LIMIT``."""
+    gone = set(saved)
+    kept = [(key, content) for key, content in archive.items() if key not in gone]
+    return dict(kept[-ARCHIVE_LIMIT:])
 
 
 def add_history(state: ConversationState, compressed: str) -> ConversationState:

@@ -111,6 +111,9 @@ class GeneratedArtifact(BaseModel):
 
     type: Literal["recipe", "meal", "task"]
     content: dict[str, Any]
+    ref: str | None = None
+    """To revise unsaved content ("add feta"): its ``gen_`` ref. The content replaces the old
+    content under the same ref; without it the artifact gets a new ref."""
 
 
 class ActDecision(BaseModel):

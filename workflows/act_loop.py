@@ -20,7 +20,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.contracts import ActRequest, ActResult
     from domain.conversation import StepResult
     from domain.modes import MAX_SCHEMA_REQUESTS_PER_STEP, MAX_TOOL_CALLS_PER_STEP
-    from domain.nodes import ActDecision, ThinkStep, ToolCall
+    from domain.nodes import ActDecision, GeneratedArtifact, ThinkStep, ToolCall
     from domain.registry import SessionIdRegistry, rename_refs
     from workflows.runtime import LlmCapReached, TurnRuntime
 
@@ -30,6 +30,15 @@ ALLOWED_TOOLS: dict[str, tuple[str, ...]] = {
     "analyze": (),
     "generate": (),
 }
+
+
+def revisable(registry: SessionIdRegistry, artifact: GeneratedArtifact) -> str | None:
+    """The unsaved artifact a generate step revised in place, or None for new content (no
+    ref, an unknown or already saved ref, or a ref of another type)."""
+    ref = artifact.ref
+    if ref is None or ref not in registry.get_truly_pending_artifacts():
+        return None
+    return ref if registry.type_of(ref) == artifact.type else None
 
 
 @dataclass
@@ -207,9 +216,13 @@ class ActLoop:
         if step.step_type == "generate" and d.artifacts:
             data = {}
             for artifact in d.artifacts:
-                ref = run.registry.register_generated(
-                    artifact.type, artifact.content, step=run.index
-                )
+                ref = revisable(run.registry, artifact)
+                if ref is not None:
+                    run.registry.update_entity_data(ref, artifact.content)
+                else:
+                    ref = run.registry.register_generated(
+                        artifact.type, artifact.content, step=run.index
+                    )
                 self.rt.state.content_archive[ref] = artifact.content
                 artifacts.append(ref)
                 data[ref] = artifact.content

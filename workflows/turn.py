@@ -41,6 +41,7 @@ with workflow.unsafe.imports_passed_through():
         StepResult,
         TurnExecutionSummary,
         TurnRecord,
+        prune_archive,
     )
     from domain.curation import apply_curation
     from domain.modes import BYPASS_MODES, DEFAULT_MODE, mode_config
@@ -541,7 +542,10 @@ class TurnWorkflow:
 
         record, summary = self._turn_record(response)
         rt.registry.clear_turn_promoted_artifacts()
-        state = rt.state.model_copy(update={"registry": rt.registry.to_dict()})
+        archive = prune_archive(rt.state.content_archive, rt.registry.ref_turn_promoted)
+        state = rt.state.model_copy(
+            update={"registry": rt.registry.to_dict(), "content_archive": archive}
+        )
         # Turns that executed nothing (a rejected proposal, a capped turn) get deterministic
         # summaries (seed 002: no LLM summarization for proposals and clarifications).
         use_llm = rt.llm_budget_left >= 2 and bool(rt.step_results)

@@ -61,6 +61,10 @@ async def read_conversation(
     )
     registry = SessionIdRegistry.from_dict((conversation.state or {}).get("registry"))
     recent, retained = registry.get_active_entities()
+    # Unsaved generated content stays in context until it is saved, however old it is.
+    unsaved = [
+        r for r in registry.get_truly_pending_artifacts() if r not in recent and r not in retained
+    ]
     return ConversationDetail(
         **_public(conversation).model_dump(),
         turns=[
@@ -80,7 +84,7 @@ async def read_conversation(
                 label=registry.label(ref),
                 action=registry.action(ref),
             )
-            for ref in [*recent, *retained]
+            for ref in [*recent, *retained, *unsaved]
         ],
     )
 

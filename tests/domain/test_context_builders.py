@@ -237,3 +237,11 @@ def test_reply_marks_saved_and_generated_content_and_the_conversation_phase():
     assert "NOT YET SAVED (show in full, offer to save): Mango Lassi" in text
     assert "ALREADY SAVED this turn (don't offer to save): Lime Rice" in text
     assert "## Conversation phase\nnarrowing; the user expressed: wants quick sides" in text
+
+
+def test_generate_and_analyze_steps_see_unsaved_content_in_full_to_revise_it():
+    for step_type in ("generate", "analyze"):
+        text = act_text((step_type,), 0)
+        section = "## Generated content (unsaved; revise it under the same ref)\n"
+        assert section + '`gen_recipe_1`: {"name": "Lime Rice"' in text
+    assert "## Generated content" not in act_text(("read",), 0)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from domain.conversation import (
+    ARCHIVE_LIMIT,
     ConversationState,
     StepResult,
     TurnExecutionSummary,
     TurnRecord,
     add_history,
+    prune_archive,
     record_turn,
 )
 
@@ -54,3 +56,11 @@ def test_recording_a_turn_does_not_change_the_given_state():
     state = ConversationState()
     record_turn(state, TurnRecord(turn=1, user_message="hi"), TurnExecutionSummary(turn_num=1), [])
     assert state.recent_turns == []
+
+
+def test_the_archive_drops_saved_content_and_keeps_the_newest_items():
+    archive = {f"gen_recipe_{n}": {"name": f"dish {n}"} for n in range(1, ARCHIVE_LIMIT + 4)}
+    pruned = prune_archive(archive, saved=["gen_recipe_2", "gen_recipe_23"])
+    assert "gen_recipe_2" not in pruned and "gen_recipe_23" not in pruned
+    assert len(pruned) == ARCHIVE_LIMIT
+    assert list(pruned)[-1] == "gen_recipe_22" and "gen_recipe_1" not in pruned

@@ -8,11 +8,13 @@ from temporalio import activity
 
 from activities.contracts import SummarizeRequest, SummarizeResult
 from domain.crud.contracts import DbRead
+from domain.nodes import GeneratedArtifact
 from domain.registry import SessionIdRegistry
 from domain.turns import load_conversation
 from tests.kitchen import Kitchen
 from tests.workflows.conftest import Turns, progress, wait_for
 from tests.workflows.script import act, complete, plan, reply, step, tool, understand
+from workflows.act_loop import revisable
 from workflows.worker import turn_activities
 
 
@@ -128,3 +130,22 @@ async def test_reading_progress_adds_nothing_to_the_history(turns: Turns):
         assert [e.seq for e in (await progress(handle, 3)).events] == list(
             range(4, len((await progress(handle)).events) + 1)
         )
+
+
+def test_a_generate_step_revises_only_unsaved_content_of_the_same_type_in_place():
+    registry = SessionIdRegistry()
+    registry.begin_turn(1)
+    recipe_ref = registry.register_generated("recipe", {"name": "Tacos"})
+    task_ref = registry.register_generated("task", {"title": "prep"})
+
+    def artifact(ref: str | None, kind: str = "recipe") -> GeneratedArtifact:
+        return GeneratedArtifact(type=kind, content={"name": "Tacos"}, ref=ref)
+
+    assert revisable(registry, artifact(recipe_ref)) == recipe_ref
+    assert revisable(registry, artifact(None)) is None
+    assert revisable(registry, artifact("gen_recipe_9")) is None  # unknown
+    assert revisable(registry, artifact(task_ref)) is None  # a task is not a recipe
+    registry.register_created(
+        "00000000-0000-0000-0000-000000000001", "recipes", {"name": "Tacos"}, gen_ref=recipe_ref
+    )
+    assert revisable(registry, artifact(recipe_ref)) is None  # saved: a new item instead
