@@ -28,6 +28,7 @@ from activities.llm.script_provider import ScriptProvider
 from api.devserver import dev_server
 from api.stack import connect
 from bench.noop_workflow import NoopInput, NoopWorkflow, noop
+from bench.report import markers, write_section
 from domain.db.engine import create_engine, session_factory
 from domain.db.runtime import prepare_database
 from domain.settings import Settings
@@ -37,8 +38,7 @@ from workflows.contracts import TurnInput, TurnLimits
 from workflows.turn import TurnWorkflow
 from workflows.worker import build_worker
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "BENCHMARKS.md"
-START, END = "<!-- turn_overhead:start -->", "<!-- turn_overhead:end -->"
+START, END = markers("turn_overhead")
 
 
 def plan_turn_script(turns: int) -> ScriptProvider:
@@ -242,20 +242,6 @@ def report(turns: int, m: dict) -> str:
     return "\n".join(lines)
 
 
-def write_doc(section: str) -> None:
-    text = (
-        DOC.read_text()
-        if DOC.exists()
-        else "# Benchmarks\n\nNumbers from `bench/`; rerun to refresh.\n"
-    )
-    if START in text:
-        head, rest = text.split(START, 1)
-        text = head + section + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip() + "\n\n" + section + "\n"
-    DOC.write_text(text)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=20)
@@ -274,7 +260,7 @@ def main() -> None:
     section = report(args.turns, measured)
     print(section)
     if not args.no_write:
-        write_doc(section)
+        write_section("turn_overhead", section)
     os._exit(0)  # temporalio/sdk-python#300: skip interpreter teardown after the report
 
 

@@ -19,7 +19,9 @@ from domain.tokens import Fitted, Section, fit
 from domain.turn_context import PROFILE_FIELDS, KitchenDashboard, TurnContext
 
 FULL_DETAIL_STEPS = 3
-MAX_REGISTRY_ROWS = 60
+MAX_REGISTRY_ROWS = 40
+REGISTRY_TURNS = 5
+"""Understand's registry table shows refs referenced in this many recent turns."""
 CONDENSED_BUDGET = 8_000
 """Understand, Think and Reply (seed 000 ROUTER_CONTEXT_THRESHOLD)."""
 ACT_BUDGET = 25_000
@@ -159,14 +161,25 @@ def curation_this_turn(understand: UnderstandOutput) -> str:
 
 
 def registry_table(registry: SessionIdRegistry) -> str:
-    refs = registry.known_refs()[-MAX_REGISTRY_ROWS:]
+    """Understand's registry view: the refs of the last ``REGISTRY_TURNS`` turns (the
+    conversation it is shown), long-term memory and unsaved content, in ref order. Older
+    refs still resolve; Understand only curates what the conversation still touches."""
+    refs = registry.known_refs()
     if not refs:
         return "(no entities yet)"
+    cutoff = registry.current_turn - REGISTRY_TURNS + 1
+    shown = [
+        ref
+        for ref in refs
+        if (registry.ref_turn_last_ref.get(ref, registry.ref_turn_created.get(ref, 0)) >= cutoff)
+        or ref in registry.ref_active_reason
+        or ref in registry.pending_artifacts
+    ][-MAX_REGISTRY_ROWS:]
     rows = [
         "| Ref | Type | Label | Last action | Created | Last ref |",
         "|---|---|---|---|---|---|",
     ]
-    for ref in refs:
+    for ref in shown:
         created = registry.ref_turn_created.get(ref, "?")
         last = registry.ref_turn_last_ref.get(ref, "?")
         rows.append(

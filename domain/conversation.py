@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from domain.nodes import RetainDecision
+from domain.tokens import estimate_tokens
 
 FULL_DETAIL_TURNS = 3
 """Turns kept in full text; older ones are compressed into ``history_summary``."""
@@ -23,6 +24,10 @@ STEP_RESULT_TURNS = 2
 """Turns whose step results Act still sees in full (seed 004 V7.1)."""
 ARCHIVE_LIMIT = 20
 """Generated items kept in the content archive (the newest; saved ones leave it)."""
+HISTORY_SUMMARY_TOKENS = 400
+REASONING_SUMMARY_TOKENS = 250
+"""Caps of the two compressed summaries: past them the oldest lines are let go, so the
+state (and every activity input carrying it) stops growing in long conversations."""
 
 
 class TurnRecord(BaseModel):
@@ -97,6 +102,14 @@ class ConversationState(BaseModel):
     notes: list[str] = Field(default_factory=list)
     """Facts about the conversation itself ("turn 4 expired waiting for an answer")."""
 
+    def for_prompt(self) -> ConversationState:
+        """The copy an LLM activity gets: without the registry (passed on its own, trimmed)
+        and with the archive's keys only (prompts list them; Act's ``retrieve_archive`` is
+        served by the workflow from the whole state)."""
+        return self.model_copy(
+            update={"registry": {}, "content_archive": dict.fromkeys(self.content_archive)}
+        )
+
 
 def record_turn(
     state: ConversationState,
@@ -116,7 +129,9 @@ def record_turn(
     new.turn_summaries.append(summary)
     while len(new.turn_summaries) > REASONING_TURNS:
         old = new.turn_summaries.pop(0)
-        new.reasoning_summary = _join(new.reasoning_summary, _reasoning_line(old))
+        new.reasoning_summary = _clip(
+            _join(new.reasoning_summary, _reasoning_line(old)), REASONING_SUMMARY_TOKENS
+        )
 
     if step_results:
         new.turn_step_results[str(record.turn)] = step_results
@@ -134,8 +149,16 @@ def prune_archive(archive: dict[str, Any], saved: Iterable[str]) -> dict[str, An
 
 def add_history(state: ConversationState, compressed: str) -> ConversationState:
     new = state.model_copy(deep=True)
-    new.history_summary = _join(new.history_summary, compressed)
+    new.history_summary = _clip(_join(new.history_summary, compressed), HISTORY_SUMMARY_TOKENS)
     return new
+
+
+def _clip(text: str, max_tokens: int) -> str:
+    """``text`` without its oldest lines, until it fits ``max_tokens`` (the newest line stays)."""
+    lines = text.splitlines()
+    while len(lines) > 1 and estimate_tokens("\n".join(lines)) > max_tokens:
+        lines.pop(0)
+    return "\n".join(lines)
 
 
 def _reasoning_line(summary: TurnExecutionSummary) -> str:

@@ -215,6 +215,40 @@ class SessionIdRegistry:
             setattr(registry, f.name, copy.deepcopy(data[f.name]))
         return registry
 
+    def for_prompt(self, recent_turns: int = 6) -> SessionIdRegistry:
+        """A copy holding only the refs a prompt can show, for LLM activity inputs.
+
+        Kept: refs referenced in the last ``recent_turns`` turns (the registry table, the
+        conversation's annotations and the active window all look back less far), refs
+        with an active reason, and unsaved artifacts. Anything that resolves or writes refs
+        (CRUD) uses the whole registry; prompts built from this copy are the same as from
+        the whole one.
+        """
+        cutoff = self.current_turn - recent_turns
+        keep = [
+            ref
+            for ref in self.ref_to_uuid
+            if (self._last_referenced(ref) or -1) > cutoff
+            or ref in self.ref_active_reason
+            or self.ref_to_uuid[ref] == PENDING
+        ]
+        copy_ = SessionIdRegistry(
+            session_id=self.session_id,
+            counters=dict(self.counters),
+            gen_counters=dict(self.gen_counters),
+            current_turn=self.current_turn,
+        )
+        for ref in keep:
+            uuid = self.ref_to_uuid[ref]
+            copy_.ref_to_uuid[ref] = uuid
+            if uuid != PENDING:
+                copy_.uuid_to_ref[uuid] = ref
+        for mine, theirs in zip(self._per_ref_dicts(), copy_._per_ref_dicts(), strict=True):
+            for ref in keep:
+                if ref in mine:
+                    theirs[ref] = copy.deepcopy(mine[ref])
+        return copy_
+
     # ------------------------------------------------------------------ registration
 
     def ref_for_uuid(
