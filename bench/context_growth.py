@@ -13,24 +13,18 @@ docs/BENCHMARKS.md between this benchmark's markers.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import os
 import platform
-import tempfile
 import time
 import uuid
 from collections import defaultdict
-from pathlib import Path
 
 from activities.llm.script_provider import ScriptProvider
-from api.devserver import dev_server
 from api.stack import connect
-from bench.report import markers, write_section
+from bench.report import markers, run_bench
 from domain.crud.contracts import DbCreate
 from domain.crud.executor import CrudExecutor
 from domain.db.engine import create_engine, session_factory
-from domain.db.runtime import prepare_database
 from domain.registry import SessionIdRegistry
 from domain.settings import Settings
 from domain.tokens import estimate_tokens
@@ -301,25 +295,7 @@ def report(turns: int, rows: list[dict]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--turns", type=int, default=50)
-    parser.add_argument("--no-write", action="store_true", help="print only")
-    args = parser.parse_args()
-    settings = Settings()
-    with tempfile.TemporaryDirectory() as tmp:
-        if not settings.database_url:
-            settings = settings.model_copy(update={"data_dir": Path(tmp)})
-        database = prepare_database(settings)
-        try:
-            with dev_server() as address:
-                rows = asyncio.run(measure(address, database.app_url, args.turns))
-        finally:
-            database.close()
-    section = report(args.turns, rows)
-    print(section)
-    if not args.no_write:
-        write_section(NAME, section)
-    os._exit(0)  # temporalio/sdk-python#300: skip interpreter teardown after the report
+    run_bench(NAME, __doc__, measure, report, default_turns=50)
 
 
 if __name__ == "__main__":

@@ -10,27 +10,21 @@ the results into docs/BENCHMARKS.md between this benchmark's markers.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import os
 import platform
 import statistics
-import tempfile
 import time
 import uuid
 from collections import Counter
-from pathlib import Path
 
 from temporalio.api.enums.v1 import EventType
 from temporalio.worker import Worker
 
 from activities.llm.script_provider import ScriptProvider
-from api.devserver import dev_server
 from api.stack import connect
 from bench.noop_workflow import NoopInput, NoopWorkflow, noop
-from bench.report import markers, write_section
+from bench.report import markers, run_bench
 from domain.db.engine import create_engine, session_factory
-from domain.db.runtime import prepare_database
 from domain.settings import Settings
 from domain.turns import create_conversation
 from domain.users import create_user
@@ -243,25 +237,7 @@ def report(turns: int, m: dict) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--turns", type=int, default=20)
-    parser.add_argument("--no-write", action="store_true", help="print only")
-    args = parser.parse_args()
-    settings = Settings()
-    with tempfile.TemporaryDirectory() as tmp:
-        if not settings.database_url:
-            settings = settings.model_copy(update={"data_dir": Path(tmp)})
-        database = prepare_database(settings)
-        try:
-            with dev_server() as address:
-                measured = asyncio.run(measure(address, database.app_url, args.turns))
-        finally:
-            database.close()
-    section = report(args.turns, measured)
-    print(section)
-    if not args.no_write:
-        write_section("turn_overhead", section)
-    os._exit(0)  # temporalio/sdk-python#300: skip interpreter teardown after the report
+    run_bench("turn_overhead", __doc__, measure, report, default_turns=20)
 
 
 if __name__ == "__main__":
