@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from activities.llm.base import Usage
-from domain.conversation import ConversationState, StepResult, TurnExecutionSummary, TurnRecord
+from domain.conversation import (
+    BypassSession,
+    ConversationState,
+    StepResult,
+    TurnExecutionSummary,
+    TurnRecord,
+)
 from domain.crud.contracts import CrudResult
 from domain.nodes import (
     ActDecision,
     ActQuickDecision,
+    BypassOutput,
     ReplyOutput,
     ThinkOutput,
     ThinkStep,
@@ -220,3 +227,18 @@ class PrepareTurnRequest(BaseModel):
 class PrepareTurnResult(BaseModel):
     context: TurnContext
     attempt: int = 1
+
+
+# --- bypass modes ------------------------------------------------------------------------------
+
+
+class BypassRequest(BaseModel):
+    message: str
+    mode: Literal["cook", "brainstorm"]
+    """Also the node (and prompt) name."""
+    session: BypassSession
+    context: TurnContext = Field(default_factory=TurnContext)
+
+
+class BypassResult(NodeCall):
+    output: BypassOutput

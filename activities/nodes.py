@@ -17,6 +17,8 @@ from activities.contracts import (
     ActQuickResult,
     ActRequest,
     ActResult,
+    BypassRequest,
+    BypassResult,
     NodeCall,
     ReplyRequest,
     ReplyResult,
@@ -206,3 +208,14 @@ class NodeActivities:
         )
         output, call = await call_node(self.gateway, "reply", prompt, user, facts=request)
         return _result(ReplyResult, output, call)
+
+    @activity.defn(name="bypass")
+    async def bypass(self, request: BypassRequest) -> BypassResult:
+        """cook or brainstorm: one answer from the mode's own session history."""
+        user = context.bypass_context(
+            request.message, request.session, request.context, budget=self.context_budget
+        )
+        output, call = await call_node(
+            self.gateway, request.mode, render(request.mode), user, facts=request
+        )
+        return _result(BypassResult, output, call)

@@ -11,7 +11,6 @@ from pydantic import BaseModel, Field, model_validator
 from domain.kitchen.tables import TABLES
 
 Mode = Literal["quick", "plan", "create", "cook", "brainstorm"]
-AVAILABLE_MODES = ("quick", "plan", "create")
 KitchenTable = Literal[tuple(sorted(name for name, spec in TABLES.items() if spec.writable))]  # type: ignore[valid-type]
 
 
@@ -62,12 +61,6 @@ class MessageCreate(BaseModel):
     ui_changes: list[UiChangeIn] = Field(default_factory=list)
     input_id: str | None = Field(default=None, max_length=200)
     """When the message answers a pause: the client's id for this answer (retries are ignored)."""
-
-    @model_validator(mode="after")
-    def _available(self) -> MessageCreate:
-        if self.mode is not None and self.mode not in AVAILABLE_MODES:
-            raise ValueError(f"mode {self.mode!r} is not available yet")
-        return self
 
 
 class PendingPublic(BaseModel):

@@ -9,6 +9,7 @@ from temporalio.client import Client, WorkflowHandle
 from temporalio.common import SearchAttributePair, TypedSearchAttributes
 from temporalio.service import RPCError
 
+from domain.modes import BYPASS_MODES
 from workflows.contracts import ProgressQuery, TurnInput, TurnProgress, UserInput
 from workflows.search_attributes import CONVERSATION_ID, TURN_STATUS, USER_ID
 
@@ -33,9 +34,10 @@ class TurnClient:
         return self.client.get_workflow_handle(workflow_id)
 
     async def start(self, workflow_id: str, turn: TurnInput) -> str:
-        """Start the turn's workflow; returns its run id."""
+        """Start the turn's workflow (cook and brainstorm have their own); returns its run id."""
+        kind = "BypassTurnWorkflow" if turn.mode in BYPASS_MODES else "TurnWorkflow"
         handle = await self.client.start_workflow(
-            "TurnWorkflow",
+            kind,
             turn,
             id=workflow_id,
             task_queue=self.task_queue,

@@ -11,7 +11,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from domain.conversation import ConversationState, StepResult
+from domain.bypass import handoff_section
+from domain.conversation import BypassSession, ConversationState, StepResult
 from domain.kitchen.tables import schema_for_subdomain
 from domain.nodes import ThinkStep, UnderstandOutput
 from domain.registry import SessionIdRegistry
@@ -265,6 +266,7 @@ def understand_context(
                 user_changes_section(context, with_data=False),
                 85,
             ),
+            Section("Handoff from a cook / brainstorm session", handoff_section(state), 80),
             Section("Recent conversation", annotated_conversation(state, registry, depth=5), 50),
             Section("Entity registry", registry_table(registry), 60),
             Section("Decision history", decision_history(state), 40),
@@ -296,6 +298,7 @@ def think_context(
             Section("Pending question and the user's reply", pending_section(pending), 90),
             Section("Understood", "\n".join(understood), 80),
             Section("Curation this turn", curation_this_turn(understand), 75),
+            Section("Handoff from a cook / brainstorm session", handoff_section(state), 74),
             Section(
                 "Changed or mentioned by the user",
                 user_changes_section(context, with_data=True),
@@ -473,6 +476,31 @@ def phase_section(state: ConversationState) -> str:
     last = state.turn_summaries[-1]
     said = f"; the user expressed: {last.user_expressed}" if last.user_expressed else ""
     return f"{last.conversation_phase}{said}"
+
+
+def bypass_context(
+    message: str,
+    session: BypassSession,
+    context: TurnContext,
+    *,
+    budget: int = CONDENSED_BUDGET,
+) -> Fitted:
+    """A cook or brainstorm message: the recipe being cooked, the profile, the session's own
+    history (not the conversation's), the message."""
+    recipe = _json(session.recipe, 4000) if session.recipe is not None else ""
+    if session.mode == "cook" and not recipe:
+        recipe = "(no recipe chosen yet: ask which one)"
+    label = f" `{session.recipe_ref}`" if session.recipe_ref else ""
+    history = "\n".join(f"User: {e.user}\nAlfred: {e.assistant}" for e in session.history)
+    return fit(
+        [
+            Section("Message", message, 100),
+            Section(f"Recipe{label}", recipe, 95),
+            Section("User profile", profile_section(context.profile), 70),
+            Section(f"This {session.mode} session so far", history or "(just started)", 60),
+        ],
+        budget,
+    )
 
 
 def summarize_context(message: str, response: str, state: ConversationState) -> str:

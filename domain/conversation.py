@@ -9,7 +9,7 @@ original lost both between turns). Stored as JSON in ``conversations.state``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -88,6 +88,35 @@ class StepResult(BaseModel):
     note: str | None = None
 
 
+class Exchange(BaseModel):
+    user: str
+    assistant: str
+
+
+class BypassSession(BaseModel):
+    """A running cook or brainstorm session: its own short history, apart from the
+    conversation's turns (``domain.bypass``)."""
+
+    mode: Literal["cook", "brainstorm"]
+    started_turn: int
+    recipe_ref: str | None = None
+    recipe: dict[str, Any] | None = None
+    """The recipe being cooked (cook mode), as read when the session started."""
+    history: list[Exchange] = Field(default_factory=list)
+
+
+class LandedHandoff(BaseModel):
+    """What a finished bypass session left for the next plan turn (seen once, then gone)."""
+
+    mode: Literal["cook", "brainstorm"]
+    turn: int
+    summary: str
+    action: Literal["save", "update", "close"]
+    recipe_ref: str | None = None
+    """save: the gen ref the content got; update: the cooked recipe's ref."""
+    recipe: dict[str, Any] | None = None
+
+
 class ConversationState(BaseModel):
     registry: dict[str, Any] = Field(default_factory=dict)
     recent_turns: list[TurnRecord] = Field(default_factory=list)
@@ -101,6 +130,10 @@ class ConversationState(BaseModel):
     """Step results of the last turns, keyed by turn number (as text, for JSON)."""
     notes: list[str] = Field(default_factory=list)
     """Facts about the conversation itself ("turn 4 expired waiting for an answer")."""
+    bypass: BypassSession | None = None
+    """The cook / brainstorm session in progress, if any."""
+    handoff: LandedHandoff | None = None
+    """The last bypass session's handoff, until a plan turn has seen it."""
 
     def for_prompt(self) -> ConversationState:
         """The copy an LLM activity gets: without the registry (passed on its own, trimmed)
@@ -123,6 +156,7 @@ def record_turn(
     reasoning summary is folded deterministically, because it is already structured.
     """
     new = state.model_copy(deep=True)
+    new.handoff = None  # this turn was shown the handoff; it has done its job
     new.recent_turns.append(record)
     evicted = new.recent_turns.pop(0) if len(new.recent_turns) > FULL_DETAIL_TURNS else None
 

@@ -190,6 +190,40 @@ class CompressOutput(BaseModel):
     summary: str
 
 
+# --- bypass modes (cook, brainstorm) -------------------------------------------------------
+
+
+class Handoff(BaseModel):
+    """What a finished bypass session leaves for the next plan turn."""
+
+    summary: str = Field(min_length=1)
+    action: Literal["save", "update", "close"]
+    """save: new recipe content to save; update: changes to the cooked recipe; close: nothing
+    to act on."""
+    recipe: dict[str, Any] | None = None
+
+    @model_validator(mode="after")
+    def _content_for_writes(self) -> Handoff:
+        if self.action in ("save", "update") and not self.recipe:
+            raise ValueError(f"handoff action {self.action!r} requires recipe")
+        return self
+
+
+class BypassOutput(BaseModel):
+    """The cook / brainstorm node's answer to one message."""
+
+    response: str = Field(min_length=1)
+    exit: bool = False
+    """True when the user is done: ``handoff`` says what the session leaves behind."""
+    handoff: Handoff | None = None
+
+    @model_validator(mode="after")
+    def _handoff_on_exit(self) -> BypassOutput:
+        if self.exit and self.handoff is None:
+            raise ValueError("exit requires handoff")
+        return self
+
+
 NODE_OUTPUTS: dict[str, type[BaseModel]] = {
     "understand": UnderstandOutput,
     "think": ThinkOutput,
@@ -198,6 +232,8 @@ NODE_OUTPUTS: dict[str, type[BaseModel]] = {
     "reply": ReplyOutput,
     "summarize": SummarizeOutput,
     "compress": CompressOutput,
+    "cook": BypassOutput,
+    "brainstorm": BypassOutput,
 }
 """Node name -> output model: the names the script provider and the prompts use."""
 
@@ -214,4 +250,6 @@ NODE_COMPLEXITY: dict[str, str] = {
     "reply": "low",
     "summarize": "low",
     "compress": "low",
+    "cook": "medium",
+    "brainstorm": "high",
 }

@@ -27,6 +27,8 @@ NODE_TEMPLATES: dict[str, str] = {
     "reply": "reply",
     "summarize": "summarize",
     "compress": "compress",
+    "cook": "cook",
+    "brainstorm": "brainstorm",
 }
 """Node name (as in ``domain.nodes.NODE_OUTPUTS``) -> its system prompt template.
 

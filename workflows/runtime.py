@@ -12,23 +12,30 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from temporalio import workflow
+from temporalio.exceptions import ApplicationError
 
 with workflow.unsafe.imports_passed_through():
     from activities.contracts import (
+        BeginTurnRequest,
+        BeginTurnResult,
         CrudCallRequest,
         CrudCallResult,
+        FinishTurnRequest,
+        FinishTurnResult,
         MarkTurnRequest,
         MarkTurnResult,
         NodeCall,
+        PrepareTurnRequest,
+        PrepareTurnResult,
         SchemaRequest,
         SchemaResult,
     )
     from domain.conversation import ConversationState, StepResult
     from domain.nodes import ToolCall
     from domain.registry import SessionIdRegistry
-    from domain.turn_context import TurnContext
+    from domain.turn_context import FreshEntity, TurnContext
     from workflows import policies
-    from workflows.contracts import TurnEvent, TurnInput, TurnProgress
+    from workflows.contracts import TurnEvent, TurnInput, TurnOutput, TurnProgress
     from workflows.search_attributes import TURN_STATUS
 
 R = TypeVar("R", bound=BaseModel)
@@ -61,6 +68,12 @@ class TurnRuntime:
         self.progress.events.append(
             TurnEvent(seq=seq, type=type_, attempt=attempt, data=data or {})
         )
+
+    def view(self, after_seq: int) -> TurnProgress:
+        """The progress query's answer: everything, but only the events after ``after_seq``."""
+        view = self.progress.model_copy()
+        view.events = [e for e in self.progress.events if e.seq > after_seq]
+        return view
 
     def set_status(self, status: str) -> None:
         """The turn's status, for the progress query and the TurnStatus search attribute."""
@@ -142,6 +155,92 @@ class TurnRuntime:
             ),
             MarkTurnResult,
             summary=f"turn {status}",
+        )
+
+    async def load(self) -> None:
+        """Start the turn's row and load the conversation state and registry it starts from."""
+        turn = self.turn
+        begun = await self.local(
+            "begin_turn",
+            BeginTurnRequest(
+                conversation_id=turn.conversation_id,
+                user_id=turn.user_id,
+                turn_number=turn.turn_number,
+                workflow_id=self.workflow_id,
+                message=turn.message,
+            ),
+            BeginTurnResult,
+            summary="load conversation",
+        )
+        self.state, self.version = begun.state, begun.version
+        self.registry = SessionIdRegistry.from_dict(begun.state.registry)
+        self.registry.begin_turn(turn.turn_number)
+
+    async def prepare(self) -> None:
+        """Seed 000's pre-processing: UI changes and @-mentions get refs and fresh data, and
+        the profile and kitchen dashboard are loaded, before any node runs."""
+        turn = self.turn
+        prepared = await self.local(
+            "prepare_turn",
+            PrepareTurnRequest(
+                user_id=turn.user_id,
+                message=turn.message,
+                today=workflow.now().date(),
+                ui_changes=[
+                    FreshEntity(table=c.table, id=c.id, action=f"{c.action}:user")
+                    for c in turn.ui_changes
+                ],
+            ),
+            PrepareTurnResult,
+            summary="load profile, dashboard, changes and mentions",
+        )
+        self.context = prepared.context
+        for entity in self.context.entities:
+            try:
+                entity.ref = self.registry.register_from_ui(
+                    entity.id, entity.table, entity.data, entity.action
+                )
+            except ValueError:
+                workflow.logger.warning("ignored %s of %s", entity.action, entity.table)
+
+    async def finish(self, state: ConversationState, status: str, response: str | None) -> None:
+        """Save the conversation state the turn leaves behind and its final status."""
+        self.mark(status)
+        finished = await self.local(
+            "finish_turn",
+            FinishTurnRequest(
+                conversation_id=self.turn.conversation_id,
+                user_id=self.turn.user_id,
+                turn_number=self.turn.turn_number,
+                expected_version=self.version,
+                state=state,
+                status=status,
+                response=response,
+                plan=self.plan_record(),
+                usage=self.progress.usage,
+                timings=dict(self.timings),
+            ),
+            FinishTurnResult,
+            summary=f"save conversation ({status})",
+        )
+        self.version = finished.version
+        self.set_status(status)
+        if status in ("expired", "cancelled"):
+            self.emit(status, {"turn": self.turn.turn_number})
+
+    def output(self) -> TurnOutput:
+        """The workflow's result; a failed turn fails the workflow (non-retryable)."""
+        progress = self.progress
+        if progress.status == "failed":
+            raise ApplicationError(
+                f"turn failed: {progress.error}", type="turn_failed", non_retryable=True
+            )
+        return TurnOutput(
+            status=progress.status,
+            response=progress.response,
+            usage=progress.usage,
+            llm_calls=progress.llm_calls,
+            breakers=progress.breakers,
         )
 
     def plan_record(self) -> dict[str, Any] | None:

@@ -19,12 +19,6 @@ with workflow.unsafe.imports_passed_through():
     from activities.contracts import (
         ActQuickRequest,
         ActQuickResult,
-        BeginTurnRequest,
-        BeginTurnResult,
-        FinishTurnRequest,
-        FinishTurnResult,
-        PrepareTurnRequest,
-        PrepareTurnResult,
         ReplyRequest,
         ReplyResult,
         SummarizeRequest,
@@ -46,8 +40,6 @@ with workflow.unsafe.imports_passed_through():
     from domain.curation import apply_curation
     from domain.modes import BYPASS_MODES, DEFAULT_MODE, mode_config
     from domain.nodes import ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
-    from domain.registry import SessionIdRegistry
-    from domain.turn_context import FreshEntity
     from workflows import policies
     from workflows.act_loop import ActLoop
     from workflows.contracts import (
@@ -90,9 +82,7 @@ class TurnWorkflow:
     @workflow.query(name="progress")
     def progress(self, query: ProgressQuery) -> TurnProgress:
         """Status, pending pause, plan and the events after ``query.after_seq``."""
-        view = self.rt.progress.model_copy()
-        view.events = [e for e in self.rt.progress.events if e.seq > query.after_seq]
-        return view
+        return self.rt.view(query.after_seq)
 
     @workflow.signal(name="submit_input")
     def submit_input(self, user_input: UserInput) -> None:
@@ -132,37 +122,13 @@ class TurnWorkflow:
                 raise
             await self._end_failed(error)
         await workflow.wait_condition(workflow.all_handlers_finished)
-        if rt.progress.status == "failed":
-            raise ApplicationError(
-                f"turn failed: {rt.progress.error}", type="turn_failed", non_retryable=True
-            )
-        return TurnOutput(
-            status=rt.progress.status,
-            response=rt.progress.response,
-            usage=rt.progress.usage,
-            llm_calls=rt.progress.llm_calls,
-            breakers=rt.progress.breakers,
-        )
+        return rt.output()
 
     async def _begin(self) -> None:
         rt, turn = self.rt, self.rt.turn
-        begun = await rt.local(
-            "begin_turn",
-            BeginTurnRequest(
-                conversation_id=turn.conversation_id,
-                user_id=turn.user_id,
-                turn_number=turn.turn_number,
-                workflow_id=rt.workflow_id,
-                message=turn.message,
-            ),
-            BeginTurnResult,
-            summary="load conversation",
-        )
-        rt.state, rt.version = begun.state, begun.version
-        rt.registry = SessionIdRegistry.from_dict(begun.state.registry)
-        rt.registry.begin_turn(turn.turn_number)
+        await rt.load()
         if workflow.patched("turn-context"):
-            await self._prepare()
+            await rt.prepare()
             return
         for change in turn.ui_changes:
             try:
@@ -171,33 +137,6 @@ class TurnWorkflow:
                 )
             except ValueError:
                 workflow.logger.warning("ignored UI change for %s", change.table)
-
-    async def _prepare(self) -> None:
-        """Seed 000's pre-processing: UI changes and @-mentions get refs and fresh data, and
-        the profile and kitchen dashboard are loaded, before any node runs."""
-        rt, turn = self.rt, self.rt.turn
-        prepared = await rt.local(
-            "prepare_turn",
-            PrepareTurnRequest(
-                user_id=turn.user_id,
-                message=turn.message,
-                today=workflow.now().date(),
-                ui_changes=[
-                    FreshEntity(table=c.table, id=c.id, action=f"{c.action}:user")
-                    for c in turn.ui_changes
-                ],
-            ),
-            PrepareTurnResult,
-            summary="load profile, dashboard, changes and mentions",
-        )
-        rt.context = prepared.context
-        for entity in rt.context.entities:
-            try:
-                entity.ref = rt.registry.register_from_ui(
-                    entity.id, entity.table, entity.data, entity.action
-                )
-            except ValueError:
-                workflow.logger.warning("ignored %s of %s", entity.action, entity.table)
 
     async def _converse(self) -> str:
         """Understand and route until the turn has a response (pauses may loop back)."""
@@ -603,29 +542,7 @@ class TurnWorkflow:
         return record, summary
 
     async def _finish(self, state: Any, status: str, response: str | None) -> None:
-        rt = self.rt
-        rt.mark(status)
-        finished = await rt.local(
-            "finish_turn",
-            FinishTurnRequest(
-                conversation_id=rt.turn.conversation_id,
-                user_id=rt.turn.user_id,
-                turn_number=rt.turn.turn_number,
-                expected_version=rt.version,
-                state=state,
-                status=status,
-                response=response,
-                plan=rt.plan_record(),
-                usage=rt.progress.usage,
-                timings=dict(rt.timings),
-            ),
-            FinishTurnResult,
-            summary=f"save conversation ({status})",
-        )
-        rt.version = finished.version
-        rt.set_status(status)
-        if status in ("expired", "cancelled"):
-            rt.emit(status, {"turn": rt.turn.turn_number})
+        await self.rt.finish(state, status, response)
 
     def _state_with_note(self, note: str) -> Any:
         rt = self.rt

@@ -18,6 +18,7 @@ from activities.turn_state import TurnStateActivities
 from domain.crud.executor import CrudExecutor
 from domain.settings import Settings
 from domain.turns import Sessions
+from workflows.bypass import BypassTurnWorkflow
 from workflows.turn import TurnWorkflow
 
 
@@ -46,6 +47,7 @@ def turn_activities(
         "act": nodes.act,
         "act_quick": nodes.act_quick,
         "reply": nodes.reply,
+        "bypass": nodes.bypass,
         "crud": crud.crud,
         "fetch_schema": crud.fetch_schema,
     }
@@ -61,8 +63,9 @@ def build_worker(
     settings: Settings | None = None,
     **options: Any,
 ) -> Worker:
-    """A worker for TurnWorkflow. ``activities`` replaces the defaults (tests pass fakes);
-    ``settings`` supply row caps and context budgets; ``options`` go to ``Worker``."""
+    """A worker for TurnWorkflow and BypassTurnWorkflow. ``activities`` replaces the
+    defaults (tests pass fakes); ``settings`` supply row caps and context budgets;
+    ``options`` go to ``Worker``."""
     if activities is None:
         limits = {}
         if settings is not None:
@@ -73,5 +76,9 @@ def build_worker(
             }
         activities = list(turn_activities(sessions, provider, **limits).values())
     return Worker(
-        client, task_queue=task_queue, workflows=[TurnWorkflow], activities=activities, **options
+        client,
+        task_queue=task_queue,
+        workflows=[TurnWorkflow, BypassTurnWorkflow],
+        activities=activities,
+        **options,
     )

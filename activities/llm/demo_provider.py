@@ -61,6 +61,13 @@ Rules (first match wins; the message is lower-cased, trailing punctuation droppe
 - **anything else**: Think ``plan_direct``, one ``analyze`` step; Act ``step_complete``
   listing the capabilities; Reply "I'm the offline demo model: ... I understand: ...".
 
+- **cook** (mode ``cook``): step by step through the session's recipe, one instruction
+  per message; "done" / "finished" / "stop" ends the session with a ``close`` handoff.
+  Without a recipe it asks for one (an @-mention).
+- **brainstorm** (mode ``brainstorm``): three built-in dishes matching the message's
+  words as ideas; "save that" / "let's make it" ends with a ``save`` handoff of the first
+  idea, "done" with ``close``.
+
 Words a dish is matched by are listed in ``demo_recipes``. Answering a demo proposal with
 text ("yes" / "no") instead of the confirm and reject buttons runs or drops the plan.
 
@@ -85,6 +92,7 @@ from pydantic import BaseModel
 from activities.contracts import (
     ActQuickRequest,
     ActRequest,
+    BypassRequest,
     ReplyRequest,
     SummarizeRequest,
     ThinkRequest,
@@ -97,8 +105,10 @@ from domain.conversation import StepResult
 from domain.nodes import (
     ActDecision,
     ActQuickDecision,
+    BypassOutput,
     CompressOutput,
     GeneratedArtifact,
+    Handoff,
     ReplyOutput,
     SummarizeOutput,
     ThinkOutput,
@@ -980,6 +990,48 @@ def summarize(req: SummarizeRequest) -> SummarizeOutput:
     )
 
 
+_DONE = re.compile(r"\b(done|finished|stop|that's it|thats it)\b", re.IGNORECASE)
+_KEEP = re.compile(r"\b(save|keep|let's make|lets make)\b", re.IGNORECASE)
+
+
+def bypass(req: BypassRequest) -> BypassOutput:
+    """cook: the next instruction of the session's recipe; brainstorm: built-in ideas."""
+    session, text = req.session, req.message
+    if req.mode == "cook":
+        recipe = session.recipe
+        if _DONE.search(text):
+            name = recipe.get("name", "the dish") if recipe else "nothing"
+            return BypassOutput(
+                response="Enjoy your meal!",
+                exit=True,
+                handoff=Handoff(summary=f"Cooked {name}.", action="close"),
+            )
+        if recipe is None:
+            return BypassOutput(response="Which recipe shall we cook? Mention it with @.")
+        steps = list(recipe.get("instructions") or [])
+        done = len(session.history)
+        if done >= len(steps):
+            return BypassOutput(response="That was the last step. Say 'done' when you are.")
+        return BypassOutput(response=f"Step {done + 1} of {len(steps)}: {steps[done]}")
+    idea, _ = find_recipe(wish_text(text))
+    if _KEEP.search(text):
+        return BypassOutput(
+            response=f"Let's keep {idea['name']}.",
+            exit=True,
+            handoff=Handoff(summary=f"Settled on {idea['name']}.", action="save", recipe=idea),
+        )
+    if _DONE.search(text):
+        return BypassOutput(
+            response="Good brainstorm!",
+            exit=True,
+            handoff=Handoff(summary="Brainstormed ideas; nothing to keep.", action="close"),
+        )
+    ideas = ", ".join(recipe_names()[:3])
+    return BypassOutput(
+        response=f"Ideas: {idea['name']} — or {ideas}. Say 'save that' to keep one."
+    )
+
+
 def compress(user: str) -> CompressOutput:
     """One sentence from compress's context (``## User`` section, else the first line)."""
     lines = [line.strip() for line in user.splitlines()]
@@ -1036,6 +1088,8 @@ class DemoProvider:
             return summarize(_facts(request, SummarizeRequest))
         if node == "compress":
             return compress(request.user)
+        if node in ("cook", "brainstorm"):
+            return bypass(_facts(request, BypassRequest))
         raise LlmError(
             f"the demo model has no rules for node {node!r}",
             kind="demo_unsupported",

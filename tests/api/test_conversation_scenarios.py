@@ -9,7 +9,7 @@ import asyncio
 from activities.llm.script_provider import ScriptProvider
 from tests.api.conftest import Api
 from tests.workflows.conftest import COMPRESS, SUMMARIZE
-from tests.workflows.script import complete, plan, reply, step, tool, understand
+from tests.workflows.script import bypass, complete, plan, reply, step, tool, understand
 
 GENERATE = step("Write the recipe", "generate", "recipes")
 REVISE = step("Revise gen_recipe_1", "generate", "recipes")
@@ -43,7 +43,10 @@ async def say(api: Api, conversation: str, text: str) -> dict:
         f"/v1/conversations/{conversation}/messages?wait=true", json={"text": text}
     )
     assert response.status_code == 200, response.text
-    turn_id = response.json()["id"]
+    return await wait_completed(api, response.json()["id"])
+
+
+async def wait_completed(api: Api, turn_id: str) -> dict:
     async with asyncio.timeout(20):
         while True:
             body = (await api.get(f"/v1/turns/{turn_id}")).json()
@@ -213,3 +216,32 @@ async def test_after_saving_one_of_two_recipes_the_other_is_listed_as_unsaved(ap
         assert "Generated, NOT saved:\n- `gen_recipe_2`: Lentil Soup [unsaved]\n" in shown
         assert "`gen_recipe_1`: Tomato Soup [unsaved]" not in shown
     assert "NOT YET SAVED (show in full, offer to save): Lentil Soup\n" in answer
+
+
+async def test_a_brainstorm_hands_off_a_recipe_that_the_next_plan_turn_saves(api: Api):
+    conversation = await api.conversation()
+    slaw = recipe("Lime Slaw", "cabbage", "lime")
+    provider = script(
+        bypass("brainstorm", "Slaw, salsa or pickles?"),
+        bypass("brainstorm", "Slaw it is.", summary="A lime slaw.", action="save", recipe=slaw),
+        understand(referenced_entities=["gen_recipe_1"]),
+        plan("Save the slaw", SAVE),
+        tool("db_create", table="recipes", data={"id": "gen_recipe_1"}),
+        complete("Saved Lime Slaw"),
+        reply("Saved."),
+    )
+    async with api.worker(provider):
+        for text in ("ideas for a side?", "let's keep the slaw"):
+            response = await api.post(
+                f"/v1/conversations/{conversation}/messages?wait=true",
+                json={"text": text, "mode": "brainstorm"},
+            )
+            assert response.status_code == 200, response.text
+            await wait_completed(api, response.json()["id"])
+        assert await recipes(api) == []  # brainstorm has no tools
+        await say(api, conversation, "save the slaw")
+    assert provider.unused() == []
+    (row,) = await recipes(api)
+    assert row["name"] == "Lime Slaw" and ingredient_names(row) == ["cabbage", "lime"]
+    turns = (await api.get(f"/v1/conversations/{conversation}")).json()["turns"]
+    assert [t["status"] for t in turns] == ["completed"] * 3

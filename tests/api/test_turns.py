@@ -231,14 +231,6 @@ async def test_invalid_messages_are_422_naming_the_field(api: Api, body):
     assert response.json()["detail"][0]["loc"][0] == "body"
 
 
-async def test_a_mode_that_is_not_available_yet_is_422_with_a_reason(api: Api):
-    conversation = await api.conversation()
-    response = await api.post(
-        f"/v1/conversations/{conversation}/messages", json={"text": "let's cook", "mode": "cook"}
-    )
-    assert response.status_code == 422 and "not available yet" in response.text
-
-
 ROUTES = [
     ("get", "/v1/conversations"),
     ("post", "/v1/conversations"),

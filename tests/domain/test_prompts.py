@@ -15,9 +15,11 @@ from domain.nodes import (
     NODE_OUTPUTS,
     ActDecision,
     ActQuickDecision,
+    BypassOutput,
     CompressOutput,
     EntityCuration,
     GeneratedArtifact,
+    Handoff,
     ReplyOutput,
     RetainDecision,
     StepType,
@@ -63,6 +65,8 @@ FIELDS_IN_TEMPLATE: dict[str, tuple[type[BaseModel], ...]] = {
     "reply": (ReplyOutput,),
     "summarize": (SummarizeOutput,),
     "compress": (CompressOutput,),
+    "cook": (BypassOutput, Handoff),
+    "brainstorm": (BypassOutput, Handoff),
 }
 
 PLACEHOLDER = re.compile(r"\$(\{\w+\}|[A-Za-z_]\w*)")
@@ -205,6 +209,8 @@ def test_template_names_are_sorted_and_complete() -> None:
         "reply",
         "summarize",
         "compress",
+        "cook",
+        "brainstorm",
         "act/base",
         "act/read",
         "act/write",

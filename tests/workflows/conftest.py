@@ -18,6 +18,7 @@ from temporalio.testing import WorkflowEnvironment
 
 from activities.llm.script_provider import ScriptProvider
 from domain.turns import create_conversation
+from workflows.bypass import BypassTurnWorkflow
 from workflows.contracts import ProgressQuery, TurnInput, TurnLimits, TurnProgress, UiChange
 from workflows.turn import TurnWorkflow
 from workflows.worker import build_worker
@@ -97,8 +98,9 @@ class Turns:
             limits=limits or TurnLimits(),
             ui_changes=ui_changes or [],
         )
+        kind = BypassTurnWorkflow.run if mode in ("cook", "brainstorm") else TurnWorkflow.run
         return await self.env.client.start_workflow(
-            TurnWorkflow.run,
+            kind,
             turn,
             id=f"turn-{self.conversation_id}-{number}-{uuid.uuid4().hex[:6]}",
             task_queue=self.task_queue,

@@ -73,3 +73,11 @@ def ask(question: str, at_step: int | None = None) -> dict:
 
 def reply(text: str) -> dict:
     return {"node": "reply", "output": {"response": text}}
+
+
+def bypass(node: str, response: str, **handoff: Any) -> dict:
+    """A cook / brainstorm answer; ``handoff`` fields end the session with that handoff."""
+    output: dict[str, Any] = {"response": response}
+    if handoff:
+        output.update(exit=True, handoff=handoff)
+    return {"node": node, "output": output}

@@ -289,3 +289,37 @@ async def test_anything_else_lists_what_the_demo_understands(turns: Turns, execu
     assert turn.assistant_summary == " ".join(HELP_TEXT.split()[:100])
     assert "What's the weather like tomorrow?" in state.engagement_summary
     assert state.turn_summaries[-1].conversation_phase == "executing"
+
+
+async def test_demo_cook_mode_walks_through_the_mentioned_recipe_then_closes(
+    turns: Turns, executor
+):
+    mine = kitchen(turns, executor)
+    made = await mine.create(
+        "recipes", [{"name": "Toast", "instructions": ["Slice bread.", "Toast it."]}]
+    )
+    toast = mine.registry.resolve(made.rows[0]["id"])
+    said = []
+    async with turns.worker(DemoProvider()):
+        for text in (f"cook @[Toast](recipe:{toast})", "next", "next", "done"):
+            result = await (await turns.start(text, mode="cook")).result()
+            said.append(result.response)
+    assert said == [
+        "Step 1 of 2: Slice bread.",
+        "Step 2 of 2: Toast it.",
+        "That was the last step. Say 'done' when you are.",
+        "Enjoy your meal!",
+    ]
+
+
+async def test_demo_brainstorm_offers_ideas_and_keeps_one_as_unsaved_content(
+    turns: Turns, sessions
+):
+    async with turns.worker(DemoProvider()):
+        ideas = await (await turns.start("ideas with lentils", mode="brainstorm")).result()
+        kept = await (await turns.start("save that lentil one", mode="brainstorm")).result()
+    assert ideas.response.startswith("Ideas: ")
+    assert kept.response.startswith("Let's keep ")
+    state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
+    pending = SessionIdRegistry.from_dict(state.registry).get_truly_pending_artifacts()
+    assert list(pending) == ["gen_recipe_1"] and state.handoff.action == "save"

@@ -15,6 +15,7 @@ from temporalio.client import WorkflowHistory
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.worker import Replayer
 
+from workflows.bypass import BypassTurnWorkflow
 from workflows.contracts import TurnInput, TurnOutput
 from workflows.turn import TurnWorkflow
 
@@ -40,7 +41,9 @@ def test_histories_are_committed_for_the_main_paths():
 
 @pytest.mark.parametrize("path", HISTORIES, ids=[p.stem for p in HISTORIES])
 async def test_committed_history_replays(path: Path):
-    replayer = Replayer(workflows=[TurnWorkflow], data_converter=pydantic_data_converter)
+    replayer = Replayer(
+        workflows=[TurnWorkflow, BypassTurnWorkflow], data_converter=pydantic_data_converter
+    )
     result = await replayer.replay_workflow(history(path), raise_on_replay_failure=False)
     assert result.replay_failure is None, result.replay_failure
 

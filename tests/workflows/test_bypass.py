@@ -1,0 +1,77 @@
+"""cook and brainstorm run as BypassTurnWorkflow: one model call per message from the
+session's own history, no database writes, and a handoff the next plan turn acts on."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from domain.crud.contracts import DbRead
+from domain.registry import SessionIdRegistry
+from domain.turns import load_conversation
+from tests.kitchen import Kitchen
+from tests.workflows.conftest import Turns, keep_history
+from tests.workflows.script import bypass, complete, plan, reply, step, understand
+from tests.workflows.test_durability import scheduled_activities
+
+
+async def test_a_cook_session_guides_from_its_own_history_and_hands_off_an_update(
+    turns: Turns, executor, sessions
+):
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    made = await kitchen.create(
+        "recipes", [{"name": "Dal", "servings": 2, "instructions": ["Rinse.", "Simmer."]}]
+    )
+    dal = kitchen.registry.resolve(made.rows[0]["id"])
+    changed = {"name": "Dal", "servings": 2, "instructions": ["Rinse.", "Simmer with garlic."]}
+    script = turns.script(
+        bypass("cook", "Step 1: rinse the lentils."),
+        bypass("cook", "Step 2: simmer."),
+        bypass(
+            "cook", "Enjoy!", summary="Cooked dal with garlic.", action="update", recipe=changed
+        ),
+        understand(referenced_entities=["recipe_1"]),
+        plan("Keep the garlic", step("Update recipe_1", "write", "recipes")),
+        complete("Nothing written in this test"),
+        reply("Noted."),
+    )
+    async with turns.worker(script):
+        first = await turns.start(f"let's cook @[Dal](recipe:{dal})", mode="cook")
+        assert (await first.result()).response == "Step 1: rinse the lentils."
+        await keep_history(first, "cook_session")
+        activities = await scheduled_activities(first)
+        second = await (await turns.start("next", mode="cook")).result()
+        await (await turns.start("done, keep the garlic", mode="cook")).result()
+        state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
+        await (await turns.start("keep that change")).result()
+        after, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
+    assert second.response == "Step 2: simmer."
+    # One model call; begin, prepare, mark and finish are the only local activities: no CRUD.
+    assert activities == Counter({"bypass": 1, "local activities": 4})
+    cook_prompts = [c.user for c in script.calls if c.node == "cook"]
+    assert '"instructions": ["Rinse.", "Simmer."]' in cook_prompts[1]
+    assert "User: let's cook @[Dal]" in cook_prompts[1] and "Alfred: Step 1" in cook_prompts[1]
+    assert state.bypass is None
+    assert (state.handoff.action, state.handoff.recipe_ref) == ("update", "recipe_1")
+    assert "Cooked dal with garlic." in state.recent_turns[-1].assistant_response
+    understand_prompt = next(c.user for c in script.calls if c.node == "understand")
+    assert "## Handoff from a cook / brainstorm session" in understand_prompt
+    assert "Changes to `recipe_1` (saved): update it on request." in understand_prompt
+    assert after.handoff is None  # seen by one plan turn, then gone
+    (row,) = (await kitchen.run(DbRead(table="recipes"))).rows
+    assert row["instructions"] == ["Rinse.", "Simmer."]  # cook mode wrote nothing
+
+
+async def test_brainstorm_without_tools_hands_off_a_recipe_to_save(turns: Turns, sessions):
+    slaw = {"name": "Lime Slaw", "servings": 2, "instructions": ["Shred.", "Dress."]}
+    script = turns.script(
+        bypass("brainstorm", "Slaw, salsa or pickles?"),
+        bypass("brainstorm", "Slaw it is.", summary="A lime slaw.", action="save", recipe=slaw),
+    )
+    async with turns.worker(script):
+        await (await turns.start("ideas for a side?", mode="brainstorm")).result()
+        done = await (await turns.start("let's keep the slaw", mode="brainstorm")).result()
+    state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
+    assert done.status == "completed"
+    registry = SessionIdRegistry.from_dict(state.registry)
+    assert registry.get_truly_pending_artifacts() == {"gen_recipe_1": slaw}
+    assert state.handoff.recipe_ref == "gen_recipe_1"

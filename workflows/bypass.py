@@ -1,0 +1,107 @@
+"""BypassTurnWorkflow: one message of a ``cook`` or ``brainstorm`` session (seed 000
+"Domain Bypass Modes"), a workflow type of its own beside TurnWorkflow.
+
+The path is short and has no pauses: load the conversation, load the user's kitchen
+(the recipe an @-mention names, the profile), one model call with the session's own
+history, save. No CRUD activity exists on this path, so neither mode can write. On exit
+the model's handoff lands in the conversation (``domain.bypass.after_exchange``) for the
+next plan turn. Same id scheme, progress query and events as TurnWorkflow, so the API
+and clients treat both alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from temporalio import workflow
+from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
+
+with workflow.unsafe.imports_passed_through():
+    from activities.contracts import BypassRequest, BypassResult
+    from domain.bypass import after_exchange, open_session
+    from domain.modes import BYPASS_MODES
+    from workflows.contracts import ProgressQuery, TurnInput, TurnOutput, TurnProgress, UserInput
+    from workflows.runtime import LlmCapReached, TurnRuntime
+
+
+@workflow.defn(name="BypassTurnWorkflow")
+class BypassTurnWorkflow:
+    @workflow.init
+    def __init__(self, turn: TurnInput) -> None:
+        self.rt = TurnRuntime(turn)
+
+    @workflow.query(name="progress")
+    def progress(self, query: ProgressQuery) -> TurnProgress:
+        return self.rt.view(query.after_seq)
+
+    @workflow.signal(name="submit_input")
+    def submit_input(self, user_input: UserInput) -> None:
+        """A bypass turn never pauses: every input is recorded as ignored."""
+        self.rt.progress.ignored_inputs.append(user_input)
+
+    @workflow.run
+    async def run(self, turn: TurnInput) -> TurnOutput:
+        rt = self.rt
+        rt.mark("started")
+        if turn.mode not in BYPASS_MODES:
+            raise ApplicationError(
+                f"BypassTurnWorkflow runs {', '.join(BYPASS_MODES)}, not {turn.mode!r}",
+                type="unsupported_mode",
+                non_retryable=True,
+            )
+        try:
+            await self._converse(turn)
+        except (ActivityError, ApplicationError, asyncio.CancelledError) as error:
+            if is_cancelled_exception(error):
+                rt.progress.response = rt.progress.response or "Cancelled."
+                await rt.finish(rt.state, "cancelled", rt.progress.response)
+                raise
+            await self._fail(error)
+        except LlmCapReached:
+            await self._fail(ApplicationError("the turn's model-call budget is used up"))
+        return rt.output()
+
+    async def _converse(self, turn: TurnInput) -> None:
+        rt = self.rt
+        await rt.load()
+        await rt.prepare()
+        mode = turn.mode
+        session = open_session(rt.state, rt.registry, mode, turn.turn_number, rt.context)
+        rt.emit("thinking", {"message": turn.message, "mode": mode})
+        result = await rt.llm(
+            "bypass",
+            BypassRequest(message=turn.message, mode=mode, session=session, context=rt.context),
+            BypassResult,
+            summary=f"{mode}",
+        )
+        output = result.output
+        state = after_exchange(
+            rt.state,
+            rt.registry,
+            session,
+            turn=turn.turn_number,
+            message=turn.message,
+            output=output,
+        )
+        rt.progress.response = output.response
+        rt.set_status("replied")
+        rt.mark("replied")
+        done = {"response": output.response, "mode": mode, "exit": output.exit}
+        if output.handoff is not None:
+            done["handoff"] = output.handoff.model_dump(mode="json")
+        rt.emit("done", done, attempt=result.attempt)
+        await rt.mark_turn("replied", output.response)
+        await rt.finish(state, "completed", output.response)
+        rt.emit("context_updated", {"turn": turn.turn_number})
+
+    async def _fail(self, error: Exception) -> None:
+        rt = self.rt
+        cause = error.cause if isinstance(error, ActivityError) and error.cause else error
+        rt.progress.error = str(cause)
+        rt.emit("error", {"message": str(cause)})
+        rt.progress.response = f"Sorry, I couldn't finish this: {cause}"
+        try:
+            await rt.finish(rt.state, "failed", rt.progress.response)
+        except ActivityError:
+            workflow.logger.exception("could not record the failed turn")
+        rt.set_status("failed")
