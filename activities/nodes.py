@@ -123,16 +123,19 @@ class NodeActivities:
             context=request.context,
             budget=self.context_budget,
         )
-        output, call = await call_node(
-            self.gateway, "understand", render("understand"), user, facts=request
-        )
+        prompt = render("understand", mode_hint=mode_config(request.mode).understand_hint)
+        output, call = await call_node(self.gateway, "understand", prompt, user, facts=request)
         return _result(UnderstandResult, output, call)
 
     @activity.defn(name="think")
     async def think(self, request: ThinkRequest) -> ThinkResult:
         config = mode_config(request.mode)
         prompt = render(
-            "think", mode=request.mode, max_steps=config.max_steps, mode_guidance=config.guidance
+            "think",
+            mode=request.mode,
+            max_steps=config.max_steps,
+            mode_guidance=config.guidance,
+            mode_examples=config.examples,
         )
         registry = SessionIdRegistry.from_dict(request.registry)
         user = context.think_context(

@@ -357,9 +357,9 @@ def act_context(
         recent = result.step_index >= step_index - FULL_DETAIL_STEPS
         full = recent or (result.step_type == "generate" and step.step_type == "write")
         results.append(_format_step_result(result, full=full))
-    earlier_turns = []
+    earlier_turns = []  # the last 2 turns' results, in full: the data "those recipes" names
     for turn, stored in sorted(state.turn_step_results.items(), key=lambda kv: int(kv[0])):
-        earlier_turns += [f"Turn {turn}: " + _format_step_result(r, full=False) for r in stored]
+        earlier_turns += [f"Turn {turn}: " + _format_step_result(r, full=True) for r in stored]
     schema = schema_for_subdomain(step.subdomain) if step.step_type in ("read", "write") else ""
     unsaved = registry.get_truly_pending_artifacts()
     needs_saving = unsaved if step.step_type == "write" else {}
@@ -403,7 +403,7 @@ def act_context(
             Section(
                 "Kitchen dashboard", dashboard_section(context.dashboard) if knows_user else "", 35
             ),
-            Section("Earlier turns' steps", "\n".join(earlier_turns), 30),
+            Section("Earlier turns' steps (last 2 turns)", "\n\n".join(earlier_turns), 30),
             Section("Archived content keys", ", ".join(sorted(state.content_archive)), 25),
             Section("Conversation", conversation_section(state, depth=2), 20),
         ],

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from temporalio.testing import ActivityEnvironment
 
-from activities.contracts import UnderstandRequest
+from activities.contracts import ThinkRequest, UnderstandRequest
 from activities.llm.gateway import LlmGateway
 from activities.llm.script_provider import ScriptProvider
 from activities.nodes import NodeActivities
 from domain.conversation import ConversationState, TurnRecord
+from domain.modes import MODES
+from domain.nodes import UnderstandOutput
+from domain.prompts import load
 from domain.tokens import estimate_tokens
 
 
@@ -26,7 +29,7 @@ async def test_understand_fits_its_budget_and_records_the_dropped_sections():
     assert result.context_dropped == ["Recent conversation"]
     assert result.context_tokens == estimate_tokens(script.calls[0].user) <= 60
     assert script.calls[0].user.startswith("## Current message\nadd milk")
-    assert result.template == "understand" and result.version == "v1"
+    assert result.template == "understand" and result.version == load("understand").version
 
 
 async def test_within_budget_nothing_is_dropped():
@@ -35,3 +38,37 @@ async def test_within_budget_nothing_is_dropped():
     result = await ActivityEnvironment().run(nodes.understand, request(history_words=5))
     assert result.context_dropped == []
     assert "plan dinners" in script.calls[0].user
+
+
+async def test_the_mode_shapes_understands_and_thinks_system_prompts():
+    script = ScriptProvider.from_responses(
+        [
+            {"node": "understand", "output": {}, "repeat": True},
+            {
+                "node": "think",
+                "repeat": True,
+                "output": {"goal": "g", "decision": "clarify", "clarification_questions": ["?"]},
+            },
+        ]
+    )
+    nodes = NodeActivities(LlmGateway(script))
+    env = ActivityEnvironment()
+    for mode in ("quick", "plan", "create"):
+        understand = request(history_words=1).model_copy(update={"mode": mode})
+        await env.run(nodes.understand, understand)
+        think = ThinkRequest(
+            message="add milk",
+            mode=mode,
+            understand=UnderstandOutput(),
+            state=ConversationState(),
+            registry={},
+        )
+        await env.run(nodes.think, think)
+    prompts = {(c.node, i // 2): c.system for i, c in enumerate(script.calls)}
+    for i, mode in enumerate(("quick", "plan", "create")):
+        config = MODES[mode]
+        assert config.understand_hint in prompts[("understand", i)]
+        assert f"# Plans typical of {mode} mode\n\n{config.examples}" in prompts[("think", i)]
+        assert f"At most {config.max_steps} steps." in prompts[("think", i)]
+    assert "quick path whenever" in prompts[("understand", 0)]
+    assert "quick path whenever" not in prompts[("understand", 1)]

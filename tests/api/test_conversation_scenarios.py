@@ -165,8 +165,9 @@ async def test_a_recipe_made_earlier_is_shown_from_the_pending_artifact_then_sav
         and "## This step's tool results" in c.user
         and "## Current step\n0. Show" in c.user
     ]
-    assert '"rows": [{"id": "gen_recipe_1"' in shown
-    assert '"name": "peppers"' in shown and '"name": "eggs"' not in shown
+    read = shown.split("## This step's tool results so far\n", 1)[1].split("\n## ", 1)[0]
+    assert read.startswith('{"tool": "db_read"') and '"rows": [{"id": "gen_recipe_1"' in read
+    assert '"name": "peppers"' in read and '"name": "eggs"' not in read
     (row,) = await recipes(api)
     assert ingredient_names(row) == ["feta", "peppers", "tomatoes"]
     assert (await entities(api, conversation))["gen_recipe_1"]["action"] == "created"

@@ -245,3 +245,19 @@ def test_generate_and_analyze_steps_see_unsaved_content_in_full_to_revise_it():
         section = "## Generated content (unsaved; revise it under the same ref)\n"
         assert section + '`gen_recipe_1`: {"name": "Lime Rice"' in text
     assert "## Generated content" not in act_text(("read",), 0)
+
+
+def test_act_sees_the_last_two_turns_step_results_in_full():
+    state, registry = kitchen_session()
+    state.turn_step_results = {"2": [result(0)]}
+    text = act_context(
+        goal="g",
+        plan=plan_of("analyze"),
+        step_index=0,
+        prior_results=[],
+        tool_results=[],
+        registry=registry,
+        state=state,
+    ).text
+    assert "## Earlier turns' steps (last 2 turns)\nTurn 2: Step 0 (read, recipes)" in text
+    assert '"name": "secret0"' in text

@@ -45,7 +45,13 @@ from domain.prompts import (
 )
 
 VARIABLES: dict[str, dict[str, object]] = {
-    "think": {"mode": "plan", "max_steps": 8, "mode_guidance": "Propose complex plans first."},
+    "understand": {"mode_hint": "The user is in plan mode."},
+    "think": {
+        "mode": "plan",
+        "max_steps": 8,
+        "mode_guidance": "Propose complex plans first.",
+        "mode_examples": "- one write",
+    },
     "act/base": {
         "step_type": "read",
         "subdomain": "recipes",

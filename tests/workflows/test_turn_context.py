@@ -86,3 +86,36 @@ async def test_a_mention_of_another_users_recipe_is_reported_and_not_registered(
 
 def _uuid(value: str) -> uuid.UUID:
     return uuid.UUID(value)
+
+
+async def test_understands_curation_is_applied_and_recorded_in_the_turn_summary(
+    turns: Turns, sessions
+):
+    generate = step("Write a soup", "generate", "recipes")
+    script = turns.script(
+        understand(),
+        plan("A soup", generate),
+        complete("Wrote it", artifacts=[{"type": "recipe", "content": {"name": "Soup"}}]),
+        reply("Here is a soup."),
+        understand(
+            referenced_entities=["gen_recipe_1"],
+            entity_curation={
+                "retain_active": [{"ref": "gen_recipe_1", "reason": "the soup being planned"}],
+                "drop": ["recipe_42"],
+            },
+        ),
+        plan("Think about bread", step("Suggest bread", "analyze", "recipes")),
+        complete("Sourdough"),
+        reply("Sourdough goes with it."),
+    )
+    async with turns.worker(script):
+        for message in ("make a soup", "what bread goes with it?"):
+            assert (await (await turns.start(message)).result()).status == "completed"
+    state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
+    curation = state.turn_summaries[-1].entity_curation
+    assert [(d.ref, d.reason) for d in curation.retained] == [
+        ("gen_recipe_1", "the soup being planned")
+    ]
+    assert curation.dropped == []  # recipe_42 is unknown: ignored, not recorded
+    registry = SessionIdRegistry.from_dict(state.registry)
+    assert registry.ref_active_reason == {"gen_recipe_1": "the soup being planned"}
