@@ -154,7 +154,7 @@ def parser() -> argparse.ArgumentParser:
     chat.add_argument("--url", help="API address (default: the configured API host and port)")
     chat.add_argument("--token", help="bearer token (default: .alfred/dev-token)")
     chat.add_argument("--conversation", help="continue this conversation id")
-    chat.add_argument("--mode", choices=["quick", "plan", "create"])
+    chat.add_argument("--mode", choices=["quick", "plan", "create", "cook", "brainstorm"])
     return top
 
 

@@ -103,7 +103,7 @@ class TurnWorkflow:
             await self._begin()
             if self.mode in BYPASS_MODES:
                 raise ApplicationError(
-                    f"mode {self.mode!r} is not available yet",
+                    f"mode {self.mode!r} runs as BypassTurnWorkflow, not TurnWorkflow",
                     type="unsupported_mode",
                     non_retryable=True,
                 )
