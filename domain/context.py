@@ -13,6 +13,7 @@ from typing import Any
 
 from domain.bypass import handoff_section
 from domain.conversation import BypassSession, ConversationState, StepResult
+from domain.kitchen.entities import BY_TABLE, compute_label
 from domain.kitchen.tables import schema_for_subdomain
 from domain.nodes import ThinkStep, UnderstandOutput
 from domain.registry import SessionIdRegistry
@@ -143,7 +144,8 @@ def user_changes_section(context: TurnContext, *, with_data: bool) -> str:
         if with_data and entity.data is not None:
             lines.append(f"- `{name}` [{entity.action}]: {_json(entity.data, 2000)}")
         else:
-            label = (entity.data or {}).get("name") or (entity.data or {}).get("title") or ""
+            kind = BY_TABLE.get(entity.table)
+            label = compute_label(kind.type_name, entity.data) if kind and entity.data else ""
             lines.append(f"- `{name}` [{entity.action}] {label}".rstrip())
     lines += [
         f"- not found (not the user's, or malformed): {m}" for m in context.unresolved_mentions
@@ -172,7 +174,7 @@ def registry_table(registry: SessionIdRegistry) -> str:
     shown = [
         ref
         for ref in refs
-        if (registry.ref_turn_last_ref.get(ref, registry.ref_turn_created.get(ref, 0)) >= cutoff)
+        if (registry.last_referenced(ref) or 0) >= cutoff
         or ref in registry.ref_active_reason
         or ref in registry.pending_artifacts
     ][-MAX_REGISTRY_ROWS:]

@@ -228,7 +228,7 @@ class SessionIdRegistry:
         keep = [
             ref
             for ref in self.ref_to_uuid
-            if (self._last_referenced(ref) or -1) > cutoff
+            if (self.last_referenced(ref) or -1) > cutoff
             or ref in self.ref_active_reason
             or self.ref_to_uuid[ref] == PENDING
         ]
@@ -576,7 +576,7 @@ class SessionIdRegistry:
         recent: list[str] = []
         retained: list[str] = []
         for ref in self.ref_to_uuid:
-            last = self._last_referenced(ref)
+            last = self.last_referenced(ref)
             if last is not None and last >= cutoff:
                 recent.append(ref)
             elif ref in self.ref_active_reason:
@@ -740,13 +740,14 @@ class SessionIdRegistry:
             self.ref_active_reason,
         )
 
-    def _last_referenced(self, ref: str) -> int | None:
+    def last_referenced(self, ref: str) -> int | None:
+        """The last turn that referenced ``ref`` (its creation turn if none did)."""
         last = self.ref_turn_last_ref.get(ref)
         return last if last is not None else self.ref_turn_created.get(ref)
 
     def _activity_key(self, ref: str) -> tuple[int, int, str]:
         parts = _parse_ref(ref)
-        last = self._last_referenced(ref)
+        last = self.last_referenced(ref)
         return (last if last is not None else -1, parts.number if parts else 0, ref)
 
     def _label_of_row(self, entity: EntityType, record: Mapping[str, Any]) -> str:
