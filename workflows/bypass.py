@@ -39,9 +39,21 @@ class BypassTurnWorkflow:
         """A bypass turn never pauses: every input is recorded as ignored."""
         self.rt.progress.ignored_inputs.append(user_input)
 
+    @workflow.update(name="answer")
+    def answer(self, user_input: UserInput) -> None:
+        """Never accepted (see the validator); declared so the API gets a clear refusal."""
+
+    @answer.validator
+    def validate_answer(self, user_input: UserInput) -> None:
+        raise ApplicationError(
+            "a cook or brainstorm turn never waits for an answer: send a new message",
+            type="not_awaiting_input",
+        )
+
     @workflow.run
     async def run(self, turn: TurnInput) -> TurnOutput:
         rt = self.rt
+        rt.versions.decide()
         rt.mark("started")
         if turn.mode not in BYPASS_MODES:
             raise ApplicationError(

@@ -61,12 +61,24 @@ class TurnInput(BaseModel):
 
 
 class UserInput(BaseModel):
-    """The ``submit_input`` signal: the user's answer to an open pause."""
+    """The user's answer to an open pause: the ``answer`` update (and the older
+    ``submit_input`` signal, kept for runs that were sent one)."""
 
     input_id: str
-    """Chosen by the client, unique per submission: a repeated id is ignored."""
+    """Chosen by the client, unique per submission: a repeated id is answered as the first."""
     action: Literal["confirm", "reject", "answer"]
     text: str | None = None
+    pause_id: str | None = None
+    """The pause this answers (``PendingPause.pause_id``); an answer to another one, or to
+    one already answered, is rejected. None: whichever pause is open."""
+
+
+class InputReceipt(BaseModel):
+    """The ``answer`` update's result: the answer counted, for this pause."""
+
+    input_id: str
+    pause_id: str
+    action: Literal["confirm", "reject", "answer"]
 
 
 class TurnEvent(BaseModel):

@@ -37,6 +37,7 @@ with workflow.unsafe.imports_passed_through():
     from workflows import policies
     from workflows.contracts import TurnEvent, TurnInput, TurnOutput, TurnProgress
     from workflows.search_attributes import TURN_STATUS
+    from workflows.versions import Versions
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -56,6 +57,8 @@ class TurnRuntime:
         self.timings: dict[str, str] = {}
         self.context = TurnContext()
         """Profile, dashboard and fresh rows (empty for turns recorded before it existed)."""
+        self.versions = Versions()
+        """Which control-flow changes this run follows (``workflows.versions``)."""
 
     @property
     def workflow_id(self) -> str:
@@ -78,7 +81,7 @@ class TurnRuntime:
     def set_status(self, status: str) -> None:
         """The turn's status, for the progress query and the TurnStatus search attribute."""
         self.progress.status = status  # type: ignore[assignment]
-        if workflow.patched("turn-status-search-attribute"):
+        if self.versions.has("turn-status-search-attribute"):
             workflow.upsert_search_attributes([TURN_STATUS.value_set(status)])
 
     def trip(self, kind: str, detail: str) -> None:

@@ -43,6 +43,7 @@ with workflow.unsafe.imports_passed_through():
     from workflows import policies
     from workflows.act_loop import ActLoop
     from workflows.contracts import (
+        InputReceipt,
         PendingPause,
         ProgressQuery,
         StepProgress,
@@ -67,6 +68,8 @@ class TurnWorkflow:
         self.mode = turn.mode or DEFAULT_MODE
         self.inputs: list[UserInput] = []
         self.seen_inputs: list[str] = []
+        self.receipts: dict[str, InputReceipt] = {}
+        """Answers accepted by the ``answer`` update, by input id (a repeat gets the same)."""
         self.pauses = 0
         self.understand: UnderstandOutput | None = None
         self.think: ThinkOutput | None = None
@@ -93,11 +96,55 @@ class TurnWorkflow:
         self.seen_inputs.append(user_input.input_id)
         self.inputs.append(user_input)
 
+    @workflow.update(name="answer")
+    def answer(self, user_input: UserInput) -> InputReceipt:
+        """Answer the open pause; the validator has rejected any answer that would not count."""
+        if user_input.input_id in self.receipts:
+            return self.receipts[user_input.input_id]
+        pending = self.rt.progress.pending
+        if pending is None:  # the validator ran in this same workflow task: cannot happen
+            raise ApplicationError("no pause is open", type="not_awaiting_input")
+        receipt = InputReceipt(
+            input_id=user_input.input_id, pause_id=pending.pause_id, action=user_input.action
+        )
+        self.receipts[user_input.input_id] = receipt
+        self.seen_inputs.append(user_input.input_id)
+        self.inputs.append(user_input)
+        return receipt
+
+    @answer.validator
+    def validate_answer(self, user_input: UserInput) -> None:
+        """Rejected before it reaches history: no pause open, another pause named, or the
+        open one already answered. The same input id again is accepted (idempotent)."""
+        if user_input.input_id in self.receipts:
+            return
+        if any(r.pause_id == user_input.pause_id for r in self.receipts.values()):
+            raise ApplicationError(
+                f"{user_input.pause_id} has already been answered", type="already_answered"
+            )
+        pending = self.rt.progress.pending
+        if pending is None:
+            raise ApplicationError(
+                f"turn {self.rt.turn.turn_number} is {self.rt.progress.status}: "
+                "no question or proposal is waiting for an answer",
+                type="not_awaiting_input",
+            )
+        if user_input.pause_id is not None and user_input.pause_id != pending.pause_id:
+            raise ApplicationError(
+                f"{user_input.pause_id} is not the open question; {pending.pause_id} is",
+                type="not_the_open_pause",
+            )
+        if self.inputs or user_input.input_id in self.seen_inputs:
+            raise ApplicationError(
+                f"{pending.pause_id} has already been answered", type="already_answered"
+            )
+
     # --- the turn ----------------------------------------------------------------------------
 
     @workflow.run
     async def run(self, turn: TurnInput) -> TurnOutput:
         rt = self.rt
+        rt.versions.decide()
         rt.mark("started")
         try:
             await self._begin()
@@ -127,7 +174,7 @@ class TurnWorkflow:
     async def _begin(self) -> None:
         rt, turn = self.rt, self.rt.turn
         await rt.load()
-        if workflow.patched("turn-context"):
+        if rt.versions.has("turn-context"):
             await rt.prepare()
             return
         for change in turn.ui_changes:

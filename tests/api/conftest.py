@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
-from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.service import RPCError
 from temporalio.testing import WorkflowEnvironment
 
@@ -20,8 +19,7 @@ from api.deps import Services
 from api.temporal import TurnClient
 from domain.settings import Settings
 from domain.users import create_user
-from tests.conftest import TEST_SERVER
-from workflows.search_attributes import register_search_attributes
+from tests.conftest import replayed_environment
 from workflows.worker import build_worker
 
 
@@ -86,12 +84,8 @@ class RecordingTurnClient(TurnClient):
 async def api_temporal_env() -> AsyncIterator[WorkflowEnvironment]:
     """The API tests' own test server: turns they leave running (or waiting for a worker
     that has gone) must not hold the clock of the workflow tests' time-skipping server."""
-    env = await WorkflowEnvironment.start_time_skipping(
-        test_server_existing_path=str(TEST_SERVER), data_converter=pydantic_data_converter
-    )
-    await register_search_attributes(env.client)
-    yield env
-    await env.shutdown()
+    async with replayed_environment() as env:
+        yield env
 
 
 @pytest.fixture

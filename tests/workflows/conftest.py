@@ -19,7 +19,15 @@ from temporalio.testing import WorkflowEnvironment
 from activities.llm.script_provider import ScriptProvider
 from domain.turns import create_conversation
 from workflows.bypass import BypassTurnWorkflow
-from workflows.contracts import ProgressQuery, TurnInput, TurnLimits, TurnProgress, UiChange
+from workflows.contracts import (
+    InputReceipt,
+    ProgressQuery,
+    TurnInput,
+    TurnLimits,
+    TurnProgress,
+    UiChange,
+    UserInput,
+)
 from workflows.turn import TurnWorkflow
 from workflows.worker import build_worker
 
@@ -105,6 +113,13 @@ class Turns:
             id=f"turn-{self.conversation_id}-{number}-{uuid.uuid4().hex[:6]}",
             task_queue=self.task_queue,
         )
+
+
+async def send(handle: WorkflowHandle, user_input: UserInput) -> InputReceipt:
+    """Answer the turn's open pause through the ``answer`` update, as the API does."""
+    return await handle.execute_update(
+        "answer", user_input, id=user_input.input_id, result_type=InputReceipt
+    )
 
 
 async def progress(handle: WorkflowHandle, after: int = 0) -> TurnProgress:

@@ -20,7 +20,7 @@ from domain.crud.contracts import DbRead
 from domain.registry import SessionIdRegistry
 from domain.turns import load_conversation
 from tests.kitchen import PANTRY, Kitchen
-from tests.workflows.conftest import Turns, progress, wait_for
+from tests.workflows.conftest import Turns, progress, send, wait_for
 from workflows.contracts import UserInput
 
 
@@ -191,7 +191,7 @@ async def test_save_it_with_nothing_unsaved_asks_and_the_answer_is_understood(
         paused = await awaiting(handle)
         assert paused.pending.kind == "clarification" and paused.pending.source == "understand"
         assert paused.response == SAVE_NOTHING_QUESTION
-        await handle.signal("submit_input", answer("answer", "give me an idea with lentils"))
+        await send(handle, answer("answer", "give me an idea with lentils"))
         result = await handle.result()
     assert "**Red Lentil Dal**" in result.response
     assert await rows(turns, executor, "recipes") == []
@@ -212,7 +212,7 @@ async def test_plan_my_dinners_proposes_then_writes_seven_dinners(turns: Turns, 
             "Shall I?"
         ) in paused.response
         assert await rows(turns, executor, "meal_plans") == []
-        await handle.signal("submit_input", answer("confirm"))
+        await send(handle, answer("confirm"))
         result = await handle.result()
     assert result.status == "completed"
     assert result.response.startswith(f"Planned 7 dinners for {day(week[0])} to {day(week[-1])}:")
@@ -227,7 +227,7 @@ async def test_plan_my_dinners_without_saved_recipes_uses_built_in_ideas(turns: 
     async with turns.worker(DemoProvider()):
         handle = await turns.start("plan my dinners for next week")
         await awaiting(handle)
-        await handle.signal("submit_input", answer("confirm"))
+        await send(handle, answer("confirm"))
         result = await handle.result()
     assert "You have no saved recipes yet" in result.response
     plans = sorted(await rows(turns, executor, "meal_plans"), key=lambda r: r["date"])
@@ -241,7 +241,7 @@ async def test_a_recipe_saved_from_a_suggestion_is_planned(turns: Turns, executo
         await say(turns, "save it")
         handle = await turns.start("plan my dinners for next week")
         await awaiting(handle)
-        await handle.signal("submit_input", answer("confirm"))
+        await send(handle, answer("confirm"))
         result = await handle.result()
     assert "You have no saved recipes" not in result.response
     plans = await rows(turns, executor, "meal_plans")
@@ -258,7 +258,7 @@ async def test_that_one_asks_which_and_the_answer_suggests_a_recipe(turns: Turns
         paused = await awaiting(handle)
         assert paused.pending.kind == "clarification"
         assert paused.response == WHICH_ONE_QUESTION
-        await handle.signal("submit_input", answer("answer", "the chicken recipe"))
+        await send(handle, answer("answer", "the chicken recipe"))
         result = await handle.result()
     assert "**Lemon Chicken Traybake**" in result.response
     assert await rows(turns, executor, "recipes") == []
@@ -269,7 +269,7 @@ async def test_that_one_answered_with_a_read_is_a_quick_read(turns: Turns, execu
     async with turns.worker(DemoProvider()):
         handle = await turns.start("I'll take that one")
         await awaiting(handle)
-        await handle.signal("submit_input", answer("answer", "show my recipes"))
+        await send(handle, answer("answer", "show my recipes"))
         result = await handle.result()
     assert result.response == "1 recipe:\n- **Weeknight Chili**"
 

@@ -7,17 +7,24 @@ workflow type. Histories are recorded with ``ALFRED_RECORD_HISTORIES=1`` (see co
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import pytest
 from temporalio import workflow
 from temporalio.client import WorkflowHistory
 from temporalio.contrib.pydantic import pydantic_data_converter
-from temporalio.worker import Replayer
+from temporalio.worker import Replayer, Worker
 
+from tests.replay import local_activity_markers, patches, replay_failures, split_after
+from tests.workflows.conftest import Turns
+from tests.workflows.script import quick
+from tests.workflows.variants import ReorderedTurnWorkflow, TurnWorkflowAskingLate
 from workflows.bypass import BypassTurnWorkflow
-from workflows.contracts import TurnInput, TurnOutput
+from workflows.contracts import TurnInput
 from workflows.turn import TurnWorkflow
+from workflows.versions import AT_START
+from workflows.worker import turn_activities
 
 HISTORIES = sorted((Path(__file__).parent / "histories").glob("*.json"))
 
@@ -48,21 +55,73 @@ async def test_committed_history_replays(path: Path):
     assert result.replay_failure is None, result.replay_failure
 
 
-@workflow.defn(name="TurnWorkflow")
-class ReorderedTurnWorkflow(TurnWorkflow):
-    """The same workflow with one change in control flow: it marks the turn before loading."""
-
-    @workflow.run
-    async def run(self, turn: TurnInput) -> TurnOutput:
-        return await super().run(turn)
-
-    async def _begin(self) -> None:
-        await self.rt.mark_turn("running")
-        await super()._begin()
-
-
 async def test_a_reordered_workflow_fails_replay():
     replayer = Replayer(workflows=[ReorderedTurnWorkflow], data_converter=pydantic_data_converter)
     proposal = next(p for p in HISTORIES if p.stem == "proposal_confirmed")
     result = await replayer.replay_workflow(history(proposal), raise_on_replay_failure=False)
     assert isinstance(result.replay_failure, workflow.NondeterminismError)
+
+
+# --- a busy worker's histories ------------------------------------------------------------
+# On a busy worker a local activity's result can be recorded in one workflow task and the
+# code after it run in the next (workflows/versions.py). ``split_after`` writes that shape.
+
+
+QUICK_READ = (
+    quick("Show the user's inventory", "inventory"),
+    {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "inventory"}}},
+)
+
+
+async def _quick_read_history(turns: Turns, kind) -> WorkflowHistory:
+    script = turns.script(*QUICK_READ)
+    activities = list(turn_activities(turns.sessions, script).values())
+    async with Worker(
+        turns.env.client,
+        task_queue=turns.task_queue,
+        workflows=[kind],
+        activities=activities,
+    ):
+        handle = await turns.env.client.start_workflow(
+            kind.run,
+            TurnInput(
+                conversation_id=turns.conversation_id,
+                user_id=turns.user_id,
+                turn_number=1,
+                message="what's in my pantry?",
+            ),
+            id=f"turn-{uuid.uuid4().hex}",
+            task_queue=turns.task_queue,
+        )
+        assert (await handle.result()).status == "completed"
+        return await handle.fetch_history()
+
+
+async def test_asking_for_a_patch_after_a_local_activity_breaks_a_busy_workers_history(
+    turns: Turns,
+):
+    history = await _quick_read_history(turns, TurnWorkflowAskingLate)
+    begin_turn = local_activity_markers(history)[0]
+    replayer = Replayer(workflows=[TurnWorkflowAskingLate], data_converter=pydantic_data_converter)
+    as_recorded = await replayer.replay_workflow(history, raise_on_replay_failure=False)
+    assert as_recorded.replay_failure is None
+    busy = await replayer.replay_workflow(
+        split_after(history, begin_turn), raise_on_replay_failure=False
+    )
+    assert isinstance(busy.replay_failure, workflow.NondeterminismError)
+    assert "patch marker" in str(busy.replay_failure)
+
+
+async def test_every_busy_worker_shape_of_a_turn_replays(turns: Turns):
+    history = await _quick_read_history(turns, TurnWorkflow)
+    assert len(local_activity_markers(history)) >= 3
+    assert await replay_failures(history) == []
+
+
+def test_the_committed_histories_cover_runs_from_before_and_after_patches_at_start():
+    """Runs without the AT_START marker ask for the older changes where they first did; both
+    kinds must keep replaying (above). Old runs in a busy shape fail as they always would:
+    ``alfred turns end-stuck`` ends such turns."""
+    firsts = [patches(history(p))[:1] for p in HISTORIES]
+    assert [AT_START] in firsts
+    assert ["turn-context"] in firsts or [] in firsts

@@ -9,7 +9,7 @@ from domain.crud.contracts import DbRead
 from domain.registry import SessionIdRegistry
 from domain.turns import get_turn, load_conversation
 from tests.kitchen import PANTRY, Kitchen
-from tests.workflows.conftest import Turns, keep_history, progress, wait_for
+from tests.workflows.conftest import Turns, keep_history, progress, send, wait_for
 from tests.workflows.script import (
     act,
     ask,
@@ -110,7 +110,7 @@ async def test_proposal_confirmed_runs_the_plan_without_another_think(turns: Tur
         assert paused.pending.kind == "proposal" and paused.pending.plan[0].subdomain == "shopping"
         assert "Shall I add milk and eggs?" in paused.response
         assert await shopping_names(turns, executor) == []
-        await handle.signal("submit_input", answer("confirm"))
+        await send(handle, answer("confirm"))
         result = await handle.result()
         await keep_history(handle, "proposal_confirmed")
     assert result.status == "completed"
@@ -123,7 +123,7 @@ async def test_proposal_rejected_is_acknowledged_and_changes_nothing(turns: Turn
     async with turns.worker(script):
         handle = await turns.start("stock me up")
         await awaiting(handle)
-        await handle.signal("submit_input", answer("reject"))
+        await send(handle, answer("reject"))
         result = await handle.result()
     assert result.status == "completed"
     assert "won't" in result.response.lower() or "nothing" in result.response.lower()
@@ -179,7 +179,7 @@ async def test_understand_clarification_answer_goes_back_through_understand(turn
         handle = await turns.start("show me that one")
         paused = await awaiting(handle)
         assert paused.pending.kind == "clarification" and paused.pending.source == "understand"
-        await handle.signal("submit_input", answer("answer", "the pasta one"))
+        await send(handle, answer("answer", "the pasta one"))
         result = await handle.result()
     assert result.response == "You have no pasta recipes saved yet."
     second_understand = [c for c in script.calls if c.node == "understand"][1]
@@ -201,7 +201,7 @@ async def test_think_clarification_answer_is_planned_after_understand(turns: Tur
         handle = await turns.start("plan dinners")
         paused = await awaiting(handle)
         assert paused.pending.source == "think"
-        await handle.signal("submit_input", answer("answer", "just add rice"))
+        await send(handle, answer("answer", "just add rice"))
         result = await handle.result()
     assert result.status == "completed"
     assert [c.node for c in script.calls if c.node in ("understand", "think")] == [
@@ -228,7 +228,7 @@ async def test_ask_user_answer_resumes_the_same_step(turns: Turns, executor):
         handle = await turns.start("add eggs")
         paused = await awaiting(handle)
         assert paused.pending.kind == "question" and paused.pending.step_index == 0
-        await handle.signal("submit_input", answer("answer", "a dozen"))
+        await send(handle, answer("answer", "a dozen"))
         result = await handle.result()
         await keep_history(handle, "ask_user_answered")
     assert result.status == "completed"
@@ -287,7 +287,7 @@ async def test_the_reply_and_the_record_know_the_answer_to_a_clarification(turns
     async with turns.worker(script):
         handle = await turns.start("show me that one")
         await awaiting(handle)
-        await handle.signal("submit_input", answer("answer", "the chicken one"))
+        await send(handle, answer("answer", "the chicken one"))
         await handle.result()
     reply_call = next(c for c in script.calls if c.node == "reply")
     assert "show me that one (then answered: the chicken one)" in reply_call.user

@@ -1,0 +1,52 @@
+"""Which changes of the workflows' control flow a run follows, decided once, as it starts.
+
+``workflow.patched(id)`` answers from the patch markers of the workflow task in which the
+code asks. Right after a local activity that workflow task is not certain: on a busy
+worker the activity's result can be recorded (its marker) in one workflow task while the
+code that follows it runs, and records the patch marker, in the next. Replay resolves the
+activity in the first of the two, asks there, finds no marker and answers "not patched"
+where the run had answered "patched": ``[TMPRL1100] Non-deprecated patch marker
+encountered``, and the run is stuck for good. The first activation of a run has no such
+race (everything it does is in the first workflow task), so every run asks there, once.
+
+Runs started before this rule (no ``AT_START`` marker) still ask for the two older changes
+where they first did, so their histories replay as recorded. A new change is appended to
+``CHANGES`` (never reordered or removed while runs that asked may exist) and read with
+``has``; nothing else in ``workflows/`` calls ``workflow.patched``.
+"""
+
+from __future__ import annotations
+
+from temporalio import workflow
+
+AT_START = "patches-at-start"
+"""Recorded in the first workflow task of every run that decides its changes there."""
+
+LEGACY = ("turn-status-search-attribute", "turn-context")
+"""Changes that runs without ``AT_START`` asked for at the point of use (all are in force
+for runs with it)."""
+
+CHANGES: tuple[str, ...] = ()
+"""Changes made after ``AT_START``: asked in the first activation, in this order."""
+
+
+class Versions:
+    def __init__(self) -> None:
+        self._at_start: bool | None = None
+        self._changes: dict[str, bool] = {}
+
+    def decide(self) -> None:
+        """Ask for every change; call first in ``@workflow.run``, before any ``await``."""
+        self._at_start = workflow.patched(AT_START)
+        for change in CHANGES:
+            self._changes[change] = self._at_start and workflow.patched(change)
+
+    def has(self, change: str) -> bool:
+        """Whether this run follows ``change``."""
+        if self._at_start is None:
+            raise RuntimeError("Versions.has() before Versions.decide()")
+        if change in LEGACY:
+            # A run from before AT_START asks where it always did: its history has the
+            # marker (or not) right there.
+            return True if self._at_start else workflow.patched(change)
+        return self._changes[change]
