@@ -94,7 +94,9 @@ class Turns:
         mode: str | None = None,
         limits: TurnLimits | None = None,
         ui_changes: list[UiChange] | None = None,
+        **options: Any,
     ) -> WorkflowHandle:
+        """Start the next turn; ``options`` go to ``start_workflow`` (e.g. task_timeout)."""
         number = self.next_turn
         self.next_turn += 1
         turn = TurnInput(
@@ -112,6 +114,7 @@ class Turns:
             turn,
             id=f"turn-{self.conversation_id}-{number}-{uuid.uuid4().hex[:6]}",
             task_queue=self.task_queue,
+            **options,
         )
 
 

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import typing
 import uuid
 from collections import Counter
+from datetime import timedelta
 
 import pytest
+from temporalio import activity
 from temporalio.api.enums.v1 import EventType
 from temporalio.client import WorkflowFailureError
 from temporalio.exceptions import CancelledError
 
 from domain.crud.executor import CrudExecutor
 from domain.registry import SessionIdRegistry
-from domain.turns import get_turn, load_conversation
+from domain.turns import create_conversation, get_turn, load_conversation
 from tests.kitchen import Kitchen
-from tests.workflows.conftest import Turns, keep_history, progress, wait_for
+from tests.replay import replay_failures
+from tests.workflows.conftest import Turns, keep_history, progress, send, wait_for
 from tests.workflows.script import (
     clarify_first,
     complete,
@@ -26,6 +32,7 @@ from tests.workflows.script import (
     understand,
 )
 from workflows.contracts import UserInput
+from workflows.worker import turn_activities
 
 SHOP = step("Add milk", "write", "shopping")
 RUN_PLAN = [
@@ -158,3 +165,58 @@ async def test_invalid_model_output_twice_fails_the_turn_honestly(turns: Turns):
     row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)
     assert row.status == "failed" and row.response.startswith("Sorry, I couldn't finish this")
     assert [c.node for c in script.calls] == ["understand", "think", "think"]
+
+
+def slowed(activities: dict, names: tuple[str, ...], seconds: float) -> list:
+    """The turn's activities, with ``names`` taking ``seconds`` longer (a busy worker)."""
+
+    def slow(inner):
+        async def wrapper(request):
+            result = await inner(request)
+            await asyncio.sleep(seconds)
+            return result
+
+        wrapper.__annotations__ = typing.get_type_hints(inner)
+        return activity.defn(name=activity._Definition.must_from_callable(inner).name)(wrapper)
+
+    return [slow(f) if name in names else f for name, f in activities.items()]
+
+
+async def test_turns_on_a_slow_worker_write_histories_that_replay(turns: Turns):
+    """Local activities slower than the workflow-task heartbeat (task timeout 1 s, so about
+    0.8 s) put their results in later workflow tasks than the ones that asked for them;
+    three turns pause on a proposal and finish once confirmed. Every history replays, in
+    every busy shape (tests/replay.py). A worker restart is test_a_turn_finishes_on_a_new_
+    worker_without_repeating_activities: the time-skipping server cannot move a task off a
+    stopped worker's sticky queue, and a worker without a cache cannot hold a slow local
+    activity across heartbeats."""
+    count = 3
+    script = turns.script(
+        *[dict(e, repeat=True) for e in (understand(), propose("Add milk", "Add milk?", SHOP))],
+        *[dict(e, repeat=True) for e in RUN_PLAN],
+    )
+    slow = slowed(
+        turn_activities(turns.sessions, script),
+        ("begin_turn", "prepare_turn", "crud"),
+        0.9,
+    )
+    async with turns.worker(script, activities=slow):
+        handles = []
+        for _ in range(count):  # one conversation each: they run side by side
+            conversation = await create_conversation(turns.sessions, turns.user_id, "slow")
+            other = dataclasses.replace(turns, conversation_id=conversation)
+            handles.append(await other.start("add milk", task_timeout=timedelta(seconds=1)))
+        for handle in handles:
+            await awaiting(handle)
+        for handle in handles:
+            await send(handle, signal("confirm"))
+        results = await asyncio.gather(*(h.result() for h in handles))
+    assert [r.status for r in results] == ["completed"] * count
+    heartbeats = 0
+    for handle in handles:
+        history = await handle.fetch_history()
+        assert await replay_failures(history) == []
+        heartbeats += sum(
+            e.event_type == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED for e in history.events
+        )
+    assert heartbeats > count * 6  # the slow local activities did span workflow tasks
