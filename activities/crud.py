@@ -1,8 +1,9 @@
 """CRUD calls and schema look-ups as activities, over the domain's CRUD executor.
 
 A call the whitelist refuses is returned as ``error`` (the model reads it and corrects
-its next call); database outages raise and are retried by Temporal. Writes carry the
-idempotency key the workflow derived, so a retried activity never writes twice.
+its next call), as is a value the database itself refuses (no retry could store it);
+database outages raise and are retried by Temporal. Writes carry the idempotency key the
+workflow derived, so a retried activity never writes twice.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -23,8 +24,24 @@ class LlmResult(BaseModel):
 
 def _parse(content: str | dict[str, Any], model: type[BaseModel]) -> BaseModel:
     if isinstance(content, dict):
-        return model.model_validate(content)
-    return model.model_validate_json(content)
+        parsed = model.model_validate(content)
+    else:
+        parsed = model.model_validate_json(content)
+    _finite(parsed.model_dump(), "")
+    return parsed
+
+
+def _finite(value: Any, where: str) -> None:
+    """Refuse NaN and infinities anywhere in an output: JSON mode would turn them into
+    null on their way to the activities (a NaN quantity saved as "no quantity")."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{where or '(root)'}: {value} is not a number; use a finite number")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _finite(item, f"{where}.{key}" if where else str(key))
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            _finite(item, f"{where}[{i}]")
 
 
 class LlmGateway:

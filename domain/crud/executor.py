@@ -15,12 +15,19 @@ from typing import Any
 
 from sqlalchemy import Table, delete, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.exc import DataError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.crud import ingredients
 from domain.crud.contracts import CrudResult, DbCreate, DbDelete, DbRead, DbUpdate, Filter, Row
 from domain.crud.filters import NameMatch, compile_filter, compile_where
-from domain.crud.rows import execute_checked, row_to_json, to_json, visible_columns
+from domain.crud.rows import (
+    execute_checked,
+    refused_value,
+    row_to_json,
+    to_json,
+    visible_columns,
+)
 from domain.crud.validate import check_filter, check_row, column, table_spec
 from domain.db.engine import user_transaction
 from domain.db.models import Base, Operation
@@ -58,13 +65,18 @@ class CrudExecutor:
         step: int | None = None,
     ) -> CrudResult:
         """Run one call. ``registry`` is updated in place with every ref the call touched."""
-        if isinstance(request, DbRead):
-            return await self.read(request, user_id=user_id, registry=registry, step=step)
-        if not idempotency_key:
-            raise MissingIdempotencyKey(f"{request.tool} needs an idempotency key")
-        if isinstance(request, DbCreate):
-            return await self.create(request, user_id, registry, idempotency_key, step)
-        return await self.change(request, user_id, registry, idempotency_key, step)
+        try:
+            if isinstance(request, DbRead):
+                return await self.read(request, user_id=user_id, registry=registry, step=step)
+            if not idempotency_key:
+                raise MissingIdempotencyKey(f"{request.tool} needs an idempotency key")
+            if isinstance(request, DbCreate):
+                return await self.create(request, user_id, registry, idempotency_key, step)
+            return await self.change(request, user_id, registry, idempotency_key, step)
+        except DataError:
+            # A value validation let through (a read, a catalog look-up, the write's record):
+            # the transaction is rolled back, and retrying the same call cannot succeed.
+            raise refused_value(request.tool) from None
 
     # --- read -----------------------------------------------------------------------------
 

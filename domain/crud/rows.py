@@ -43,8 +43,21 @@ async def execute_checked(session: Any, statement: Any, *, where: str = "") -> A
     on. Connection and server failures propagate: they are retried, not blamed on input."""
     try:
         return await session.execute(statement)
-    except (IntegrityError, DataError) as exc:
+    except IntegrityError as exc:
+        # A constraint's message names the constraint and is the model's best hint.
         diag = getattr(exc.orig, "diag", None)
         message = getattr(diag, "message_primary", None) or str(exc.orig)
         prefix = f"{where}: " if where else ""
         raise CrudValidationError(f"{prefix}the database refused the write: {message}") from None
+    except DataError:
+        raise refused_value(where) from None
+
+
+def refused_value(where: str = "") -> CrudValidationError:
+    """A value validation should have refused but the database did: no retry can fix it.
+    The driver's text (with SQL and parameters) is never shown, only what to check."""
+    prefix = f"{where}: " if where else ""
+    return CrudValidationError(
+        f"{prefix}the database refused a value of this call; numbers must be finite and in "
+        "the column's range, text must not contain NUL characters"
+    )

@@ -1,17 +1,23 @@
 """Check CRUD calls against the whitelist and coerce JSON values to column types.
 
 Pure functions: no SQL, no registry. Every error names the table, column, operator or
-value at fault (``filters[1].op``), so the model's retry can fix exactly that.
+value at fault (``filters[1].op``), so the model's retry can fix exactly that. Values must
+also be storable, so no call reaches PostgreSQL only to fail there: numbers finite and in the
+column type's range, text (also inside arrays and JSON) without NUL characters.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import uuid
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from sqlalchemy import BigInteger, Integer, SmallInteger
+
 from domain.crud.contracts import OPERATORS, Filter
+from domain.db.models import Base
 from domain.errors import CrudValidationError
 from domain.kitchen.tables import ENUMS, HIDDEN, SYSTEM_SET, TABLES, Column, TableSpec
 
@@ -20,6 +26,14 @@ NO_VALUE_OPS = frozenset({"is_null", "is_not_null"})
 ORDERING_OPS = frozenset({">", "<", ">=", "<="})
 TEXTUAL_OPS = frozenset({"ilike", "similar"})
 ORDERABLE = frozenset({"text", "integer", "number", "date", "datetime"})
+INTEGER_BOUNDS = ((BigInteger, 2**63), (SmallInteger, 2**15), (Integer, 2**31))
+"""PostgreSQL integer types by SQLAlchemy type (subclasses first): values lie in -b..b-1."""
+NUMERIC_SCALE = 16383
+"""Digits PostgreSQL ``numeric`` holds after the decimal point."""
+
+
+class Unstorable(Exception):
+    """A value of the right kind that PostgreSQL cannot store; the message says why."""
 
 
 def table_spec(name: str, *, write: bool = False) -> TableSpec:
@@ -66,6 +80,17 @@ def check_filter(spec: TableSpec, flt: Filter, where: str) -> Column:
             f"{where}.op: 'contains' applies to array, text or json columns, "
             f"{flt.field!r} is {col.kind}"
         )
+    # Every value is checked here, before any SQL: some operators (ilike, similar, contains,
+    # the catalog's name matching) use the raw value. Refs are the executor's to translate.
+    if col.kind == "uuid":
+        return col
+    items = enumerate(flt.value) if op in LIST_OPS else [(None, flt.value)]
+    for i, item in items:
+        at = f"{where}.value" if i is None else f"{where}.value[{i}]"
+        if col.kind == "json" and op == "contains":
+            _storable_json(item, at, f"{spec.name}.{col.name}")
+        else:
+            convert(col, item, at, table=spec.name)
     return col
 
 
@@ -73,12 +98,7 @@ def coerce(col: Column, value: Any, where: str, *, table: str = "") -> Any:
     """A JSON value converted to what the column stores; a clear error when it cannot be."""
     if value is None:
         return None
-    try:
-        converted = _COERCE[col.kind](value)
-    except (TypeError, ValueError, InvalidOperation, ArithmeticError):
-        raise CrudValidationError(
-            f"{where}: {value!r} is not a valid {col.kind} for column {col.name!r}"
-        ) from None
+    converted = convert(col, value, where, table=table)
     allowed = ENUMS.get((table, col.name))
     if allowed and converted not in allowed:
         raise CrudValidationError(
@@ -87,19 +107,62 @@ def coerce(col: Column, value: Any, where: str, *, table: str = "") -> Any:
     return converted
 
 
+def convert(col: Column, value: Any, where: str, *, table: str = "") -> Any:
+    """``coerce`` without the closed value sets (a pattern may be part of an allowed value)."""
+    if value is None:
+        return None
+    try:
+        if col.kind == "integer":
+            converted = _integer(value, bound=_integer_bound(table, col.name))
+        else:
+            converted = _COERCE[col.kind](value)
+    except Unstorable as problem:
+        field = f"{table}.{col.name}" if table else col.name
+        raise CrudValidationError(f"{where}: {problem} (column {field})") from None
+    except (TypeError, ValueError, InvalidOperation, ArithmeticError):
+        raise CrudValidationError(
+            f"{where}: {value!r} is not a valid {col.kind} for column {col.name!r}"
+        ) from None
+    return converted
+
+
+def _integer_bound(table: str, name: str) -> int:
+    model = Base.metadata.tables.get(table)
+    sql_type = model.c[name].type if model is not None and name in model.c else Integer()
+    return next(b for t, b in INTEGER_BOUNDS if isinstance(sql_type, t))
+
+
 def _text(value: Any) -> str:
     if isinstance(value, (dict, list)):
         raise TypeError("not text")
-    text = str(value)
+    return _no_nul(str(value))
+
+
+def _no_nul(text: str) -> str:
     if "\x00" in text:
-        raise ValueError("PostgreSQL text cannot hold a NUL character")
+        raise Unstorable("text cannot contain a NUL character (\\u0000)")
     return text
 
 
-def _integer(value: Any) -> int:
+def _finite(value: Any) -> Decimal:
+    """Decimal accepts NaN and Infinity (and a JSON 1e400 arrives as inf): PostgreSQL
+    integers cannot hold them and the rest of the system cannot carry them as JSON."""
+    number = Decimal(str(value))
+    if number.is_nan():
+        raise Unstorable("NaN is not a number the kitchen can store")
+    if number.is_infinite():
+        sign = "-" if number < 0 else ""
+        raise Unstorable(f"{sign}Infinity is not a number the kitchen can store")
+    return number
+
+
+def _integer(value: Any, *, bound: int = 2**31) -> int:
     if isinstance(value, bool):
         raise TypeError("bool is not an integer")
-    number = Decimal(str(value))
+    number = _finite(value)
+    # Compared as a Decimal: "1e100000000" is not expanded, and not echoed, to say so.
+    if not -bound <= number < bound:
+        raise Unstorable(f"out of range for an integer column ({-bound}..{bound - 1})")
     if number != number.to_integral_value():
         raise ValueError("not whole")
     return int(number)
@@ -108,7 +171,37 @@ def _integer(value: Any) -> int:
 def _number(value: Any) -> Decimal:
     if isinstance(value, bool):
         raise TypeError("bool is not a number")
-    return Decimal(str(value))
+    number = _finite(value)
+    # Rows go back to the model as JSON through a float (rows.to_json): beyond a double's
+    # range a stored number would come back as Infinity.
+    if math.isinf(float(number)):
+        raise Unstorable("too large for a number column (at most about 1.8e308)")
+    if number.as_tuple().exponent < -NUMERIC_SCALE:
+        raise Unstorable(f"more than {NUMERIC_SCALE} decimal places")
+    return number
+
+
+def _storable_json(value: Any, where: str, field: str) -> None:
+    """A ``contains`` value for a json column, checked like a stored one."""
+    try:
+        _check_json(value)
+    except Unstorable as problem:
+        raise CrudValidationError(f"{where}: {problem} (column {field})") from None
+
+
+def _check_json(value: Any) -> None:
+    """Finite numbers and no NUL in strings or keys, at any depth (what jsonb accepts)."""
+    if isinstance(value, float):
+        _finite(value)
+    elif isinstance(value, str):
+        _no_nul(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _no_nul(str(key))
+            _check_json(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_json(item)
 
 
 def _boolean(value: Any) -> bool:
@@ -144,6 +237,7 @@ def _array(value: Any) -> list[str]:
 def _json(value: Any) -> Any:
     if not isinstance(value, (dict, list)):
         raise TypeError("not an object")
+    _check_json(value)
     return value
 
 

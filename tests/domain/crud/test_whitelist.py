@@ -149,5 +149,5 @@ async def test_text_with_a_nul_character_is_refused_before_the_database(kitchen:
     await refused(
         kitchen,
         DbCreate(table="shopping_list", data={"name": "milk\x00"}),
-        r"data\[0\]\.name: .* is not a valid text",
+        r"data\[0\]\.name: text cannot contain a NUL character",
     )

@@ -1,0 +1,79 @@
+"""The crud activity hands a refused value back to the model at once: a tool error, no retry."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from temporalio.testing import ActivityEnvironment
+
+from activities.contracts import CrudCallRequest
+from activities.crud import CrudActivities
+from domain.crud import validate
+from domain.crud.executor import CrudExecutor
+from domain.nodes import ToolCall
+
+
+def call(user: uuid.UUID, tool: str, params: dict[str, Any]) -> CrudCallRequest:
+    return CrudCallRequest(
+        user_id=str(user),
+        call=ToolCall(tool=tool, params=params),  # type: ignore[arg-type]
+        registry={},
+        idempotency_key=uuid.uuid4().hex,
+    )
+
+
+async def run(executor: CrudExecutor, request: CrudCallRequest):
+    # Returning (rather than raising) is what keeps Temporal from retrying the activity.
+    return await ActivityEnvironment().run(CrudActivities(executor).crud, request)
+
+
+async def rows(executor: CrudExecutor, user: uuid.UUID, table: str) -> list[dict[str, Any]]:
+    result = await run(executor, call(user, "db_read", {"table": table}))
+    assert result.error is None
+    return result.result.rows
+
+
+@pytest.mark.parametrize(
+    ("tool", "params", "error"),
+    [
+        (
+            "db_create",
+            {"table": "inventory", "data": {"name": "rice", "quantity": "NaN"}},
+            "data[0].quantity: NaN is not a number the kitchen can store",
+        ),
+        (
+            "db_create",
+            {"table": "recipes", "data": {"name": "Stew", "servings": 10**30}},
+            "data[0].servings: out of range for an integer column",
+        ),
+        (
+            "db_read",
+            {"table": "inventory", "filters": [{"field": "name", "op": "=", "value": "ri\x00ce"}]},
+            "filters[0].value: text cannot contain a NUL character",
+        ),
+    ],
+    ids=["nan", "oversized integer", "nul in a filter"],
+)
+async def test_a_value_postgresql_cannot_store_is_a_tool_error_on_the_first_attempt(
+    executor: CrudExecutor, user: uuid.UUID, tool: str, params: dict[str, Any], error: str
+):
+    result = await run(executor, call(user, tool, params))
+    assert result.error is not None and result.error.startswith(error)
+    assert result.result is None and result.attempt == 1
+    assert await rows(executor, user, params["table"]) == []
+
+
+async def test_a_database_data_error_is_a_tool_error_with_no_driver_text(
+    executor: CrudExecutor, user: uuid.UUID, monkeypatch
+):
+    # Pretend validation missed the range: PostgreSQL's NumericValueOutOfRange must still
+    # come back as a tool error, not an exception Temporal would retry.
+    monkeypatch.setattr(validate, "INTEGER_BOUNDS", ((validate.Integer, 10**40),))
+    params = {"table": "recipes", "data": {"name": "Stew", "servings": 10**30}}
+    result = await run(executor, call(user, "db_create", params))
+    assert result.error is not None and "refused a value of this call" in result.error
+    assert "psycopg" not in result.error and "INSERT" not in result.error
+    monkeypatch.undo()
+    assert await rows(executor, user, "recipes") == []
