@@ -40,12 +40,7 @@ def create_app(
         app.state.services = Services(
             settings=settings,
             sessions=session_factory(engine),
-            turns=TurnClient(
-                client,
-                task_queue=settings.task_queue,
-                namespace=settings.temporal_namespace,
-                query_timeout=settings.progress_query_timeout_seconds,
-            ),
+            turns=TurnClient.from_settings(client, settings),
         )
         try:
             yield

@@ -120,6 +120,42 @@ def cmd_users_create(settings: Settings, name: str) -> int:
     return 0
 
 
+def cmd_turns_end_stuck(settings: Settings, *, dry_run: bool) -> int:
+    """End the running turns whose history this code cannot replay (``api.stuck``)."""
+    from temporalio.client import Client
+    from temporalio.contrib.pydantic import pydantic_data_converter
+
+    from api.stuck import end_stuck, find_stuck
+
+    database = prepare_database(settings, migrate=False)
+
+    async def end_them() -> int:
+        client = await Client.connect(
+            settings.temporal_target,
+            namespace=settings.temporal_namespace,
+            data_converter=pydantic_data_converter,
+        )
+        engine = create_engine(database.app_url, pool_size=1)
+        try:
+            stuck = await find_stuck(client)
+            for turn in stuck:
+                print(f"{turn.workflow_id}: does not replay: {turn.error[:300]}")
+                if not dry_run:
+                    await end_stuck(client, session_factory(engine), turn)
+                    print(f"{turn.workflow_id}: terminated; its turn is ended (failed)")
+        finally:
+            await engine.dispose()
+        return len(stuck)
+
+    try:
+        count = asyncio.run(end_them())
+    finally:
+        database.close()
+    verb = "found" if dry_run else "ended"
+    print(f"alfred: {count} stuck turn(s) {verb}")
+    return _leave(0)
+
+
 def cmd_chat(settings: Settings, args: argparse.Namespace) -> int:
     from api.chat import run_chat  # the chat client needs neither the database nor Temporal
 
@@ -150,6 +186,13 @@ def parser() -> argparse.ArgumentParser:
         "create", help="create a user and print its bearer token"
     )
     create.add_argument("name")
+    turns = commands.add_parser("turns", help="turn administration")
+    end_stuck = turns.add_subparsers(dest="turns_command", required=True).add_parser(
+        "end-stuck",
+        help="end running turns whose history this version cannot replay (a "
+        "nondeterminism error): terminate the workflow, mark the turn failed",
+    )
+    end_stuck.add_argument("--dry-run", action="store_true", help="only list them")
     chat = commands.add_parser("chat", help="talk to Alfred in the terminal, over the API")
     chat.add_argument("--url", help="API address (default: the configured API host and port)")
     chat.add_argument("--token", help="bearer token (default: .alfred/dev-token)")
@@ -174,6 +217,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cmd_db_upgrade(settings)
     if args.command == "chat":
         return cmd_chat(settings, args)
+    if args.command == "turns":
+        return cmd_turns_end_stuck(settings, dry_run=args.dry_run)
     return cmd_users_create(settings, args.name)
 
 

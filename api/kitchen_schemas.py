@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from api.schemas import SafeJson, SafeText
 from domain.kitchen.entities import BY_TYPE
 from domain.kitchen.tables import ENUMS, TABLES, Column
 
@@ -25,25 +26,16 @@ INT4 = 2**31 - 1
 """Integer columns are PostgreSQL ``integer``: bigger values are refused here, by name."""
 
 
-def _no_nul(value: str) -> str:
-    if "\x00" in value:
-        raise ValueError("text cannot contain NUL (\\u0000) characters")
-    return value
-
-
-Text = Annotated[str, AfterValidator(_no_nul)]
-"""PostgreSQL text cannot hold NUL: refused here, naming the field, not by the driver."""
-
 _PY_TYPES: dict[str, Any] = {
-    "text": Text,
+    "text": SafeText,  # what PostgreSQL can store: no NUL, no lone surrogates
     "integer": int,
     "number": float,
     "boolean": bool,
     "date": dt.date,
     "datetime": dt.datetime,
     "uuid": uuid.UUID,
-    "array": list[Text],
-    "json": dict[str, Any],
+    "array": list[SafeText],
+    "json": SafeJson,
 }
 
 

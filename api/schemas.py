@@ -3,19 +3,66 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 import uuid
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import AfterValidator, BaseModel, Field, model_validator
 
 from domain.kitchen.tables import TABLES
+from workflows.contracts import InputReceipt
 
 Mode = Literal["quick", "plan", "create", "cook", "brainstorm"]
 KitchenTable = Literal[tuple(sorted(name for name, spec in TABLES.items() if spec.writable))]  # type: ignore[valid-type]
 
+JSON_MAX_DEPTH = 32
+"""Deepest nesting of a JSON object field: deeper is no kitchen data, and Python's JSON
+encoder (on the way to PostgreSQL or Temporal) fails near a thousand levels, a 500."""
+
+
+def _storable(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("text cannot contain NUL (\\u0000) characters")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(
+                "text cannot contain lone surrogates (\\ud800-\\udfff): they are not characters"
+            ) from None
+    return value
+
+
+SafeText = Annotated[str, AfterValidator(_storable)]
+"""The type of every text a request carries. PostgreSQL text holds neither NUL nor a lone
+UTF-16 surrogate (which a JSON escape such as ``"\\ud800"`` can smuggle in), and neither
+survives the way to Temporal: refused here as a 422 naming the field, not by the driver.
+(Pydantic's ``str`` already refuses lone surrogates; inside ``SafeJson`` only this does.)"""
+
+
+def _storable_json(value: dict[str, Any]) -> dict[str, Any]:
+    stack: list[tuple[Any, int]] = [(value, 1)]  # a loop, not recursion: depth is the input's
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            _storable(item)
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise ValueError("numbers must be finite (JSON has no NaN or Infinity)")
+        elif isinstance(item, dict | list):
+            if depth > JSON_MAX_DEPTH:
+                raise ValueError(f"JSON nested deeper than {JSON_MAX_DEPTH} levels")
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return value
+
+
+SafeJson = Annotated[dict[str, Any], AfterValidator(_storable_json)]
+"""A free-form JSON object in a request, held to what ``jsonb`` stores: its keys and strings
+are ``SafeText``, its numbers finite."""
+
 
 class ConversationCreate(BaseModel):
-    title: str = Field(default="", max_length=200)
+    title: SafeText = Field(default="", max_length=200)
 
 
 class ConversationPublic(BaseModel):
@@ -52,14 +99,14 @@ class UiChangeIn(BaseModel):
     action: Literal["created", "updated", "deleted"]
     table: KitchenTable
     id: uuid.UUID
-    data: dict[str, Any] | None = None
+    data: SafeJson | None = None
 
 
 class MessageCreate(BaseModel):
-    text: str = Field(min_length=1, max_length=4000)
+    text: SafeText = Field(min_length=1, max_length=4000)
     mode: Mode | None = None
     ui_changes: list[UiChangeIn] = Field(default_factory=list)
-    input_id: str | None = Field(default=None, max_length=200)
+    input_id: SafeText | None = Field(default=None, max_length=200)
     """When the message answers a pause: the client's id for this answer (retries are ignored)."""
 
 
@@ -91,12 +138,20 @@ class TurnPublic(BaseModel):
     temporal_ui_url: str
     created_at: dt.datetime
     updated_at: dt.datetime
+    accepted_input: InputReceipt | None = None
+    """The answer this request gave the turn's pause, as the turn took it."""
 
 
 class InputCreate(BaseModel):
     action: Literal["confirm", "reject", "answer"]
-    text: str | None = Field(default=None, max_length=4000)
-    input_id: str | None = Field(default=None, max_length=200)
+    text: SafeText | None = Field(default=None, max_length=4000)
+    input_id: SafeText | None = Field(default=None, max_length=200)
+    pause_id: SafeText | None = Field(
+        default=None,
+        max_length=300,
+        description="the pause this answers (the turn's `pending.pause_id`); another "
+        "pause's id, or one already answered, is a 409",
+    )
 
     @model_validator(mode="after")
     def _answer_has_text(self) -> InputCreate:

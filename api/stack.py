@@ -124,12 +124,7 @@ async def serve(
             services = Services(
                 settings=settings,
                 sessions=sessions,
-                turns=TurnClient(
-                    client,
-                    task_queue=settings.task_queue,
-                    namespace=settings.temporal_namespace,
-                    query_timeout=settings.progress_query_timeout_seconds,
-                ),
+                turns=TurnClient.from_settings(client, settings),
             )
             config = uvicorn.Config(
                 create_app(settings, services),

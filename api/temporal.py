@@ -4,16 +4,42 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import Literal
 
-from temporalio.client import Client, WorkflowHandle
+from temporalio.client import (
+    Client,
+    WorkflowExecutionStatus,
+    WorkflowHandle,
+    WorkflowUpdateFailedError,
+    WorkflowUpdateRPCTimeoutOrCancelledError,
+)
 from temporalio.common import SearchAttributePair, TypedSearchAttributes
-from temporalio.service import RPCError
+from temporalio.exceptions import ApplicationError
+from temporalio.service import RPCError, RPCStatusCode
 
 from domain.modes import BYPASS_MODES
-from workflows.contracts import ProgressQuery, TurnInput, TurnProgress, UserInput
+from domain.settings import Settings
+from workflows.contracts import InputReceipt, ProgressQuery, TurnInput, TurnProgress, UserInput
 from workflows.search_attributes import CONVERSATION_ID, TURN_STATUS, USER_ID
 
 log = logging.getLogger(__name__)
+
+Liveness = Literal[
+    "running", "missing", "completed", "failed", "cancelled", "terminated", "timed_out"
+]
+
+
+class AnswerNotTaken(Exception):
+    """No worker took the answer in time (none running, Temporal unreachable). It may still
+    count once one does: send it again with the same ``input_id``, which counts once."""
+
+
+class AnswerRefused(Exception):
+    """The turn did not take the answer; ``code`` says why (the validator's error type)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class TurnClient:
@@ -24,11 +50,23 @@ class TurnClient:
         task_queue: str,
         namespace: str = "default",
         query_timeout: float = 3.0,
+        answer_timeout: float = 10.0,
     ) -> None:
         self.client = client
         self.task_queue = task_queue
         self.namespace = namespace
         self.query_timeout = timedelta(seconds=query_timeout)
+        self.answer_timeout = timedelta(seconds=answer_timeout)
+
+    @classmethod
+    def from_settings(cls, client: Client, settings: Settings) -> TurnClient:
+        return cls(
+            client,
+            task_queue=settings.task_queue,
+            namespace=settings.temporal_namespace,
+            query_timeout=settings.progress_query_timeout_seconds,
+            answer_timeout=settings.answer_timeout_seconds,
+        )
 
     def handle(self, workflow_id: str) -> WorkflowHandle:
         return self.client.get_workflow_handle(workflow_id)
@@ -52,11 +90,37 @@ class TurnClient:
         )
         return handle.first_execution_run_id or handle.result_run_id or ""
 
-    async def answer(self, workflow_id: str, user_input: UserInput) -> None:
-        await self.handle(workflow_id).signal("submit_input", user_input)
+    async def answer(self, workflow_id: str, user_input: UserInput) -> InputReceipt:
+        """Answer the turn's open pause through its ``answer`` update: the receipt, or
+        ``AnswerRefused`` (another pause, already answered, nothing open, turn ended).
+        The input id is the update id, so a retried answer gets the first one's receipt."""
+        try:
+            return await self.handle(workflow_id).execute_update(
+                "answer",
+                user_input,
+                id=f"answer-{user_input.input_id}",
+                result_type=InputReceipt,
+                rpc_timeout=self.answer_timeout,
+            )
+        except WorkflowUpdateRPCTimeoutOrCancelledError:
+            raise AnswerNotTaken(
+                "no worker took the answer in time; send it again with the same input_id"
+            ) from None
+        except WorkflowUpdateFailedError as error:
+            cause = error.cause
+            code = cause.type if isinstance(cause, ApplicationError) and cause.type else "refused"
+            raise AnswerRefused(code, str(cause or error)) from None
+        except RPCError as error:
+            if error.status in (RPCStatusCode.NOT_FOUND, RPCStatusCode.FAILED_PRECONDITION):
+                raise AnswerRefused("not_awaiting_input", "the turn has ended") from None
+            raise AnswerNotTaken(
+                f"Temporal did not take the answer ({error.status.name})"
+            ) from None
 
     async def progress(self, workflow_id: str, after_seq: int = 0) -> TurnProgress | None:
-        """The live progress, or None when no worker can answer right now."""
+        """The live progress, or None when it cannot be had right now: no worker, a query
+        that failed (a history the worker cannot replay), a timeout. Callers fall back to
+        what the database knows; a read never fails because of it."""
         try:
             return await self.handle(workflow_id).query(
                 "progress",
@@ -64,9 +128,19 @@ class TurnClient:
                 result_type=TurnProgress,
                 rpc_timeout=self.query_timeout,
             )
-        except RPCError as error:
+        except Exception as error:  # noqa: BLE001 - any failure here only loses the live view
             log.warning("progress query failed for %s: %s", workflow_id, error)
             return None
+
+    async def liveness(self, workflow_id: str) -> Liveness:
+        """Whether the turn's workflow is running, ended (and how), or was never started."""
+        try:
+            description = await self.handle(workflow_id).describe()
+        except RPCError as error:
+            if error.status == RPCStatusCode.NOT_FOUND:
+                return "missing"
+            raise
+        return _LIVENESS.get(description.status, "running")
 
     async def cancel(self, workflow_id: str) -> None:
         await self.handle(workflow_id).cancel()
@@ -76,3 +150,12 @@ class TurnClient:
             return await self.client.service_client.check_health()
         except RPCError:
             return False
+
+
+_LIVENESS: dict[WorkflowExecutionStatus | None, Liveness] = {
+    WorkflowExecutionStatus.COMPLETED: "completed",
+    WorkflowExecutionStatus.FAILED: "failed",
+    WorkflowExecutionStatus.CANCELED: "cancelled",
+    WorkflowExecutionStatus.TERMINATED: "terminated",
+    WorkflowExecutionStatus.TIMED_OUT: "timed_out",
+}

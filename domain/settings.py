@@ -65,6 +65,12 @@ class Settings(BaseSettings):
     """How long ``?wait=true`` waits for a reply, a pause or the end of the turn."""
     progress_query_timeout_seconds: float = 3.0
     """A turn's live progress waits this long for a worker; then the stored row answers."""
+    answer_timeout_seconds: float = 10.0
+    """How long an answer to a pause waits for a worker to take it; then a 503 (send it
+    again with the same input_id: it counts once)."""
+    turn_start_grace_seconds: float = 30.0
+    """A reserved turn whose workflow does not exist after this long was never started (the
+    API died in between): the next message ends it and goes ahead."""
     sse_poll_seconds: float = 0.25
     sse_max_seconds: float = 3600.0
     """A stream ends after this long; clients resume with Last-Event-ID."""

@@ -35,6 +35,10 @@ class TurnInProgress(DomainError):
 
     code = "turn_in_progress"
 
+    def __init__(self, message: str, turn: Turn | None = None) -> None:
+        super().__init__(message)
+        self.turn = turn
+
 
 class ConversationConflict(DomainError):
     """The conversation changed since the turn loaded it (another turn saved in between)."""
@@ -226,8 +230,9 @@ async def reserve_turn(
         if latest is not None and latest.status == "awaiting_input":
             return Reservation("answer", latest)
         if latest is not None and latest.status in BUSY:
+            session.expunge(latest)  # keep its loaded fields through the rollback
             raise TurnInProgress(
-                f"turn {latest.turn_number} of this conversation is still {latest.status}"
+                f"turn {latest.turn_number} of this conversation is still {latest.status}", latest
             )
         since = latest.created_at if latest is not None else conversation.created_at
         changes = list(
@@ -258,9 +263,39 @@ async def reserve_turn(
         return Reservation("start", turn, changes)
 
 
+async def end_abandoned_turn(
+    sessions: Sessions, user_id: str, turn: Turn, *, status: str, reason: str
+) -> bool:
+    """End a busy turn whose workflow is gone (never started, terminated, timed out), so
+    it frees its conversation. The turn row gets ``status`` and a response saying what
+    happened; the conversation state a note, as the workflow leaves for a turn it ends, so
+    the next turn knows. False when the turn had ended meanwhile."""
+    async with user_transaction(sessions, user_id) as session:
+        conversation = await session.scalar(
+            select(Conversation).where(Conversation.id == turn.conversation_id).with_for_update()
+        )
+        row = await session.get(Turn, turn.id, with_for_update=True)
+        if conversation is None or row is None or row.status in TERMINAL:
+            return False
+        state = ConversationState.model_validate(conversation.state or {})
+        state.notes.append(f"Turn {row.turn_number} ended without finishing: {reason}.")
+        conversation.state = state.model_dump(mode="json")
+        conversation.version += 1
+        conversation.updated_at = dt.datetime.now(dt.UTC)
+        row.status = status
+        row.response = f"This turn ended without finishing: {reason}. Please send it again."
+        row.updated_at = dt.datetime.now(dt.UTC)
+    return True
+
+
 async def set_run_id(sessions: Sessions, user_id: str, turn_id: uuid.UUID, run_id: str) -> None:
     async with user_transaction(sessions, user_id) as session:
         await session.execute(update(Turn).where(Turn.id == turn_id).values(run_id=run_id))
+
+
+async def turn_by_workflow_id(sessions: Sessions, user_id: str, workflow_id: str) -> Turn | None:
+    async with user_transaction(sessions, user_id) as session:
+        return await session.scalar(select(Turn).where(Turn.workflow_id == workflow_id))
 
 
 async def turn_by_id(sessions: Sessions, user_id: str, turn_id: uuid.UUID) -> Turn:

@@ -7,6 +7,7 @@ import uuid
 from fastapi import APIRouter, Response
 from temporalio.service import RPCError
 
+from api.abandoned import free_if_abandoned
 from api.deps import CurrentUser, ServicesDep
 from api.errors import ApiError
 from api.schemas import (
@@ -18,10 +19,11 @@ from api.schemas import (
     TurnPublic,
     TurnSummary,
 )
+from api.temporal import AnswerRefused
 from api.turn_view import view, wait_until_settled
 from domain import turns
 from domain.registry import SessionIdRegistry
-from workflows.contracts import TurnInput, TurnLimits, UiChange, UserInput
+from workflows.contracts import InputReceipt, TurnInput, TurnLimits, UiChange, UserInput
 
 router = APIRouter(prefix="/v1/conversations", tags=["conversations"])
 
@@ -103,14 +105,9 @@ async def post_message(
     409 while the current turn is still running. ``?wait=true`` returns 200 once the turn
     has replied, paused or ended (bounded by ``ALFRED_API_WAIT_SECONDS``).
     """
-    reservation = await turns.reserve_turn(svc.sessions, str(user), str(conversation_id), body.text)
+    reservation, receipt = await _reserve(svc, str(user), str(conversation_id), body)
     turn = reservation.turn
-    if reservation.kind == "answer":
-        await svc.turns.answer(
-            turn.workflow_id,
-            UserInput(input_id=body.input_id or uuid.uuid4().hex, action="answer", text=body.text),
-        )
-    else:
+    if reservation.kind == "start":
         changes = [
             UiChange(action=c.action, table=c.table_name, id=str(c.row_id), data=c.data)
             for c in reservation.changes
@@ -150,5 +147,41 @@ async def post_message(
         await turns.set_run_id(svc.sessions, str(user), turn.id, run_id)
     if wait:
         response.status_code = 200
-        return await wait_until_settled(svc, str(user), turn.id)
-    return await view(svc, await turns.turn_by_id(svc.sessions, str(user), turn.id))
+        public = await wait_until_settled(svc, str(user), turn.id)
+    else:
+        public = await view(svc, await turns.turn_by_id(svc.sessions, str(user), turn.id))
+    public.accepted_input = receipt
+    return public
+
+
+async def _reserve(
+    svc: ServicesDep, user_id: str, conversation_id: str, body: MessageCreate
+) -> tuple[turns.Reservation, InputReceipt | None]:
+    """The turn this message starts, or the paused turn it answered, with the receipt."""
+    reservation = await _claim(svc, user_id, conversation_id, body.text)
+    if reservation.kind == "start":
+        return reservation, None
+    answer = UserInput(input_id=body.input_id or uuid.uuid4().hex, action="answer", text=body.text)
+    try:
+        return reservation, await svc.turns.answer(reservation.turn.workflow_id, answer)
+    except AnswerRefused as refused:
+        if not await free_if_abandoned(svc, user_id, reservation.turn):
+            raise ApiError(409, refused.code, str(refused)) from None
+    # The paused turn's workflow was gone: it is ended, and this message starts the next.
+    reservation = await _claim(svc, user_id, conversation_id, body.text)
+    if reservation.kind != "start":
+        raise ApiError(409, "turn_in_progress", "another message answered the turn first")
+    return reservation, None
+
+
+async def _claim(
+    svc: ServicesDep, user_id: str, conversation_id: str, text: str
+) -> turns.Reservation:
+    """Reserve the next turn; a busy turn whose workflow is gone is ended first
+    (``api.abandoned``), not waited on for ever."""
+    try:
+        return await turns.reserve_turn(svc.sessions, user_id, conversation_id, text)
+    except turns.TurnInProgress as busy:
+        if busy.turn is None or not await free_if_abandoned(svc, user_id, busy.turn):
+            raise
+    return await turns.reserve_turn(svc.sessions, user_id, conversation_id, text)

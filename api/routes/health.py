@@ -7,6 +7,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
 from api.deps import ServicesDep
+from api.errors import RETRY_AFTER_SECONDS
 
 router = APIRouter(tags=["health"])
 
@@ -27,4 +28,7 @@ async def readyz(svc: ServicesDep) -> JSONResponse:
     except Exception:  # noqa: BLE001 - any failure means not ready; the body says which
         checks["database"] = False
     ready = all(checks.values())
-    return JSONResponse({"ready": ready, "checks": checks}, status_code=200 if ready else 503)
+    if ready:
+        return JSONResponse({"ready": True, "checks": checks})
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    return JSONResponse({"ready": False, "checks": checks}, status_code=503, headers=headers)

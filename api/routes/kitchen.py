@@ -42,6 +42,7 @@ from api.kitchen_schemas import (
     TaskUpdate,
     empty_preferences,
 )
+from api.schemas import SafeText
 from domain.db.engine import user_transaction
 from domain.kitchen import repository
 
@@ -141,7 +142,7 @@ inventory = APIRouter(prefix="/inventory", tags=["inventory"])
 async def list_inventory(
     user: CurrentUser,
     svc: ServicesDep,
-    location: Annotated[str | None, Query(description="fridge, pantry ... (any case)")] = None,
+    location: Annotated[SafeText | None, Query(description="fridge, pantry ... (any case)")] = None,
     limit: Limit = 100,
     offset: Offset = 0,
 ) -> Any:

@@ -37,15 +37,20 @@ async def read_turn(turn: OwnedTurn, svc: ServicesDep) -> TurnPublic:
 
 @router.post("/{turn_id}/input", status_code=202, response_model=TurnPublic)
 async def submit_input(body: InputCreate, turn: OwnedTurn, svc: ServicesDep) -> TurnPublic:
-    """Confirm or reject a proposal, or answer a question; 409 unless the turn is paused."""
-    current = await view(svc, turn)
-    if current.status != "awaiting_input":
-        raise ApiError(409, "not_awaiting_input", f"the turn is {current.status}, not paused")
-    await svc.turns.answer(
-        turn.workflow_id,
-        UserInput(input_id=body.input_id or uuid.uuid4().hex, action=body.action, text=body.text),
+    """Confirm or reject a proposal, or answer a question. The turn checks the answer
+    before taking it: 409 with the reason when no pause is open, ``pause_id`` names
+    another pause, or the pause was already answered. The same ``input_id`` again gets
+    the first answer's receipt (``accepted_input``)."""
+    answer = UserInput(
+        input_id=body.input_id or uuid.uuid4().hex,
+        action=body.action,
+        text=body.text,
+        pause_id=body.pause_id,
     )
-    return current
+    receipt = await svc.turns.answer(turn.workflow_id, answer)  # refusals: api.errors
+    public = await view(svc, turn)
+    public.accepted_input = receipt
+    return public
 
 
 @router.post("/{turn_id}/cancel", status_code=202, response_model=TurnPublic)

@@ -54,13 +54,14 @@ class Api:
         return await self.http.delete(url, headers=self.auth, **kwargs)
 
     @asynccontextmanager
-    async def worker(self, provider: ScriptProvider):
+    async def worker(self, provider: ScriptProvider, **options):
         turns = self.services.turns
         async with build_worker(
             turns.client,
             task_queue=turns.task_queue,
             sessions=self.services.sessions,
             provider=provider,
+            **options,
         ):
             yield
 
@@ -98,7 +99,10 @@ async def api_services(api_temporal_env, sessions) -> AsyncIterator[Services]:
         task_queue=f"api-{uuid.uuid4().hex[:8]}",
     )
     turns = RecordingTurnClient(
-        api_temporal_env.client, task_queue=settings.task_queue, query_timeout=0.5
+        api_temporal_env.client,
+        task_queue=settings.task_queue,
+        query_timeout=0.5,
+        answer_timeout=2,
     )
     turns.started = []
     yield Services(settings=settings, sessions=sessions, turns=turns)

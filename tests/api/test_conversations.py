@@ -70,4 +70,4 @@ async def test_a_non_finite_number_in_a_body_is_422_not_500(api: Api):
         headers={**api.auth, "Content-Type": "application/json"},
     )
     assert response.status_code == 422
-    assert response.json()["detail"][0]["loc"] == ["body", "title"]
+    assert response.json()["error"]["details"][0]["loc"] == ["body", "title"]

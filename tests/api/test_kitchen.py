@@ -111,7 +111,7 @@ def without_timestamps(row: dict[str, Any]) -> dict[str, Any]:
 
 def error_fields(response) -> set[str]:
     """The body fields a FastAPI 422 names (``loc`` = ["body", field, ...])."""
-    return {str(e["loc"][1]) for e in response.json()["detail"] if len(e["loc"]) > 1}
+    return {str(e["loc"][1]) for e in response.json()["error"]["details"] if len(e["loc"]) > 1}
 
 
 # --- every resource ---------------------------------------------------------------------------
@@ -491,7 +491,8 @@ async def test_an_invalid_ingredient_is_422_and_no_recipe_is_written(api: Api):
     body = {**PANCAKES, "ingredients": [{"name": "egg"}, {"quantity": 2}]}
     response = await api.post("/v1/recipes", json=body)
     assert response.status_code == 422
-    assert any(e["loc"][:3] == ["body", "ingredients", 1] for e in response.json()["detail"])
+    details = response.json()["error"]["details"]
+    assert any(e["loc"][:3] == ["body", "ingredients", 1] for e in details)
     assert (await api.get("/v1/recipes")).json() == []
     assert await kitchen_changes(api) == []
 

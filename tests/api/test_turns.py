@@ -228,7 +228,7 @@ async def test_invalid_messages_are_422_naming_the_field(api: Api, body):
     conversation = await api.conversation()
     response = await api.post(f"/v1/conversations/{conversation}/messages", json=body)
     assert response.status_code == 422
-    assert response.json()["detail"][0]["loc"][0] == "body"
+    assert response.json()["error"]["details"][0]["loc"][0] == "body"
 
 
 ROUTES = [
