@@ -105,7 +105,7 @@ class UiChangeIn(BaseModel):
 class MessageCreate(BaseModel):
     text: SafeText = Field(min_length=1, max_length=4000)
     mode: Mode | None = None
-    ui_changes: list[UiChangeIn] = Field(default_factory=list)
+    ui_changes: list[UiChangeIn] = Field(default_factory=list, max_length=100)
     input_id: SafeText | None = Field(default=None, max_length=200)
     """When the message answers a pause: the client's id for this answer (retries are ignored)."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import uuid
 
 from fastapi import APIRouter, Response
@@ -26,6 +27,7 @@ from domain.registry import SessionIdRegistry
 from workflows.contracts import InputReceipt, TurnInput, TurnLimits, UiChange, UserInput
 
 router = APIRouter(prefix="/v1/conversations", tags=["conversations"])
+log = logging.getLogger(__name__)
 
 
 def _public(conversation) -> ConversationPublic:
@@ -141,8 +143,9 @@ async def post_message(
                 status="failed",
                 response="The turn could not be started; please send the message again.",
             )
+            log.warning("could not start %s: %s", turn.workflow_id, error)
             raise ApiError(
-                503, "temporal_unavailable", f"could not start the turn: {error}"
+                503, "temporal_unavailable", "could not start the turn; send the message again"
             ) from None
         await turns.set_run_id(svc.sessions, str(user), turn.id, run_id)
     if wait:

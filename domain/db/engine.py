@@ -21,7 +21,14 @@ SET_USER = text("SELECT set_config('app.user_id', :user_id, true)")
 
 def create_engine(url: str, *, pool_size: int = 5) -> AsyncEngine:
     """An async engine on psycopg 3. Pass the application URL for anything user-facing."""
-    return create_async_engine(sync_url(url), pool_size=pool_size, pool_pre_ping=True)
+    # A server that stops answering (rather than refusing) must not hold a request until
+    # the TCP timeout: connecting gives up after 5 s, and the API answers 503.
+    return create_async_engine(
+        sync_url(url),
+        pool_size=pool_size,
+        pool_pre_ping=True,
+        connect_args={"connect_timeout": 5},
+    )
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -271,4 +271,16 @@ async def test_temporal_down_when_a_turn_starts_is_a_503_with_retry_after(api: A
         response = await client.post(url, json={"text": "hi"}, headers=api.auth)
     assert response.status_code == 503
     assert response.headers["retry-after"] == "5"
-    assert response.json()["error"]["code"] == "temporal_unavailable"
+    error = response.json()["error"]
+    assert error["code"] == "temporal_unavailable" and "send the message again" in error["message"]
+
+
+async def test_more_than_100_ui_changes_in_a_message_is_a_422(api):
+    conversation = await api.conversation()
+    change = {"action": "deleted", "table": "inventory", "id": str(uuid.uuid4())}
+    response = await api.post(
+        f"/v1/conversations/{conversation}/messages",
+        json={"text": "hi", "ui_changes": [change] * 101},
+    )
+    assert response.status_code == 422
+    assert "ui_changes" in response.json()["error"]["message"]
