@@ -42,9 +42,10 @@ _WFT = (
 REPLAYED_TYPES = ("TurnWorkflow", "BypassTurnWorkflow")
 
 
-def replayer() -> Replayer:
+def replayer(workflows: Sequence[type] = ()) -> Replayer:
     return Replayer(
-        workflows=[TurnWorkflow, BypassTurnWorkflow], data_converter=pydantic_data_converter
+        workflows=list(workflows) or [TurnWorkflow, BypassTurnWorkflow],
+        data_converter=pydantic_data_converter,
     )
 
 
@@ -111,9 +112,11 @@ def split_after(history: WorkflowHistory, index: int) -> WorkflowHistory:
     return WorkflowHistory(history.workflow_id, events)
 
 
-async def replay_failures(history: WorkflowHistory, *, busy_shapes: bool = True) -> list[str]:
+async def replay_failures(
+    history: WorkflowHistory, *, busy_shapes: bool = True, workflows: Sequence[type] = ()
+) -> list[str]:
     """Why ``history`` (and, with ``busy_shapes``, each of its busy-worker variants) does not
-    replay with today's code; empty when every one does."""
+    replay with today's code (or with ``workflows``); empty when every one does."""
     variants = [("as recorded", history)]
     if busy_shapes:
         variants += [
@@ -122,7 +125,7 @@ async def replay_failures(history: WorkflowHistory, *, busy_shapes: bool = True)
         ]
     failures = []
     for name, variant in variants:
-        result = await replayer().replay_workflow(variant, raise_on_replay_failure=False)
+        result = await replayer(workflows).replay_workflow(variant, raise_on_replay_failure=False)
         if result.replay_failure is not None:
             failures.append(f"{history.workflow_id} {name}: {result.replay_failure}")
     return failures
