@@ -103,7 +103,7 @@ async def temporal_env() -> AsyncIterator[WorkflowEnvironment]:
 @asynccontextmanager
 async def replayed_environment() -> AsyncIterator[WorkflowEnvironment]:
     """A time-skipping test server whose every workflow history is replayed at the end
-    (as recorded and in busy-worker shapes, ``tests.replay``): a test run cannot write a
+    (as recorded and in a busy-worker shape, ``tests.replay``): a test run cannot write a
     history that today's workflow code cannot replay."""
     recorder = HistoryRecorder()
     env = await WorkflowEnvironment.start_time_skipping(

@@ -110,6 +110,9 @@ async def test_asking_for_a_patch_after_a_local_activity_breaks_a_busy_workers_h
     )
     assert isinstance(busy.replay_failure, workflow.NondeterminismError)
     assert "patch marker" in str(busy.replay_failure)
+    # The guard's one busy variant (a split after every local activity) finds it too.
+    failures = await replay_failures(history, workflows=[TurnWorkflowAskingLate])
+    assert len(failures) == 1 and "after each local activity" in failures[0]
 
 
 async def test_every_busy_worker_shape_of_a_turn_replays(turns: Turns):
