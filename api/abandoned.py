@@ -27,7 +27,7 @@ REASONS = {
 async def free_if_abandoned(svc: Services, user_id: str, turn: Turn) -> bool:
     """End ``turn`` if no live workflow owns it; True when it was ended."""
     liveness = await svc.turns.liveness(turn.workflow_id)
-    if liveness == "running":
+    if liveness in ("running", "unknown"):
         return False
     if liveness == "missing":
         age = dt.datetime.now(dt.UTC) - turn.created_at

@@ -25,7 +25,7 @@ from workflows.search_attributes import CONVERSATION_ID, TURN_STATUS, USER_ID
 log = logging.getLogger(__name__)
 
 Liveness = Literal[
-    "running", "missing", "completed", "failed", "cancelled", "terminated", "timed_out"
+    "unknown", "running", "missing", "completed", "failed", "cancelled", "terminated", "timed_out"
 ]
 
 
@@ -139,7 +139,11 @@ class TurnClient:
         except RPCError as error:
             if error.status == RPCStatusCode.NOT_FOUND:
                 return "missing"
-            raise
+            log.warning("could not describe %s: %s", workflow_id, error)
+            return "unknown"  # Temporal unreachable: nothing is ended on a guess
+        except RuntimeError as error:  # a lazy client that cannot connect at all
+            log.warning("could not describe %s: %s", workflow_id, error)
+            return "unknown"
         return _LIVENESS.get(description.status, "running")
 
     async def cancel(self, workflow_id: str) -> None:

@@ -4,12 +4,16 @@ pause, and a turn whose history cannot be replayed still reads as what the datab
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import uuid
 
-from temporalio.client import WorkflowExecutionStatus
+from temporalio.client import Client, WorkflowExecutionStatus
+from temporalio.service import RetryConfig
 from temporalio.worker import Worker
 
+from api.abandoned import free_if_abandoned
 from api.stuck import end_stuck, find_stuck
+from api.temporal import TurnClient
 from domain import turns
 from tests.api.conftest import Api
 from tests.api.test_turns import SHOP, add_milk, script, settled
@@ -166,3 +170,18 @@ async def test_an_answer_no_worker_takes_is_a_503_and_counts_once_when_sent_agai
         assert again.status_code == 202, again.text
         done = await settled(api, turn["id"], "completed")
     assert done["response"] == "Added milk."
+
+
+async def test_a_turn_is_never_ended_on_a_guess_when_temporal_is_unreachable(api: Api):
+    unreachable = await Client.connect(
+        "127.0.0.1:1", lazy=True, retry_config=RetryConfig(max_retries=0)
+    )
+    turn_client = TurnClient(unreachable, task_queue="nowhere")
+    assert await turn_client.liveness("turn-x-1") == "unknown"
+    conversation = await api.conversation()
+    sessions, user = api.services.sessions, str(api.user_id)
+    reserved = (await turns.reserve_turn(sessions, user, conversation, "hi")).turn
+    services = dataclasses.replace(api.services, turns=turn_client)
+    services.settings = services.settings.model_copy(update={"turn_start_grace_seconds": 0})
+    assert not await free_if_abandoned(services, user, reserved)
+    assert (await turns.turn_by_id(sessions, user, reserved.id)).status == "running"
