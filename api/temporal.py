@@ -108,8 +108,9 @@ class TurnClient:
             ) from None
         except WorkflowUpdateFailedError as error:
             cause = error.cause
-            code = cause.type if isinstance(cause, ApplicationError) and cause.type else "refused"
-            raise AnswerRefused(code, str(cause or error)) from None
+            if isinstance(cause, ApplicationError):
+                raise AnswerRefused(cause.type or "refused", cause.message) from None
+            raise AnswerRefused("refused", str(cause or error)) from None
         except RPCError as error:
             if error.status in (RPCStatusCode.NOT_FOUND, RPCStatusCode.FAILED_PRECONDITION):
                 raise AnswerRefused("not_awaiting_input", "the turn has ended") from None

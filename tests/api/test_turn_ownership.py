@@ -185,3 +185,16 @@ async def test_a_turn_is_never_ended_on_a_guess_when_temporal_is_unreachable(api
     services.settings = services.settings.model_copy(update={"turn_start_grace_seconds": 0})
     assert not await free_if_abandoned(services, user, reserved)
     assert (await turns.turn_by_id(sessions, user, reserved.id)).status == "running"
+
+
+async def test_a_refusal_says_why_in_a_sentence(api: Api):
+    conversation = await api.conversation()
+    async with api.worker(script(*MILK, *add_milk())):
+        turn = (await say(api, conversation, "add milk", params={"wait": "true"})).json()
+        wrong = await api.post(
+            f"/v1/turns/{turn['id']}/input", json={"action": "confirm", "pause_id": "pause-9"}
+        )
+        await api.post(f"/v1/turns/{turn['id']}/input", json={"action": "reject"})
+        await settled(api, turn["id"], "completed")
+    error = wrong.json()["error"]
+    assert error["message"] == f"pause-9 is not the open question; {turn['pending']['pause_id']} is"
