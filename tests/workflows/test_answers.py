@@ -13,11 +13,10 @@ from temporalio.client import WorkflowUpdateFailedError
 from tests.workflows.conftest import Turns, keep_history, progress, send, wait_for
 from tests.workflows.script import (
     bypass,
-    clarify_first,
     propose,
     understand,
 )
-from tests.workflows.test_durability import RUN_PLAN, SHOP, awaiting
+from tests.workflows.test_durability import ASK_THEN_PROPOSE, RUN_PLAN, SHOP, awaiting
 from workflows.contracts import UserInput
 
 
@@ -72,12 +71,7 @@ async def test_the_same_input_id_twice_is_answered_as_the_first(turns: Turns):
 
 
 async def test_an_answer_naming_another_pause_than_the_open_one_is_refused(turns: Turns):
-    script = turns.script(
-        clarify_first("Which list?"),
-        understand(),
-        propose("Add milk", "Add milk to the shopping list?", SHOP),
-        *RUN_PLAN,
-    )
+    script = turns.script(*ASK_THEN_PROPOSE)
     async with turns.worker(script):
         handle = await turns.start("add it")
         question = (await awaiting(handle)).pending

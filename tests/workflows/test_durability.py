@@ -40,6 +40,13 @@ RUN_PLAN = [
     complete("Added milk"),
     reply("Added milk."),
 ]
+ASK_THEN_PROPOSE = (
+    clarify_first("Which list?"),
+    understand(),
+    propose("Add milk", "Add milk to the shopping list?", SHOP),
+    *RUN_PLAN,
+)
+"""A question ("which list?"), then a proposal, then the plan: two pauses in one turn."""
 
 
 def signal(action: str, text: str | None = None, input_id: str | None = None) -> UserInput:
@@ -91,12 +98,7 @@ async def test_a_signal_with_no_pause_open_is_recorded_and_ignored(turns: Turns)
 
 
 async def test_a_repeated_input_id_is_ignored(turns: Turns):
-    script = turns.script(
-        clarify_first("Which list?"),
-        understand(),
-        propose("Add milk", "Add milk to the shopping list?", SHOP),
-        *RUN_PLAN,
-    )
+    script = turns.script(*ASK_THEN_PROPOSE)
     async with turns.worker(script):
         handle = await turns.start("add it")
         await awaiting(handle)

@@ -13,7 +13,7 @@ import pytest
 from activities.llm.base import LlmError, LlmRequest, Usage
 from activities.llm.gateway import LlmGateway
 from activities.llm.openai_provider import OpenAIProvider, retry_after
-from domain.nodes import ReplyOutput, ThinkOutput
+from domain.nodes import ActDecision, ReplyOutput, ThinkOutput
 from domain.settings import Settings
 from tests.activities.llm.fake_openai import FakeOpenAI
 
@@ -332,6 +332,28 @@ async def test_json_breaking_the_node_rules_goes_through_repair(
     assert result.attempts == 2
     assert result.output["proposal_message"] == VALID_THINK["proposal_message"]
     assert "propose requires proposal_message" in fake.requests[1].body["messages"][3]["content"]
+
+
+async def test_a_nan_in_the_models_json_is_repaired_never_saved_as_null(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    nan_call = (
+        '{"action": "tool_call", "tool_call": {"tool": "db_create", "params": '
+        '{"table": "inventory", "data": {"name": "milk", "quantity": NaN}}}}'
+    )
+    fixed = nan_call.replace("NaN", "2")
+    fake.reply(nan_call)
+    fake.reply(fixed)
+
+    result = await gateway.call(
+        LlmRequest(node="act", system="s", user="u", output_model=ActDecision, step=0)
+    )
+
+    assert result.attempts == 2
+    assert result.output["tool_call"]["params"]["data"]["quantity"] == 2
+    repair = fake.requests[1].body["messages"]
+    assert repair[2] == {"role": "assistant", "content": nan_call}
+    assert "tool_call.params.data.quantity: nan is not a number" in repair[3]["content"]
 
 
 async def test_empty_content_is_returned_as_empty_text(
