@@ -11,9 +11,11 @@ rarely holds what PostgreSQL cannot store, so some cases get a NUL or a lone sur
 appended to every string of their body and query: a new text field that is not
 ``SafeText`` shows up here as a 500.
 
-No worker runs the turns this starts (a turn stays running, as when the workers are down),
-so the waits a turn read can do are cut short: the test is about status codes, not turn
-outcomes. A request that does not answer at all fails the test as a 5xx would.
+A worker with the offline demo model runs the turns this starts, as ``make run`` does, so
+an answer meets a real turn (paused, running or ended); the waits a turn read can do are
+cut short: the test is about status codes, not turn outcomes. (With no worker at all, an
+answer is a 503 ``worker_unavailable`` with Retry-After, on purpose: test_turn_ownership.)
+A request that does not answer at all fails the test as a 5xx would.
 """
 
 from __future__ import annotations
@@ -33,11 +35,13 @@ from hypothesis import HealthCheck, Phase
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 
+from activities.llm.demo_provider import DemoProvider
 from api.app import create_app
 from api.deps import Services
 from domain.settings import Settings
 from domain.users import create_user
 from tests.api.test_kitchen import RESOURCES
+from workflows.worker import build_worker
 
 T = TypeVar("T")
 
@@ -91,8 +95,8 @@ class Fuzz:
 @pytest.fixture
 async def fuzz(api_services: Services, sessions) -> AsyncIterator[Fuzz]:
     """An app on this test's services (the Temporal test server, the recording turn client
-    that ends the turns started here) and a user of its own. No worker answers progress
-    queries: they fail fast, and ``?wait=true`` and event streams end soon."""
+    that ends the turns started here, a worker with the demo model) and a user of its own.
+    Progress queries time out fast, and ``?wait=true`` and event streams end soon."""
     api_services.turns.query_timeout = timedelta(seconds=0.05)
     settings = api_services.settings.model_copy(
         update={"api_wait_seconds": 0.2, "sse_max_seconds": 0.2}
@@ -101,7 +105,11 @@ async def fuzz(api_services: Services, sessions) -> AsyncIterator[Fuzz]:
     _, token = await create_user(sessions, "fuzz")
     transport = httpx.ASGITransport(app=create_app(settings, services))
     http = httpx.AsyncClient(transport=transport, base_url="http://alfred")
-    yield Fuzz(asyncio.get_running_loop(), http, {"Authorization": f"Bearer {token}"})
+    turns = api_services.turns
+    async with build_worker(
+        turns.client, task_queue=turns.task_queue, sessions=sessions, provider=DemoProvider()
+    ):
+        yield Fuzz(asyncio.get_running_loop(), http, {"Authorization": f"Bearer {token}"})
     await http.aclose()
 
 
