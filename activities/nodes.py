@@ -32,7 +32,7 @@ from activities.llm.base import LlmError, LlmRequest
 from activities.llm.gateway import LlmGateway, LlmResult
 from domain import context
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
-from domain.nodes import NODE_COMPLEXITY, NODE_OUTPUTS, STEP_COMPLEXITY
+from domain.nodes import NODE_COMPLEXITY, NODE_OUTPUTS, STEP_COMPLEXITY, output_cap
 from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
 from domain.registry import SessionIdRegistry
 from domain.tokens import Fitted, estimate_tokens
@@ -46,6 +46,7 @@ async def call_node(
     *,
     complexity: str | None = None,
     step: int | None = None,
+    step_type: str | None = None,
     facts: BaseModel | None = None,
 ) -> tuple[dict[str, Any], NodeCall]:
     """One node call; provider errors become ApplicationErrors (retryable or not).
@@ -64,6 +65,7 @@ async def call_node(
         output_model=NODE_OUTPUTS[node],
         complexity=complexity or NODE_COMPLEXITY.get(node, "medium"),
         step=step,
+        max_tokens=output_cap(node, step_type),
         template=prompt.template,
         version=prompt.version,
         extra={"request": facts.model_dump(mode="json")} if facts is not None else {},
@@ -178,6 +180,7 @@ class NodeActivities:
             user,
             complexity=STEP_COMPLEXITY[step.step_type],
             step=request.step_index,
+            step_type=step.step_type,
             facts=request,
         )
         return _result(ActResult, output, call)

@@ -253,3 +253,25 @@ NODE_COMPLEXITY: dict[str, str] = {
     "cook": "medium",
     "brainstorm": "high",
 }
+
+NODE_MAX_TOKENS: dict[str, int] = {
+    "understand": 800,
+    "think": 1_500,
+    "act_quick": 400,
+    "reply": 1_200,
+    "summarize": 600,
+    "compress": 400,
+    "cook": 1_000,
+    "brainstorm": 2_000,
+}
+"""Output caps, fitted to each schema with room to spare: a model that runs on past them
+is rambling (the output is cut off, repaired as an invalid output, never waited out)."""
+STEP_MAX_TOKENS: dict[str, int] = {"read": 600, "write": 2_500, "analyze": 1_500, "generate": 3_000}
+"""Act's caps by step type: a write carries whole rows, a generate step whole recipes."""
+
+
+def output_cap(node: str, step_type: str | None = None) -> int:
+    """The ``max_tokens`` a node's call is sent with."""
+    if node == "act" and step_type is not None:
+        return STEP_MAX_TOKENS[step_type]
+    return NODE_MAX_TOKENS.get(node, 1_500)

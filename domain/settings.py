@@ -41,6 +41,8 @@ class Settings(BaseSettings):
     openai_mini_model: str = "gpt-4.1-mini"
     """For low complexity calls."""
     llm_timeout_seconds: float = 60.0
+    """One model request's HTTP timeout; the model activities' Temporal timeouts follow it
+    (three requests per attempt: the output and up to two repairs)."""
     llm_script: Path | None = None
     """The script provider's JSON file (``ALFRED_LLM_SCRIPT``)."""
 

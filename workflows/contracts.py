@@ -48,6 +48,9 @@ class TurnLimits(BaseModel):
     max_llm_calls: int = 40
     pause_timeout_seconds: float = 24 * 3600
     max_pauses: int = 3
+    llm_timeout_seconds: float = 60.0
+    """The provider's timeout for one model request (``ALFRED_LLM_TIMEOUT_SECONDS``): the
+    model activities' timeouts follow it (``workflows.policies.llm``)."""
 
 
 class TurnInput(BaseModel):

@@ -21,18 +21,33 @@ _LLM_FATAL = [
 ]
 _DB_FATAL = ["conversation_not_found", "conversation_conflict", "missing_idempotency_key"]
 
-LLM: dict[str, Any] = {
-    "start_to_close_timeout": timedelta(seconds=120),
-    "schedule_to_close_timeout": timedelta(minutes=10),
-    "retry_policy": RetryPolicy(
-        initial_interval=timedelta(seconds=2),
-        backoff_coefficient=2.0,
-        maximum_interval=timedelta(seconds=60),
-        maximum_attempts=6,
-        non_retryable_error_types=_LLM_FATAL,
-    ),
-}
-"""Model calls: provider retry-after overrides the interval via next_retry_delay."""
+LLM_RETRY = RetryPolicy(
+    initial_interval=timedelta(seconds=2),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(seconds=60),
+    maximum_attempts=6,
+    non_retryable_error_types=_LLM_FATAL,
+)
+LLM_MARGIN_SECONDS = 30.0
+"""On top of the provider's own HTTP timeout: a repair attempt plus the activity's work."""
+
+
+def llm(timeout_seconds: float) -> dict[str, Any]:
+    """Options of a model call whose provider gives up on one HTTP request after
+    ``timeout_seconds`` (``ALFRED_LLM_TIMEOUT_SECONDS``, carried in ``TurnLimits``).
+
+    One attempt may make up to three requests (the output and two repairs); the timeout
+    covers them, so a slow model is waited for as long as it was configured to be, and
+    never cut at a fixed limit it can never beat. The provider's retry-after overrides
+    the retry interval (``next_retry_delay``).
+    """
+    start_to_close = timedelta(seconds=3 * timeout_seconds + LLM_MARGIN_SECONDS)
+    return {
+        "start_to_close_timeout": start_to_close,
+        "schedule_to_close_timeout": max(3 * start_to_close, timedelta(minutes=10)),
+        "retry_policy": LLM_RETRY,
+    }
+
 
 DB: dict[str, Any] = {
     "start_to_close_timeout": timedelta(seconds=30),

@@ -104,7 +104,11 @@ class TurnRuntime:
             raise LlmCapReached(name)
         self.progress.llm_calls += 1
         result = await workflow.execute_activity(
-            name, request, result_type=result_type, summary=summary, **policies.LLM
+            name,
+            request,
+            result_type=result_type,
+            summary=summary,
+            **policies.llm(self.turn.limits.llm_timeout_seconds),
         )
         if isinstance(result, NodeCall):
             self.progress.usage = self.progress.usage + result.usage

@@ -546,7 +546,7 @@ class TurnWorkflow:
             ),
             result_type=SummarizeResult,
             summary="summarize",
-            **policies.LLM,
+            **policies.llm(rt.turn.limits.llm_timeout_seconds),
         )
         rt.progress.usage = rt.progress.usage + summarized.usage
         rt.progress.llm_calls += summarized.llm_calls

@@ -43,6 +43,8 @@ class LlmRequest:
     repair_of: str | None = None
     """The previous, invalid output when this call is the one repair attempt."""
     repair_error: str | None = None
+    max_tokens: int | None = None
+    """The node's output cap (``domain.nodes.output_cap``); providers that can, send it."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -53,6 +55,8 @@ class LlmReply:
     content: str | dict[str, Any]
     model: str
     usage: Usage
+    truncated: bool = False
+    """The model stopped at the output cap (``finish_reason: length``): the output is cut off."""
 
 
 class LlmError(Exception):

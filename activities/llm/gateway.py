@@ -1,4 +1,4 @@
-"""Validate a provider's output against the node contract, with one repair attempt."""
+"""Validate a provider's output against the node contract, with up to two repair attempts."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from activities.llm.base import LlmError, LlmProvider, LlmRequest, Usage
+from activities.llm.base import LlmError, LlmProvider, LlmReply, LlmRequest, Usage
 
 
 class LlmResult(BaseModel):
@@ -19,10 +19,16 @@ class LlmResult(BaseModel):
     model: str
     usage: Usage
     attempts: int
-    """1, or 2 when the repair attempt was needed."""
+    """1, plus one per repair attempt needed."""
 
 
-def _parse(content: str | dict[str, Any], model: type[BaseModel]) -> BaseModel:
+def _parse(reply: LlmReply, request: LlmRequest) -> BaseModel:
+    if reply.truncated:
+        raise ValueError(
+            f"the output was cut off at the {request.max_tokens or 'output'}-token limit; "
+            "answer again, shorter, with every required field"
+        )
+    content, model = reply.content, request.output_model
     if isinstance(content, dict):
         parsed = model.model_validate(content)
     else:
@@ -44,6 +50,10 @@ def _finite(value: Any, where: str) -> None:
             _finite(item, f"{where}[{i}]")
 
 
+MAX_REPAIRS = 2
+"""Repair attempts after the first output, each shown the previous output and its error."""
+
+
 class LlmGateway:
     def __init__(self, provider: LlmProvider) -> None:
         self.provider = provider
@@ -51,36 +61,38 @@ class LlmGateway:
     async def call(self, request: LlmRequest) -> LlmResult:
         """The provider's output as a valid instance of ``request.output_model``.
 
-        An output that fails validation gets exactly one repair attempt, shown the error;
-        a second failure raises a non-retryable ``LlmError`` (kind ``invalid_output``).
+        An output that fails validation, or was cut off at the output cap, gets up to
+        ``MAX_REPAIRS`` repair attempts, each shown the error; after that a non-retryable
+        ``LlmError`` (kind ``invalid_output``) says what was wrong with the last one.
         """
-        reply = await self.provider.complete(request)
-        usage = reply.usage
-        try:
-            parsed = _parse(reply.content, request.output_model)
+        usage = Usage()
+        current = request
+        for attempt in range(1, MAX_REPAIRS + 2):
+            reply = await self.provider.complete(current)
+            usage = usage + reply.usage
+            try:
+                parsed = _parse(reply, request)
+            except (ValidationError, ValueError) as error:
+                problem = _describe(error)
+                current = dataclasses.replace(
+                    request,
+                    repair_of=reply.content
+                    if isinstance(reply.content, str)
+                    else json.dumps(reply.content),
+                    repair_error=problem,
+                )
+                continue
             return LlmResult(
-                output=parsed.model_dump(mode="json"), model=reply.model, usage=usage, attempts=1
+                output=parsed.model_dump(mode="json"),
+                model=reply.model,
+                usage=usage,
+                attempts=attempt,
             )
-        except (ValidationError, ValueError) as first:
-            repair = dataclasses.replace(
-                request,
-                repair_of=reply.content
-                if isinstance(reply.content, str)
-                else json.dumps(reply.content),
-                repair_error=_describe(first),
-            )
-        reply = await self.provider.complete(repair)
-        usage = usage + reply.usage
-        try:
-            parsed = _parse(reply.content, request.output_model)
-        except (ValidationError, ValueError) as second:
-            raise LlmError(
-                f"{request.node}: the model's output failed validation twice: {_describe(second)}",
-                kind="invalid_output",
-                retryable=False,
-            ) from None
-        return LlmResult(
-            output=parsed.model_dump(mode="json"), model=reply.model, usage=usage, attempts=2
+        raise LlmError(
+            f"{request.node}: the model's output failed validation {MAX_REPAIRS + 1} times: "
+            f"{problem}",
+            kind="invalid_output",
+            retryable=False,
         )
 
 

@@ -67,6 +67,7 @@ class OpenAIProvider:
             response = await self._client.chat.completions.create(
                 model=model,
                 messages=_messages(request),
+                **({"max_tokens": request.max_tokens} if request.max_tokens else {}),
                 response_format={
                     "type": "json_schema",
                     "json_schema": {
@@ -101,6 +102,7 @@ class OpenAIProvider:
         usage = response.usage
         return LlmReply(
             content=(message.content if message is not None else None) or "",
+            truncated=bool(response.choices) and response.choices[0].finish_reason == "length",
             model=response.model,
             usage=Usage(
                 prompt_tokens=usage.prompt_tokens if usage else 0,

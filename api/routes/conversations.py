@@ -129,6 +129,7 @@ async def post_message(
                 max_llm_calls=settings.max_llm_calls_per_turn,
                 pause_timeout_seconds=settings.pause_timeout_hours * 3600,
                 max_pauses=settings.max_pauses_per_turn,
+                llm_timeout_seconds=settings.llm_timeout_seconds,
             ),
         )
         try:

@@ -152,9 +152,9 @@ async def test_cancelling_a_paused_turn_leaves_the_conversation_consistent(turns
     assert version == 1 and any("cancelled" in note for note in state.notes)
 
 
-async def test_invalid_model_output_twice_fails_the_turn_honestly(turns: Turns):
+async def test_invalid_model_output_three_times_fails_the_turn_honestly(turns: Turns):
     broken = {"node": "think", "output": {"goal": "x", "decision": "propose"}}
-    script = turns.script(understand(), broken, broken)
+    script = turns.script(understand(), broken, broken, broken)
     async with turns.worker(script):
         handle = await turns.start("plan something")
         with pytest.raises(WorkflowFailureError) as failure:
@@ -166,7 +166,7 @@ async def test_invalid_model_output_twice_fails_the_turn_honestly(turns: Turns):
     assert state.events[-1].type == "error"
     row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)
     assert row.status == "failed" and row.response.startswith("Sorry, I couldn't finish this")
-    assert [c.node for c in script.calls] == ["understand", "think", "think"]
+    assert [c.node for c in script.calls] == ["understand", "think", "think", "think"]
 
 
 def slowed(activities: dict, names: tuple[str, ...], seconds: float) -> list:

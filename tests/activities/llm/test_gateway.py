@@ -29,8 +29,8 @@ async def test_a_non_finite_number_in_a_tool_call_is_repaired_with_its_path(bad:
     assert "not a number" in repair.repair_error
 
 
-async def test_a_non_finite_number_twice_is_an_invalid_output_never_a_null():
-    provider = ScriptProvider.from_responses([create_milk(float("nan"))] * 2)
+async def test_a_non_finite_number_three_times_is_an_invalid_output_never_a_null():
+    provider = ScriptProvider.from_responses([create_milk(float("nan"))] * 3)
     with pytest.raises(LlmError) as error:
         await LlmGateway(provider).call(ACT)
     assert error.value.kind == "invalid_output" and not error.value.retryable

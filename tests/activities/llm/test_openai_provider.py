@@ -306,18 +306,59 @@ async def test_repair_request_shows_the_invalid_output_and_the_error(
     assert "corrected JSON" in second[3]["content"]
 
 
-async def test_invalid_output_twice_is_a_final_invalid_output_error(
+async def test_a_second_repair_is_shown_the_second_error(
     fake: FakeOpenAI, gateway: LlmGateway
 ) -> None:
     fake.reply("not json")
     fake.reply('{"response": ""}')
+    fake.reply('{"response": "Hello!"}')
+
+    result = await gateway.call(reply_request())
+
+    assert result.output == {"response": "Hello!"} and result.attempts == 3
+    third = fake.requests[2].body["messages"]
+    assert third[2] == {"role": "assistant", "content": '{"response": ""}'}
+    assert "response: String should have at least 1 character" in third[3]["content"]
+
+
+async def test_invalid_output_three_times_is_a_final_invalid_output_error(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    fake.reply("not json")
+    fake.reply('{"response": ""}')
+    fake.reply("still not json")
 
     with pytest.raises(LlmError) as caught:
         await gateway.call(reply_request())
 
     assert caught.value.kind == "invalid_output"
     assert caught.value.retryable is False
-    assert len(fake.requests) == 2
+    assert "failed validation 3 times" in str(caught.value)
+    assert len(fake.requests) == 3
+
+
+async def test_every_request_carries_the_nodes_output_cap(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    fake.reply('{"response": "Hi"}')
+
+    await gateway.call(reply_request(max_tokens=1200))
+
+    assert fake.requests[0].body["max_tokens"] == 1200
+
+
+async def test_an_output_cut_off_at_the_cap_is_repaired_even_when_it_parses(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    # A cut can fall where the JSON still parses: the finish reason, not the parser, decides.
+    fake.reply('{"response": "Here is the first half"}', finish_reason="length")
+    fake.reply('{"response": "Short and whole."}')
+
+    result = await gateway.call(reply_request(max_tokens=50))
+
+    assert result.output == {"response": "Short and whole."} and result.attempts == 2
+    repair = fake.requests[1].body["messages"][3]["content"]
+    assert "cut off at the 50-token limit" in repair and "shorter" in repair
 
 
 async def test_json_breaking_the_node_rules_goes_through_repair(
