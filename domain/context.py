@@ -15,6 +15,7 @@ from domain.bypass import handoff_section
 from domain.conversation import BypassSession, ConversationState, StepResult
 from domain.kitchen.entities import BY_TABLE, compute_label
 from domain.kitchen.tables import schema_for_subdomain
+from domain.mentions import plain_text
 from domain.nodes import ThinkStep, UnderstandOutput
 from domain.registry import SessionIdRegistry
 from domain.tokens import Fitted, Section, fit
@@ -140,15 +141,17 @@ def user_changes_section(context: TurnContext, *, with_data: bool) -> str:
     """What the user changed in a UI or @-mentioned, with the rows as they are now."""
     lines = []
     for entity in context.entities:
-        name = entity.ref or f"{entity.table}:{entity.id}"
+        if not entity.ref:
+            continue  # the registry refused it: no ref to show, and never the row's UUID
         if with_data and entity.data is not None:
-            lines.append(f"- `{name}` [{entity.action}]: {_json(entity.data, 2000)}")
+            lines.append(f"- `{entity.ref}` [{entity.action}]: {_json(entity.data, 2000)}")
         else:
             kind = BY_TABLE.get(entity.table)
             label = compute_label(kind.type_name, entity.data) if kind and entity.data else ""
-            lines.append(f"- `{name}` [{entity.action}] {label}".rstrip())
+            lines.append(f"- `{entity.ref}` [{entity.action}] {label}".rstrip())
     lines += [
-        f"- not found (not the user's, or malformed): {m}" for m in context.unresolved_mentions
+        f"- mentioned but not found in the user's kitchen: {plain_text(m)}"
+        for m in context.unresolved_mentions
     ]
     return "\n".join(lines)
 

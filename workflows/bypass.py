@@ -82,7 +82,7 @@ class BypassTurnWorkflow:
         rt.emit("thinking", {"message": turn.message, "mode": mode})
         result = await rt.llm(
             "bypass",
-            BypassRequest(message=turn.message, mode=mode, session=session, context=rt.context),
+            BypassRequest(message=rt.message, mode=mode, session=session, context=rt.context),
             BypassResult,
             summary=f"{mode}",
         )
@@ -92,7 +92,7 @@ class BypassTurnWorkflow:
             rt.registry,
             session,
             turn=turn.turn_number,
-            message=turn.message,
+            message=rt.message,
             output=output,
         )
         rt.progress.response = output.response

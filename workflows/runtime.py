@@ -31,6 +31,7 @@ with workflow.unsafe.imports_passed_through():
         SchemaResult,
     )
     from domain.conversation import ConversationState, StepResult
+    from domain.mentions import plain_text, with_refs
     from domain.nodes import ToolCall
     from domain.registry import SessionIdRegistry
     from domain.turn_context import FreshEntity, TurnContext
@@ -57,6 +58,8 @@ class TurnRuntime:
         self.timings: dict[str, str] = {}
         self.context = TurnContext()
         """Profile, dashboard and fresh rows (empty for turns recorded before it existed)."""
+        self.message = plain_text(turn.message)
+        """The message as every model reads it: mentions as label and ref (``prepare``)."""
         self.versions = Versions()
         """Which control-flow changes this run follows (``workflows.versions``)."""
 
@@ -202,6 +205,7 @@ class TurnRuntime:
             summary="load profile, dashboard, changes and mentions",
         )
         self.context = prepared.context
+        refs: dict[tuple[str, str], str] = {}
         for entity in self.context.entities:
             try:
                 entity.ref = self.registry.register_from_ui(
@@ -209,6 +213,13 @@ class TurnRuntime:
                 )
             except ValueError:
                 workflow.logger.warning("ignored %s of %s", entity.action, entity.table)
+                continue
+            refs[(entity.table, entity.id)] = entity.ref
+            if entity.data is not None:  # the model sees refs, never the row's UUIDs
+                (entity.data,) = self.registry.translate_read_output(
+                    [entity.data], entity.table, action=entity.action
+                )
+        self.message = with_refs(turn.message, refs)
 
     async def finish(self, state: ConversationState, status: str, response: str | None) -> None:
         """Save the conversation state the turn leaves behind and its final status."""

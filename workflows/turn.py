@@ -38,6 +38,7 @@ with workflow.unsafe.imports_passed_through():
         prune_archive,
     )
     from domain.curation import apply_curation
+    from domain.mentions import plain_text
     from domain.modes import BYPASS_MODES, DEFAULT_MODE, mode_config
     from domain.nodes import ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
     from workflows import policies
@@ -77,7 +78,7 @@ class TurnWorkflow:
         self.quick: dict[str, Any] | None = None
         self.exit: dict[str, Any] | None = None
         self.last_pause: PendingPause | None = None
-        self.said: list[str] = [turn.message]
+        self.said: list[str] = [self.rt.message]
         """The message, then each answer the user gave to a pause of this turn."""
 
     # --- the client's view -----------------------------------------------------------------
@@ -176,6 +177,7 @@ class TurnWorkflow:
         await rt.load()
         if rt.versions.has("turn-context"):
             await rt.prepare()
+            self.said[0] = rt.message
             return
         for change in turn.ui_changes:
             try:
@@ -187,7 +189,7 @@ class TurnWorkflow:
 
     async def _converse(self) -> str:
         """Understand and route until the turn has a response (pauses may loop back)."""
-        message = self.rt.turn.message
+        message = self.rt.message
         pending: dict[str, Any] | None = None
         stage = "understand"
         while True:
@@ -237,7 +239,7 @@ class TurnWorkflow:
                     )
             if isinstance(answer, str):
                 return answer  # rejected, or the pause cap was reached
-            message = answer.text or answer.action
+            message = plain_text(answer.text or answer.action)
             self.said.append(message)
             pending = self._pending_context(message)
             stage = "understand"  # seed 003 §5: every reply goes back through Understand
@@ -365,7 +367,7 @@ class TurnWorkflow:
                 answer = await self._pause("question", "act", question, step_index=asking.index)
                 if isinstance(answer, str):
                     return answer
-                text = answer.text or answer.action
+                text = plain_text(answer.text or answer.action)
                 self.said.append(text)
                 await self._understand(text, self._pending_context(text))
                 asking.exit = None  # resume the same step, with the answer in its context

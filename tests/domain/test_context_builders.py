@@ -125,7 +125,7 @@ def test_understand_sees_the_registry_annotated_turns_and_its_decision_history()
     assert "| T2 | inv_1 | retain | the user is using up the milk |" in text
     assert "| T2 | recipe_2 | demote | |" in text
     assert "- `recipe_1` [mentioned:user] Butter Chicken" in text
-    assert "not found (not the user's, or malformed): @[Paella]" in text
+    assert "mentioned but not found in the user's kitchen: Paella\n" in text
     assert '"servings"' not in text  # Understand gets refs, not row data
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.mentions import MAX_MENTIONS, parse_mentions, plain_text
+from domain.mentions import MAX_MENTIONS, parse_mentions, plain_text, with_refs
 
 ID = "5f0c8a52-2d4b-4a8e-9a39-6a1a3c0c6c11"
 
@@ -35,3 +35,11 @@ def test_at_most_a_fixed_number_of_mentions_are_read():
 def test_plain_text_shows_labels_instead_of_markup():
     assert plain_text(f"make @[Tacos](recipe:{ID}) again") == "make Tacos again"
     assert plain_text("no mentions, just an @ sign") == "no mentions, just an @ sign"
+
+
+def test_a_model_reads_a_mention_as_its_label_and_ref_never_its_id():
+    other = "11111111-2222-3333-4444-555555555555"
+    message = f"swap @[Tacos](recipe:{ID.upper()}) for @[Paella](recipes:{other})"
+    message += " or @[x](spaceship:z)"
+    text = with_refs(message, {("recipes", ID): "recipe_3"})
+    assert text == "swap Tacos (recipe_3) for Paella or x"

@@ -1,12 +1,13 @@
 """Workflow test harness: the real time-skipping Temporal test server, real PostgreSQL for
-the activities, and the script provider standing in for the model."""
+the activities, and the script provider standing in for the model, its outputs sent over
+the wire to the real ``openai`` provider (``tests.workflows.wire``)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,8 +17,12 @@ import pytest
 from temporalio.client import WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 
+from activities.llm.base import LlmProvider
+from activities.llm.openai_provider import OpenAIProvider
 from activities.llm.script_provider import ScriptProvider
 from domain.turns import create_conversation
+from tests.activities.llm.fake_openai import FakeOpenAI
+from tests.workflows.wire import WireLog, WireScript
 from workflows.bypass import BypassTurnWorkflow
 from workflows.contracts import (
     InputReceipt,
@@ -69,14 +74,17 @@ class Turns:
     user_id: str
     conversation_id: str
     task_queue: str
+    wire: WireLog | None = None
     next_turn: int = 1
 
-    def script(self, *responses: dict[str, Any], summarize: bool = True) -> ScriptProvider:
+    def script(self, *responses: dict[str, Any], summarize: bool = True) -> WireScript:
         extra = [SUMMARIZE, COMPRESS] if summarize else []
-        return ScriptProvider.from_responses([*responses, *extra])
+        script = ScriptProvider.from_responses([*responses, *extra])
+        assert self.wire is not None
+        return self.wire.script(script)
 
     @asynccontextmanager
-    async def worker(self, provider: ScriptProvider, activities: list | None = None, **options):
+    async def worker(self, provider: LlmProvider, activities: list | None = None, **options):
         async with build_worker(
             self.env.client,
             task_queue=self.task_queue,
@@ -141,8 +149,26 @@ async def wait_for(
             await asyncio.sleep(0.05)
 
 
+@pytest.fixture(scope="session")
+async def wire() -> AsyncIterator[WireLog]:
+    """Every request the suite's scripted turns send to a model, checked at the end."""
+    with FakeOpenAI() as fake:
+        provider = OpenAIProvider(
+            api_key="sk-wire", base_url=fake.base_url, model="full", mini_model="mini", timeout=30
+        )
+        log = WireLog(fake, provider)
+        yield log
+        await provider.aclose()
+    problems = log.problems()
+    if problems:
+        pytest.fail(
+            f"{len(problems)} model requests broke the rules:\n" + "\n".join(problems[:20]),
+            pytrace=False,
+        )
+
+
 @pytest.fixture
-async def turns(temporal_env, sessions, user) -> Turns:
+async def turns(temporal_env, sessions, user, wire) -> Turns:
     conversation_id = await create_conversation(sessions, user, "test")
     return Turns(
         temporal_env,
@@ -150,4 +176,5 @@ async def turns(temporal_env, sessions, user) -> Turns:
         str(user),
         conversation_id,
         task_queue=f"turns-{uuid.uuid4().hex[:8]}",
+        wire=wire,
     )

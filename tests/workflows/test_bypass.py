@@ -49,7 +49,8 @@ async def test_a_cook_session_guides_from_its_own_history_and_hands_off_an_updat
     assert activities == Counter({"bypass": 1, "local activities": 4})
     cook_prompts = [c.user for c in script.calls if c.node == "cook"]
     assert '"instructions": ["Rinse.", "Simmer."]' in cook_prompts[1]
-    assert "User: let's cook @[Dal]" in cook_prompts[1] and "Alfred: Step 1" in cook_prompts[1]
+    assert "User: let's cook Dal (recipe_1)" in cook_prompts[1]
+    assert "Alfred: Step 1" in cook_prompts[1]
     assert state.bypass is None
     assert (state.handoff.action, state.handoff.recipe_ref) == ("update", "recipe_1")
     assert "Cooked dal with garlic." in state.recent_turns[-1].assistant_response

@@ -44,7 +44,9 @@ async def test_mentions_and_ui_changes_reach_every_node_with_fresh_data(
     assert result.status == "completed"
     prompts = {(c.node, c.step): c.user for c in script.calls}
     understand_prompt = prompts[("understand", None)]
+    assert "## Current message\nwhat goes with Tacos (recipe_1)?" in understand_prompt
     assert "- `recipe_1` [mentioned:user] Tacos" in understand_prompt
+    assert all(tacos not in c.user and milk not in c.user for c in script.calls)
     assert "- `inv_1` [updated:user] milk" in understand_prompt
     think_prompt = prompts[("think", None)]
     assert "## User profile\n- allergies: sesame" in think_prompt
@@ -55,6 +57,7 @@ async def test_mentions_and_ui_changes_reach_every_node_with_fresh_data(
     assert '"quantity": 7' in read_prompt and "## User profile" not in read_prompt
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
     registry = SessionIdRegistry.from_dict(state.registry)
+    assert state.recent_turns[-1].user_message == "what goes with Tacos (recipe_1)?"
     assert registry.resolve("recipe_1") == tacos
     assert registry.action("recipe_1") == "mentioned:user"
     assert registry.action("inv_1") == "updated:user"
@@ -76,9 +79,9 @@ async def test_a_mention_of_another_users_recipe_is_reported_and_not_registered(
         result = await (await turns.start(f"cook @[Paella](recipe:{paella})")).result()
     assert result.status == "completed"
     understand_prompt = script.calls[0].user
-    assert f"not found (not the user's, or malformed): @[Paella](recipes:{paella})" in (
-        understand_prompt
-    )
+    assert "## Current message\ncook Paella\n" in understand_prompt
+    assert "mentioned but not found in the user's kitchen: Paella" in understand_prompt
+    assert paella not in "".join(c.user for c in script.calls)
     assert "Secret Paella" not in "".join(c.user for c in script.calls)
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
     assert SessionIdRegistry.from_dict(state.registry).known_refs() == []

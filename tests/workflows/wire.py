@@ -1,0 +1,78 @@
+"""The workflow suite's model calls, sent over the wire: each scripted output is served by
+the fake OpenAI server and fetched by the real ``openai`` provider, so every request a real
+model would receive is recorded and checked once the session ends (``WireLog.problems``).
+
+A scripted test only proves what it scripts; the requests prove what a model is shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from dataclasses import dataclass, field
+
+from activities.llm.base import LlmReply, LlmRequest
+from activities.llm.openai_provider import OpenAIProvider
+from activities.llm.script_provider import ScriptProvider
+from tests.activities.llm.fake_openai import FakeOpenAI, ReceivedRequest
+
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
+
+
+@dataclass
+class WireLog:
+    """One fake server and one provider for the session; requests are taken one at a time
+    (the server answers in the order outputs were queued)."""
+
+    fake: FakeOpenAI
+    provider: OpenAIProvider
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    nodes: list[str] = field(default_factory=list)
+    """The node of each recorded request, in order."""
+
+    def script(self, script: ScriptProvider) -> WireScript:
+        return WireScript(script, self)
+
+    def problems(self) -> list[str]:
+        """What no request may contain: a UUID (seed 004: models see refs, never UUIDs)."""
+        found = []
+        for node, request in zip(self.nodes, self.fake.requests, strict=True):
+            text = json.dumps(request.body["messages"], ensure_ascii=False)
+            for match in UUID.finditer(text):
+                start = max(0, match.start() - 80)
+                found.append(f"{node}: a UUID reached the model: …{text[start : match.end()]}")
+        return found
+
+    def requests_of(self, node: str) -> list[ReceivedRequest]:
+        return [r for n, r in zip(self.nodes, self.fake.requests, strict=True) if n == node]
+
+
+class WireScript:
+    """A ``ScriptProvider`` whose outputs travel through the fake server and the provider."""
+
+    name = "script"
+
+    def __init__(self, script: ScriptProvider, log: WireLog) -> None:
+        self.inner = script
+        self.log = log
+
+    @property
+    def calls(self) -> list[LlmRequest]:
+        return self.inner.calls
+
+    def unused(self):
+        return self.inner.unused()
+
+    async def complete(self, request: LlmRequest) -> LlmReply:
+        async with self.log.lock:
+            scripted = await self.inner.complete(request)
+            content = scripted.content
+            self.log.fake.reply(
+                content if isinstance(content, str) else json.dumps(content),
+                model="script",
+                prompt_tokens=0,
+                completion_tokens=0,
+            )
+            self.log.nodes.append(request.node)
+            return await self.log.provider.complete(request)
