@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from activities.llm.base import Usage
+from domain.clock import Clock
 from domain.conversation import (
     BypassSession,
     ConversationState,
@@ -98,6 +99,8 @@ class FinishTurnResult(BaseModel):
 
 
 class UnderstandRequest(BaseModel):
+    clock: Clock | None = None
+    """The turn's time and the user's timezone (every node is told the date)."""
     message: str
     mode: str
     state: ConversationState
@@ -111,6 +114,8 @@ class UnderstandResult(NodeCall):
 
 
 class ThinkRequest(BaseModel):
+    clock: Clock | None = None
+    """The turn's time and the user's timezone (every node is told the date)."""
     message: str
     mode: str
     understand: UnderstandOutput
@@ -125,6 +130,8 @@ class ThinkResult(NodeCall):
 
 
 class ActRequest(BaseModel):
+    clock: Clock | None = None
+    """The turn's time and the user's timezone (every node is told the date)."""
     goal: str
     plan: list[ThinkStep]
     step_index: int
@@ -141,6 +148,8 @@ class ActResult(NodeCall):
 
 
 class ActQuickRequest(BaseModel):
+    clock: Clock | None = None
+    """The turn's time and the user's timezone (every node is told the date)."""
     message: str
     intent: str
     subdomain: str
@@ -152,6 +161,8 @@ class ActQuickResult(NodeCall):
 
 
 class ReplyRequest(BaseModel):
+    clock: Clock | None = None
+    """The turn's time and the user's timezone (every node is told the date)."""
     message: str
     mode: str
     goal: str | None = None
@@ -221,6 +232,8 @@ class PrepareTurnRequest(BaseModel):
     message: str
     today: dt.date
     """The workflow's date, so the dashboard's "next 7 days" agree with workflow time."""
+    now: dt.datetime | None = None
+    """The workflow's time: with it, "today" is the user's local date (their timezone)."""
     ui_changes: list[FreshEntity] = Field(default_factory=list)
 
 
@@ -233,6 +246,8 @@ class PrepareTurnResult(BaseModel):
 
 
 class BypassRequest(BaseModel):
+    clock: Clock | None = None
+    """The turn's time and the user's timezone (every node is told the date)."""
     message: str
     mode: Literal["cook", "brainstorm"]
     """Also the node (and prompt) name."""

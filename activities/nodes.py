@@ -124,6 +124,7 @@ class NodeActivities:
             request.pending,
             context=request.context,
             budget=self.context_budget,
+            clock=request.clock,
         )
         prompt = render("understand", mode_hint=mode_config(request.mode).understand_hint)
         output, call = await call_node(self.gateway, "understand", prompt, user, facts=request)
@@ -148,6 +149,7 @@ class NodeActivities:
             request.pending,
             context=request.context,
             budget=self.context_budget,
+            clock=request.clock,
         )
         output, call = await call_node(self.gateway, "think", prompt, user, facts=request)
         return _result(ThinkResult, output, call)
@@ -172,6 +174,7 @@ class NodeActivities:
             state=request.state,
             context=request.context,
             budget=self.act_budget,
+            clock=request.clock,
         )
         output, call = await call_node(
             self.gateway,
@@ -192,6 +195,7 @@ class NodeActivities:
             request.subdomain,
             request.message,
             SessionIdRegistry.from_dict(request.registry),
+            clock=request.clock,
         )
         output, call = await call_node(
             self.gateway, "act_quick", render("act_quick"), user, facts=request
@@ -211,6 +215,7 @@ class NodeActivities:
             registry=SessionIdRegistry.from_dict(request.registry),
             state=request.state,
             budget=self.context_budget,
+            clock=request.clock,
         )
         output, call = await call_node(self.gateway, "reply", prompt, user, facts=request)
         return _result(ReplyResult, output, call)
@@ -219,7 +224,11 @@ class NodeActivities:
     async def bypass(self, request: BypassRequest) -> BypassResult:
         """cook or brainstorm: one answer from the mode's own session history."""
         user = context.bypass_context(
-            request.message, request.session, request.context, budget=self.context_budget
+            request.message,
+            request.session,
+            request.context,
+            budget=self.context_budget,
+            clock=request.clock,
         )
         output, call = await call_node(
             self.gateway, request.mode, render(request.mode), user, facts=request

@@ -19,6 +19,10 @@ class TurnContextActivities:
     async def prepare_turn(self, request: PrepareTurnRequest) -> PrepareTurnResult:
         async with user_transaction(self.sessions, request.user_id) as session:
             context = await turn_context(
-                session, today=request.today, message=request.message, ui_changes=request.ui_changes
+                session,
+                today=request.today,
+                now=request.now,
+                message=request.message,
+                ui_changes=request.ui_changes,
             )
         return PrepareTurnResult(context=context, attempt=activity.info().attempt)

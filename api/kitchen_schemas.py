@@ -52,6 +52,8 @@ def _type(table: str, col: Column) -> Any:
 
 def _server_default(col: Column) -> Any:
     """What the database stores when a NOT NULL column with a default is left out."""
+    if col.kind == "text":
+        return col.text_default
     return {"array": [], "json": {}, "boolean": False}[col.kind]
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.bypass import handoff_section
+from domain.clock import Clock, clock_section
 from domain.conversation import BypassSession, ConversationState, StepResult
 from domain.kitchen.entities import BY_TABLE, compute_label
 from domain.kitchen.tables import schema_for_subdomain
@@ -260,11 +261,13 @@ def understand_context(
     *,
     context: TurnContext | None = None,
     budget: int = CONDENSED_BUDGET,
+    clock: Clock | None = None,
 ) -> Fitted:
     context = context or TurnContext()
     return fit(
         [
             Section("Current message", message, 100),
+            Section("Today", clock_section(clock), 98),
             Section("Pending question (the message answers it)", pending_section(pending), 90),
             Section(
                 "Changed or mentioned by the user",
@@ -290,6 +293,7 @@ def think_context(
     *,
     context: TurnContext | None = None,
     budget: int = CONDENSED_BUDGET,
+    clock: Clock | None = None,
 ) -> Fitted:
     context = context or TurnContext()
     understood = []
@@ -300,6 +304,7 @@ def think_context(
     return fit(
         [
             Section("User request", message, 100),
+            Section("Today", clock_section(clock), 98),
             Section("Pending question and the user's reply", pending_section(pending), 90),
             Section("Understood", "\n".join(understood), 80),
             Section("Curation this turn", curation_this_turn(understand), 75),
@@ -348,6 +353,7 @@ def act_context(
     state: ConversationState,
     context: TurnContext | None = None,
     budget: int = ACT_BUDGET,
+    clock: Clock | None = None,
 ) -> Fitted:
     context = context or TurnContext()
     step = plan[step_index]
@@ -376,6 +382,7 @@ def act_context(
     return fit(
         [
             Section("Goal", goal, 100),
+            Section("Today", clock_section(clock), 98),
             Section("Plan", "\n".join(plan_lines), 95),
             Section("Current step", current, 99),
             Section(f"Schema: {step.subdomain}", schema, 90),
@@ -417,10 +424,15 @@ def act_context(
 
 
 def act_quick_context(
-    intent: str, subdomain: str, message: str, registry: SessionIdRegistry
+    intent: str,
+    subdomain: str,
+    message: str,
+    registry: SessionIdRegistry,
+    clock: Clock | None = None,
 ) -> str:
     return _join(
         Section("User message", message),
+        Section("Today", clock_section(clock)),
         Section("Intent", intent),
         Section(f"Schema: {subdomain}", schema_for_subdomain(subdomain)),
         Section("Entities", entity_context(registry, with_detail=False)),
@@ -438,6 +450,7 @@ def reply_context(
     registry: SessionIdRegistry,
     state: ConversationState,
     budget: int = CONDENSED_BUDGET,
+    clock: Clock | None = None,
 ) -> Fitted:
     outcome = [_format_step_result(r, full=True) for r in step_results]
     if quick_result is not None:
@@ -463,6 +476,7 @@ def reply_context(
     return fit(
         [
             Section("User request", message, 100),
+            Section("Today", clock_section(clock), 98),
             Section("Goal", goal or "", 90),
             Section("Execution summary", "\n\n".join(outcome) or "(nothing was executed)", 85),
             Section("Saved vs generated", "\n".join(status), 88),
@@ -489,6 +503,7 @@ def bypass_context(
     context: TurnContext,
     *,
     budget: int = CONDENSED_BUDGET,
+    clock: Clock | None = None,
 ) -> Fitted:
     """A cook or brainstorm message: the recipe being cooked, the profile, the session's own
     history (not the conversation's), the message."""
@@ -500,6 +515,7 @@ def bypass_context(
     return fit(
         [
             Section("Message", message, 100),
+            Section("Today", clock_section(clock), 98),
             Section(f"Recipe{label}", recipe, 95),
             Section("User profile", profile_section(context.profile), 70),
             Section(f"This {session.mode} session so far", history or "(just started)", 60),

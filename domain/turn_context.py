@@ -48,6 +48,8 @@ class TurnContext(BaseModel):
     entities: list[FreshEntity] = Field(default_factory=list)
     unresolved_mentions: list[str] = Field(default_factory=list)
     """Mentions that name no row of this user (or are malformed)."""
+    timezone: str = "UTC"
+    """The user's timezone (``preferences.timezone``): the local time models are shown."""
 
 
 PROFILE_FIELDS: tuple[str, ...] = (

@@ -123,6 +123,7 @@ class ActLoop:
                 registry=run.registry.for_prompt().to_dict(),
                 state=self.rt.state.for_prompt(),
                 context=self.rt.context,
+                clock=self.rt.clock(),
             ),
             ActResult,
             summary=f"act step {run.index + 1}/{len(self.plan)}: {step.step_type} {step.subdomain}",

@@ -82,7 +82,13 @@ class BypassTurnWorkflow:
         rt.emit("thinking", {"message": turn.message, "mode": mode})
         result = await rt.llm(
             "bypass",
-            BypassRequest(message=rt.message, mode=mode, session=session, context=rt.context),
+            BypassRequest(
+                message=rt.message,
+                mode=mode,
+                session=session,
+                context=rt.context,
+                clock=rt.clock(),
+            ),
             BypassResult,
             summary=f"{mode}",
         )

@@ -30,6 +30,7 @@ with workflow.unsafe.imports_passed_through():
         SchemaRequest,
         SchemaResult,
     )
+    from domain.clock import Clock
     from domain.conversation import ConversationState, StepResult
     from domain.mentions import plain_text, with_refs
     from domain.nodes import ToolCall
@@ -91,6 +92,10 @@ class TurnRuntime:
         """Record a tripped circuit breaker (kept in progress, the summary and the reply)."""
         self.progress.breakers.append(f"{kind}: {detail}")
         workflow.logger.info("breaker %s tripped: %s", kind, detail)
+
+    def clock(self) -> Clock:
+        """Now, in the user's timezone: every node request carries it (``domain.clock``)."""
+        return Clock(now=workflow.now(), timezone=self.context.timezone)
 
     def mark(self, time_name: str) -> None:
         self.timings[time_name] = workflow.now().isoformat()
@@ -196,6 +201,7 @@ class TurnRuntime:
                 user_id=turn.user_id,
                 message=turn.message,
                 today=workflow.now().date(),
+                now=workflow.now(),
                 ui_changes=[
                     FreshEntity(table=c.table, id=c.id, action=f"{c.action}:user")
                     for c in turn.ui_changes

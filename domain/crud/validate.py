@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, Integer, SmallInteger
 
+from domain.clock import is_timezone
 from domain.crud.contracts import OPERATORS, Filter
 from domain.db.models import Base
 from domain.errors import CrudValidationError
@@ -103,6 +104,11 @@ def coerce(col: Column, value: Any, where: str, *, table: str = "") -> Any:
     if allowed and converted not in allowed:
         raise CrudValidationError(
             f"{where}: {value!r} is not allowed for {col.name!r}; one of {', '.join(allowed)}"
+        )
+    if (table, col.name) == ("preferences", "timezone") and not is_timezone(converted):
+        raise CrudValidationError(
+            f"{where}: {value!r} is not a timezone; use an IANA name such as "
+            "'Europe/Paris', 'America/New_York' or 'UTC'"
         )
     return converted
 

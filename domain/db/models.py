@@ -200,6 +200,8 @@ class Preferences(Base):
     subdomain_guidance: Mapped[dict[str, Any]] = mapped_column(JSONB, server_default="{}")
     planning_rhythm: Mapped[list[str]] = mapped_column(TextArray, server_default="{}")
     current_vibes: Mapped[list[str]] = mapped_column(TextArray, server_default="{}")
+    timezone: Mapped[str] = mapped_column(Text, server_default="UTC")
+    """IANA zone name: the local date and time every model is shown (``domain.clock``)."""
 
 
 class CookingLog(Base):

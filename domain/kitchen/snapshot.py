@@ -12,6 +12,7 @@ import uuid
 from sqlalchemy import Table, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from domain.clock import DEFAULT_TIMEZONE, local_date
 from domain.db.models import Base
 from domain.kitchen import repository
 from domain.kitchen.entities import BY_TABLE
@@ -98,8 +99,11 @@ async def turn_context(
     today: dt.date,
     message: str,
     ui_changes: list[FreshEntity],
+    now: dt.datetime | None = None,
 ) -> TurnContext:
     """Profile, dashboard, and fresh rows for the UI changes and the message's mentions.
+
+    With ``now`` (the workflow's time), "today" is the user's local date in their timezone.
 
     ``ui_changes`` carry table, id and action; their data is re-read here (the client's
     copy may be stale). A change whose row is gone counts as deleted.
@@ -131,9 +135,13 @@ async def turn_context(
                 FreshEntity(table=mention.table, id=mention.id, action="mentioned:user", data=data)
             )
     profile = await repository.get_preferences(session)
+    timezone = (profile or {}).get("timezone") or DEFAULT_TIMEZONE
+    if now is not None:  # the user's local date, not UTC's, decides "today"
+        today = local_date(now, timezone)
     return TurnContext(
         profile=profile,
         dashboard=await kitchen_dashboard(session, today),
         entities=entities,
         unresolved_mentions=unresolved,
+        timezone=timezone,
     )

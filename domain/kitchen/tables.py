@@ -8,7 +8,7 @@ returns are rendered from the same data, so the model is told exactly what is al
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import ARRAY, Boolean, Date, DateTime, Integer, Numeric, Table, Text
 from sqlalchemy.dialects.postgresql import JSONB, UUID
@@ -32,6 +32,8 @@ class Column:
     has_default: bool
     fk: str | None = None
     """Entity type an FK column points at (its values are refs for the model)."""
+    text_default: str | None = None
+    """A text column's constant server default (``preferences.timezone``: ``UTC``)."""
 
     @property
     def required_on_create(self) -> bool:
@@ -74,6 +76,12 @@ def _kind(column_type: object) -> Kind:
     raise TypeError(f"no CRUD kind for column type {column_type!r}")
 
 
+def _text_default(column: Any) -> str | None:
+    default = column.server_default
+    arg = getattr(default, "arg", None)
+    return arg if isinstance(arg, str) and _kind(column.type) == "text" else None
+
+
 def _spec(table: Table, *, subdomain: str, writable: bool, description: str) -> TableSpec:
     entity = BY_TABLE.get(table.name)
     fks = dict(entity.fk_fields) if entity else {}
@@ -84,6 +92,7 @@ def _spec(table: Table, *, subdomain: str, writable: bool, description: str) -> 
             nullable=bool(c.nullable),
             has_default=c.server_default is not None or c.default is not None,
             fk=fks.get(c.name),
+            text_default=_text_default(c),
         )
         for c in table.columns
     }

@@ -724,3 +724,18 @@ async def test_put_preferences_refuses_user_id(api: Api, other_api: Api):
 async def test_preferences_without_a_token_are_401(http, verb: str):
     response = await (http.get if verb == "get" else http.put)("/v1/preferences")
     assert response.status_code == 401
+
+
+async def test_the_timezone_is_a_preference_utc_until_set(api: Api):
+    assert (await api.get("/v1/preferences")).json()["timezone"] == "UTC"
+    response = await api.put("/v1/preferences", json={"timezone": "Europe/Paris"})
+    assert response.status_code == 200, response.text
+    assert (await api.get("/v1/preferences")).json()["timezone"] == "Europe/Paris"
+
+
+async def test_an_unknown_timezone_is_422_with_the_reason_and_nothing_changes(api: Api):
+    await api.put("/v1/preferences", json={"timezone": "Asia/Tokyo"})
+    response = await api.put("/v1/preferences", json={"timezone": "Mars/Olympus"})
+    assert response.status_code == 422
+    assert "'Mars/Olympus' is not a timezone" in response.json()["error"]["message"]
+    assert (await api.get("/v1/preferences")).json()["timezone"] == "Asia/Tokyo"

@@ -3,7 +3,9 @@ fresh rows, the profile and dashboard reach Think and the steps that use them.""
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
+from zoneinfo import ZoneInfo
 
 from domain.db.engine import user_transaction
 from domain.kitchen import repository
@@ -122,3 +124,27 @@ async def test_understands_curation_is_applied_and_recorded_in_the_turn_summary(
     assert curation.dropped == []  # recipe_42 is unknown: ignored, not recorded
     registry = SessionIdRegistry.from_dict(state.registry)
     assert registry.ref_active_reason == {"gen_recipe_1": "the soup being planned"}
+
+
+async def test_every_node_is_told_the_date_and_time_in_the_users_timezone(
+    turns: Turns, sessions
+):
+    async with user_transaction(sessions, turns.user_id) as session:
+        await repository.put_preferences(session, {"timezone": "Asia/Tokyo"})
+    script = turns.script(
+        understand(),
+        plan("Plan Monday's dinner", step("Read the inventory", "read", "inventory")),
+        complete("Read it"),
+        reply("Monday it is."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("plan dinner for next Monday")
+        await handle.result()
+        history = await handle.fetch_history()
+    started = history.events[0].event_time.ToDatetime(tzinfo=dt.UTC)
+    tokyo = started.astimezone(ZoneInfo("Asia/Tokyo"))
+    expected = f"## Today\nNow: {tokyo:%A %Y-%m-%d}, "
+    for call in script.calls:
+        if call.node != "summarize":
+            assert expected in call.user and "(Asia/Tokyo, UTC+09:00)" in call.user, call.node
+            assert f"{tokyo:%a %Y-%m-%d} (today)" in call.user

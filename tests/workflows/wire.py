@@ -18,6 +18,12 @@ from activities.llm.script_provider import ScriptProvider
 from tests.activities.llm.fake_openai import FakeOpenAI, ReceivedRequest
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
+TODAY = re.compile(
+    r"## Today\nNow: [A-Z][a-z]+day \d{4}-\d\d-\d\d, \d\d:\d\d \([^)]+\)\n"
+    r"This week: Mon .*\(today\).*\nNext week: Mon "
+)
+DATED = frozenset({"understand", "think", "act", "act_quick", "reply", "cook", "brainstorm"})
+"""The nodes that plan, write or answer: each is told the date, weekday, time and calendar."""
 
 
 @dataclass
@@ -35,9 +41,13 @@ class WireLog:
         return WireScript(script, self)
 
     def problems(self) -> list[str]:
-        """What no request may contain: a UUID (seed 004: models see refs, never UUIDs)."""
+        """What no request may contain: a UUID (seed 004: models see refs, never UUIDs);
+        and what a dated node's request must: today's date, weekday, time and calendar."""
         found = []
         for node, request in zip(self.nodes, self.fake.requests, strict=True):
+            user = request.body["messages"][1]["content"]
+            if node in DATED and not TODAY.search(user):
+                found.append(f"{node}: no date and calendar in: {user[:300]}")
             text = json.dumps(request.body["messages"], ensure_ascii=False)
             for match in UUID.finditer(text):
                 start = max(0, match.start() - 80)
