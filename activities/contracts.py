@@ -154,6 +154,8 @@ class ActQuickRequest(BaseModel):
     intent: str
     subdomain: str
     registry: dict[str, Any]
+    previous: dict[str, Any] | None = None
+    """The read this node asked for last time and the error it got (one retry)."""
 
 
 class ActQuickResult(NodeCall):

@@ -13,8 +13,14 @@ from domain.errors import DomainError
 def to_application_error(error: Exception) -> ApplicationError:
     if isinstance(error, LlmError):
         delay = dt.timedelta(seconds=error.retry_after) if error.retry_after else None
+        # A failed call's cost travels with it, so the turn still counts it.
+        details = [error.usage.model_dump()] if error.usage is not None else []
         return ApplicationError(
-            str(error), type=error.kind, non_retryable=not error.retryable, next_retry_delay=delay
+            str(error),
+            *details,
+            type=error.kind,
+            non_retryable=not error.retryable,
+            next_retry_delay=delay,
         )
     if isinstance(error, DomainError):
         return ApplicationError(str(error), type=error.code, non_retryable=True)

@@ -196,6 +196,7 @@ class NodeActivities:
             request.message,
             SessionIdRegistry.from_dict(request.registry),
             clock=request.clock,
+            previous=request.previous,
         )
         output, call = await call_node(
             self.gateway, "act_quick", render("act_quick"), user, facts=request

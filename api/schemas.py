@@ -134,6 +134,9 @@ class TurnPublic(BaseModel):
     usage: dict[str, Any]
     llm_calls: int = 0
     breakers: list[str] = Field(default_factory=list)
+    fallbacks: list[str] = Field(default_factory=list)
+    """Model calls that failed for good and what the turn did instead (``reply:
+    http_503``); ``usage.repairs`` counts the outputs that were asked for again."""
     workflow_id: str
     run_id: str | None
     temporal_ui_url: str

@@ -35,6 +35,7 @@ async def view(svc: Services, turn: Turn) -> TurnPublic:
         steps=plan_record.get("steps", []),
         usage=turn.usage or {},
         breakers=plan_record.get("breakers", []),
+        fallbacks=plan_record.get("fallbacks", []),
         workflow_id=turn.workflow_id,
         run_id=turn.run_id,
         temporal_ui_url=ui_url(svc, turn),
@@ -54,6 +55,7 @@ async def view(svc: Services, turn: Turn) -> TurnPublic:
     public.usage = live.usage.model_dump()
     public.llm_calls = live.llm_calls
     public.breakers = list(live.breakers)
+    public.fallbacks = list(live.fallbacks)
     if live.pending is not None:
         p = live.pending
         public.pending = PendingPublic(

@@ -429,10 +429,18 @@ def act_quick_context(
     message: str,
     registry: SessionIdRegistry,
     clock: Clock | None = None,
+    previous: dict[str, Any] | None = None,
 ) -> str:
+    retry = ""
+    if previous is not None:
+        retry = (
+            f"You asked for: {_json(previous.get('params'), 2000)}\n"
+            f"It failed: {previous.get('error')}\nAsk for a corrected read."
+        )
     return _join(
         Section("User message", message),
         Section("Today", clock_section(clock)),
+        Section("Your previous read failed", retry),
         Section("Intent", intent),
         Section(f"Schema: {subdomain}", schema_for_subdomain(subdomain)),
         Section("Entities", entity_context(registry, with_detail=False)),

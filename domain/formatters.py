@@ -673,3 +673,50 @@ def format_rejection() -> str:
 def format_expired() -> str:
     """A pause (proposal or question) ran out of time without an answer."""
     return "This request expired before an answer came, so nothing was done."
+
+
+# --- A model that failed: honest words, never its exception text ------------------------------
+
+_MODEL_PROBLEMS: dict[str, str] = {
+    "invalid_output": "the model's answer could not be used",
+    "refusal": "the model declined to answer",
+    "timeout": "the model took too long to answer",
+}
+
+
+def model_problem(kind: str) -> str:
+    """A failure kind (``invalid_output``, ``http_503``, ``timeout``...) in plain words."""
+    if kind in _MODEL_PROBLEMS:
+        return _MODEL_PROBLEMS[kind]
+    if kind.startswith("http_4") and kind not in ("http_408", "http_409", "http_429"):
+        return "the model service refused the request"
+    return "the model service did not answer"
+
+
+def format_done(done: Sequence[str]) -> str:
+    """What the turn's writes did, from their results (no model), or that nothing changed."""
+    if not done:
+        return "Nothing was changed."
+    return "Done before that: " + " ".join(done)
+
+
+def format_not_understood(stage: str, kind: str) -> str:
+    """Understand or Think failed for good: say so, claim nothing, ask for another wording."""
+    what = "work out what you meant" if stage == "understand" else "plan this"
+    return (
+        f"I couldn't {what}: {model_problem(kind)}. Nothing was changed. "
+        "Could you try again, perhaps in other words?"
+    )
+
+
+def format_stopped(problem: str, done: Sequence[str]) -> str:
+    """A turn that could not finish: the reason in plain words, then what was saved."""
+    return f"I couldn't finish this: {problem}. {format_done(done)}"
+
+
+def format_outcome(summaries: Sequence[str], done: Sequence[str]) -> str:
+    """The reply when the reply model is unavailable: each step's own summary, and the
+    writes' confirmations."""
+    parts = [s.strip().rstrip(".") + "." for s in summaries if s.strip()]
+    parts += [d for d in done if d not in parts]
+    return "Here is what I got done: " + (" ".join(parts) or "nothing yet.")

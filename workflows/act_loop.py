@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from temporalio import workflow
+from temporalio.exceptions import ActivityError
 
 with workflow.unsafe.imports_passed_through():
     from activities.contracts import ActRequest, ActResult
     from domain.conversation import StepResult
+    from domain.formatters import format_write_confirmation, model_problem
     from domain.modes import MAX_SCHEMA_REQUESTS_PER_STEP, MAX_TOOL_CALLS_PER_STEP
     from domain.nodes import ActDecision, GeneratedArtifact, ThinkStep, ToolCall
     from domain.registry import SessionIdRegistry, rename_refs
@@ -104,6 +106,9 @@ class ActLoop:
                 act = await self._decide(run)
             except LlmCapReached:
                 self._breaker(run, "llm_call_cap", "the turn's model-call budget is used up")
+                break
+            except ActivityError as error:
+                self._model_failed(run, self.rt.degraded(error))
                 break
             await self._apply(run, step, act.output, act.attempt)
         progress.tool_calls = run.tool_calls
@@ -203,6 +208,10 @@ class ActLoop:
             )
         run.tool_results.append(entry)
         table = str(call.params.get("table"))
+        if call.tool != "db_read" and result.result is not None and result.result.rows:
+            self.rt.written.append(
+                format_write_confirmation(call.tool, result.result.table, result.result.rows)
+            )
         if call.tool == "db_read" and result.result is not None and result.result.count == 0:
             if table in run.empty_tables:
                 self._breaker(
@@ -242,6 +251,22 @@ class ActLoop:
         progress = self.rt.progress.steps[run.index]
         progress.status = "completed"
         progress.summary = d.result_summary or ""
+
+    def _model_failed(self, run: StepRun, kind: str) -> None:
+        """The model gave no usable decision for the step (after its repairs and retries):
+        the step is blocked, the turn goes on to a reply that says so."""
+        code = "invalid_model_output" if kind == "invalid_output" else "model_unavailable"
+        run.exit = {
+            "kind": "blocked",
+            "step": run.index,
+            "question": None,
+            "reason_code": code,
+            "details": f"Step {run.index + 1} stopped: {model_problem(kind)}",
+            "suggested_next": "Try again, perhaps in other words.",
+            "user_message": None,
+        }
+        self.rt.progress.steps[run.index].status = "blocked"
+        self.rt.fallback(f"act step {run.index + 1}", kind)
 
     def _breaker(self, run: StepRun, kind: str, detail: str) -> None:
         """End the step with what it has; the reply will say a limit was reached."""

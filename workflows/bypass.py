@@ -21,7 +21,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.bypass import after_exchange, open_session
     from domain.modes import BYPASS_MODES
     from workflows.contracts import ProgressQuery, TurnInput, TurnOutput, TurnProgress, UserInput
-    from workflows.runtime import LlmCapReached, TurnRuntime
+    from workflows.runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
 
 
 @workflow.defn(name="BypassTurnWorkflow")
@@ -116,8 +116,10 @@ class BypassTurnWorkflow:
         rt = self.rt
         cause = error.cause if isinstance(error, ActivityError) and error.cause else error
         rt.progress.error = str(cause)
-        rt.emit("error", {"message": str(cause)})
-        rt.progress.response = f"Sorry, I couldn't finish this: {cause}"
+        # Our own errors are written for the user; an activity's never reaches them.
+        problem = failure_problem(error) if isinstance(error, ActivityError) else str(error)
+        rt.progress.response = f"Sorry, I couldn't answer this: {problem}. Nothing was changed."
+        rt.emit("error", {"message": rt.progress.response, "kind": failure_kind(error) or "error"})
         try:
             await rt.finish(rt.state, "failed", rt.progress.response)
         except ActivityError:

@@ -30,6 +30,7 @@ EventType = Literal[
     "error",
     "expired",
     "cancelled",
+    "fallback",
 ]
 
 
@@ -128,6 +129,9 @@ class TurnProgress(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     llm_calls: int = 0
     breakers: list[str] = Field(default_factory=list)
+    fallbacks: list[str] = Field(default_factory=list)
+    """Model calls that failed for good and what the turn did instead
+    (``act step 2: invalid_output``); repairs are counted in ``usage.repairs``."""
     ignored_inputs: list[UserInput] = Field(default_factory=list)
     """Signals that arrived with no pause open, or repeated an input_id: recorded, ignored."""
     error: str | None = None
@@ -144,3 +148,4 @@ class TurnOutput(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     llm_calls: int = 0
     breakers: list[str] = Field(default_factory=list)
+    fallbacks: list[str] = Field(default_factory=list)

@@ -12,7 +12,12 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from temporalio import workflow
-from temporalio.exceptions import ApplicationError
+from temporalio.exceptions import (
+    ActivityError,
+    ApplicationError,
+    TimeoutError,
+    is_cancelled_exception,
+)
 
 with workflow.unsafe.imports_passed_through():
     from activities.contracts import (
@@ -30,8 +35,10 @@ with workflow.unsafe.imports_passed_through():
         SchemaRequest,
         SchemaResult,
     )
+    from activities.llm.base import Usage
     from domain.clock import Clock
     from domain.conversation import ConversationState, StepResult
+    from domain.formatters import model_problem
     from domain.mentions import plain_text, with_refs
     from domain.nodes import ToolCall
     from domain.registry import SessionIdRegistry
@@ -39,13 +46,39 @@ with workflow.unsafe.imports_passed_through():
     from workflows import policies
     from workflows.contracts import TurnEvent, TurnInput, TurnOutput, TurnProgress
     from workflows.search_attributes import TURN_STATUS
-    from workflows.versions import Versions
+    from workflows.versions import DEGRADE, Versions
 
 R = TypeVar("R", bound=BaseModel)
 
 
 class LlmCapReached(Exception):
     """The turn used its LLM-call budget: the caller ends the step or the turn honestly."""
+
+
+def failure_kind(error: BaseException) -> str | None:
+    """Why an activity failed for good (``invalid_output``, ``http_503``, ``timeout``...);
+    None for a cancellation, which is never degraded."""
+    if is_cancelled_exception(error) or not isinstance(error, ActivityError):
+        return None
+    cause = error.cause
+    if isinstance(cause, ApplicationError):
+        return cause.type or "error"
+    if isinstance(cause, TimeoutError):
+        return "timeout"
+    return "error"
+
+
+MODEL_ACTIVITIES = frozenset(
+    {"understand", "think", "act", "act_quick", "reply", "summarize", "bypass"}
+)
+
+
+def failure_problem(error: BaseException) -> str:
+    """Why the turn stopped, in words a user can read (never the exception's text)."""
+    kind = failure_kind(error)
+    if kind is not None and getattr(error, "activity_type", None) in MODEL_ACTIVITIES:
+        return model_problem(kind)
+    return "something went wrong on my side"
 
 
 class TurnRuntime:
@@ -63,6 +96,9 @@ class TurnRuntime:
         """The message as every model reads it: mentions as label and ref (``prepare``)."""
         self.versions = Versions()
         """Which control-flow changes this run follows (``workflows.versions``)."""
+        self.written: list[str] = []
+        """A sentence per write this turn made (``Added 2 items to the inventory: milk,
+        eggs.``), from the write's own result: what an ending without a model can report."""
 
     @property
     def workflow_id(self) -> str:
@@ -97,6 +133,31 @@ class TurnRuntime:
         """Now, in the user's timezone: every node request carries it (``domain.clock``)."""
         return Clock(now=workflow.now(), timezone=self.context.timezone)
 
+    def degraded(self, error: BaseException) -> str:
+        """The failure kind of a model call the turn goes on without; re-raises ``error``
+        when it must end the turn instead (a cancellation, or a run from before DEGRADE)."""
+        kind = failure_kind(error)
+        if kind is None or not self.versions.has(DEGRADE):
+            raise error
+        return kind
+
+    def fallback(self, where: str, kind: str) -> None:
+        """Record that ``where`` went on without a model answer (progress, events, the
+        Temporal UI's current details)."""
+        self.progress.fallbacks.append(f"{where}: {kind}")
+        self.emit("fallback", {"where": where, "kind": kind})
+        workflow.logger.warning("%s went on without the model: %s", where, kind)
+        self.show_details()
+
+    def show_details(self) -> None:
+        """Repairs and fallbacks, where the Temporal UI shows a running workflow's state."""
+        repairs = self.progress.usage.repairs
+        if not repairs and not self.progress.fallbacks:
+            return
+        lines = [f"**model repairs:** {repairs}"]
+        lines += [f"- fallback: {f}" for f in self.progress.fallbacks]
+        workflow.set_current_details("\n".join(lines))
+
     def mark(self, time_name: str) -> None:
         self.timings[time_name] = workflow.now().isoformat()
 
@@ -111,17 +172,35 @@ class TurnRuntime:
         if self.llm_budget_left <= 0:
             raise LlmCapReached(name)
         self.progress.llm_calls += 1
-        result = await workflow.execute_activity(
-            name,
-            request,
-            result_type=result_type,
-            summary=summary,
-            **policies.llm(self.turn.limits.llm_timeout_seconds),
-        )
+        try:
+            result = await workflow.execute_activity(
+                name,
+                request,
+                result_type=result_type,
+                summary=summary,
+                **policies.llm(self.turn.limits.llm_timeout_seconds),
+            )
+        except ActivityError as error:
+            self._count_failed(error)
+            raise
         if isinstance(result, NodeCall):
             self.progress.usage = self.progress.usage + result.usage
             self.progress.llm_calls += result.llm_attempts - 1
+            if result.llm_attempts > 1:
+                self.show_details()
         return result
+
+    def _count_failed(self, error: ActivityError) -> None:
+        """A model call that failed still cost its outputs and repairs: count them."""
+        cause = error.cause
+        if not isinstance(cause, ApplicationError) or not cause.details:
+            return
+        try:
+            usage = Usage.model_validate(cause.details[0])
+        except ValueError:
+            return
+        self.progress.usage = self.progress.usage + usage
+        self.progress.llm_calls += usage.repairs
 
     async def local(self, name: str, request: BaseModel, result_type: type[R], summary: str) -> R:
         """A short, idempotent database activity, run as a local activity."""
@@ -265,13 +344,15 @@ class TurnRuntime:
             usage=progress.usage,
             llm_calls=progress.llm_calls,
             breakers=progress.breakers,
+            fallbacks=progress.fallbacks,
         )
 
     def plan_record(self) -> dict[str, Any] | None:
-        if self.progress.plan is None:
+        if self.progress.plan is None and not self.progress.fallbacks:
             return None
         return {
             "goal": self.progress.goal,
             "steps": [s.model_dump() for s in self.progress.steps],
             "breakers": list(self.progress.breakers),
+            "fallbacks": list(self.progress.fallbacks),
         }

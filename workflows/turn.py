@@ -54,7 +54,8 @@ with workflow.unsafe.imports_passed_through():
         UserInput,
     )
     from workflows.routing import route_after_think, route_after_understand
-    from workflows.runtime import LlmCapReached, TurnRuntime
+    from workflows.runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
+    from workflows.versions import DEGRADE
 
 
 class _TurnEnded(Exception):
@@ -194,10 +195,16 @@ class TurnWorkflow:
         stage = "understand"
         while True:
             if stage == "understand":
-                understand = await self._understand(message, pending)
+                try:
+                    understand = await self._understand(message, pending)
+                except ActivityError as error:
+                    return self._gave_up("understand", error)
                 route = route_after_understand(understand)
                 if route == "act_quick":
-                    return await self._act_quick(understand, message)
+                    quick = await self._act_quick(understand, message)
+                    if quick is not None:
+                        return quick
+                    route = "think"  # the quick read failed: plan it instead
                 if route == "think":
                     stage = "think"
                     continue
@@ -209,7 +216,10 @@ class TurnWorkflow:
                     questions=questions,
                 )
             else:
-                think = await self._think(message, pending)
+                try:
+                    think = await self._think(message, pending)
+                except ActivityError as error:
+                    return self._gave_up("think", error)
                 if route_after_think(think) == "act":
                     return await self._execute(think.goal, think.steps)
                 if think.decision == "propose":
@@ -292,25 +302,40 @@ class TurnWorkflow:
         )
         return result.output
 
-    async def _act_quick(self, understand: UnderstandOutput, message: str) -> str:
+    async def _act_quick(self, understand: UnderstandOutput, message: str) -> str | None:
+        """One read and its answer; None when the read could not be made (the model failed,
+        or its read failed twice) and the turn should plan the request instead."""
         rt = self.rt
         subdomain = understand.quick_subdomain or "inventory"
-        decision = await rt.llm(
-            "act_quick",
-            ActQuickRequest(
-                message=message,
-                intent=understand.quick_intent or message,
-                subdomain=subdomain,
-                registry=rt.registry.for_prompt().to_dict(),
-                clock=rt.clock(),
-            ),
-            ActQuickResult,
-            summary=f"act quick: read {subdomain}",
-        )
-        call = ToolCall(tool="db_read", params=decision.output.params)
-        result, rt.registry = await rt.crud(
-            call, rt.registry, key=f"{rt.workflow_id}/quick", step=0
-        )
+        degrade = rt.versions.has(DEGRADE)
+        previous: dict[str, Any] | None = None
+        for attempt in range(2 if degrade else 1):
+            try:
+                decision = await rt.llm(
+                    "act_quick",
+                    ActQuickRequest(
+                        message=message,
+                        intent=understand.quick_intent or message,
+                        subdomain=subdomain,
+                        registry=rt.registry.for_prompt().to_dict(),
+                        clock=rt.clock(),
+                        previous=previous,
+                    ),
+                    ActQuickResult,
+                    summary=f"act quick: read {subdomain}",
+                )
+            except ActivityError as error:
+                rt.fallback("act quick", rt.degraded(error))
+                return None
+            call = ToolCall(tool="db_read", params=decision.output.params)
+            key = f"{rt.workflow_id}/quick" + (f"-{attempt + 1}" if attempt else "")
+            result, rt.registry = await rt.crud(call, rt.registry, key=key, step=0)
+            if result.result is not None:
+                break
+            previous = {"params": call.params, "error": result.error}
+        if result.result is None and degrade:
+            rt.fallback("act quick", "read_failed")
+            return None
         table = str(call.params.get("table", ""))
         entry: dict[str, Any] = {"tool": "db_read", "params": call.params}
         if result.result is not None:
@@ -439,9 +464,29 @@ class TurnWorkflow:
             )
         except LlmCapReached:
             rt.trip("llm_call_cap", "no model call left for the reply")
-            done = [r.summary for i, r in sorted(rt.step_results.items()) if r.summary]
-            return "Here is what I got done: " + ("; ".join(done) or "nothing yet") + "."
+            return self._reply_without_model()
+        except ActivityError as error:
+            rt.fallback("reply", rt.degraded(error))
+            return self._reply_without_model()
         return result.output.response
+
+    def _reply_without_model(self) -> str:
+        """The outcome from the steps' own summaries and the writes' results."""
+        rt = self.rt
+        summaries = [r.summary for _, r in sorted(rt.step_results.items()) if r.summary]
+        if self.quick is not None and "count" in self.quick:
+            summaries.append(f"I found {self.quick['count']} matching {self.quick['table']} rows")
+        text = formatters.format_outcome(summaries, rt.written)
+        blocked = self.exit if self.exit and self.exit.get("kind") == "blocked" else None
+        if blocked and blocked.get("details"):
+            text += f" {str(blocked['details']).rstrip('.')}."
+        return text
+
+    def _gave_up(self, stage: str, error: ActivityError) -> str:
+        """Understand or Think gave no usable answer: an honest reply, nothing done."""
+        kind = self.rt.degraded(error)
+        self.rt.fallback(stage, kind)
+        return formatters.format_not_understood(stage, kind)
 
     # --- pauses -------------------------------------------------------------------------------
 
@@ -541,7 +586,23 @@ class TurnWorkflow:
         # Turns that executed nothing (a rejected proposal, a capped turn) get deterministic
         # summaries (seed 002: no LLM summarization for proposals and clarifications).
         use_llm = rt.llm_budget_left >= 2 and bool(rt.step_results)
-        summarized = await workflow.execute_activity(
+        try:
+            summarized = await self._summarize(state, record, summary, use_llm=use_llm)
+        except ActivityError as error:
+            if not use_llm:
+                raise
+            rt.fallback("summarize", rt.degraded(error))
+            summarized = await self._summarize(state, record, summary, use_llm=False)
+        rt.progress.usage = rt.progress.usage + summarized.usage
+        rt.progress.llm_calls += summarized.llm_calls
+        await self._finish(summarized.state, "completed", response)
+        rt.emit("context_updated", {"turn": rt.turn.turn_number}, attempt=summarized.attempt)
+
+    async def _summarize(
+        self, state: Any, record: TurnRecord, summary: TurnExecutionSummary, *, use_llm: bool
+    ) -> SummarizeResult:
+        rt = self.rt
+        return await workflow.execute_activity(
             "summarize",
             SummarizeRequest(
                 state=state,
@@ -551,13 +612,9 @@ class TurnWorkflow:
                 use_llm=use_llm,
             ),
             result_type=SummarizeResult,
-            summary="summarize",
+            summary="summarize" if use_llm else "summarize (without the model)",
             **policies.llm(rt.turn.limits.llm_timeout_seconds),
         )
-        rt.progress.usage = rt.progress.usage + summarized.usage
-        rt.progress.llm_calls += summarized.llm_calls
-        await self._finish(summarized.state, "completed", response)
-        rt.emit("context_updated", {"turn": rt.turn.turn_number}, attempt=summarized.attempt)
 
     def _turn_record(self, response: str) -> tuple[TurnRecord, TurnExecutionSummary]:
         rt = self.rt
@@ -614,18 +671,27 @@ class TurnWorkflow:
     async def _end_cancelled(self) -> None:
         rt = self.rt
         rt.progress.pending = None
-        note = f"Turn {rt.turn.turn_number} was cancelled."
+        note = f"Turn {rt.turn.turn_number} was cancelled. {formatters.format_done(rt.written)}"
         await self._finish(self._state_with_note(note), "cancelled", rt.progress.response)
 
     async def _end_failed(self, error: Exception) -> None:
+        """The turn cannot go on: the reason in plain words and what was saved, never the
+        exception's text (operators find it in ``error`` and the workflow history); a
+        reply the user has already been shown stays."""
         rt = self.rt
         cause = error.cause if isinstance(error, ActivityError) and error.cause else error
         rt.progress.error = str(cause)
         rt.progress.pending = None
-        rt.emit("error", {"message": str(cause)})
-        response = f"Sorry, I couldn't finish this: {cause}"
+        problem = failure_problem(error)
+        if rt.progress.status == "replied" and rt.progress.response:
+            response = rt.progress.response
+        else:
+            response = formatters.format_stopped(problem, rt.written)
+        rt.emit("error", {"message": response, "kind": failure_kind(error) or "error"})
         rt.progress.response = response
-        note = f"Turn {rt.turn.turn_number} failed: {cause}"
+        note = (
+            f"Turn {rt.turn.turn_number} failed ({problem}). {formatters.format_done(rt.written)}"
+        )
         try:
             await self._finish(self._state_with_note(note), "failed", response)
         except ActivityError:

@@ -26,7 +26,12 @@ LEGACY = ("turn-status-search-attribute", "turn-context")
 """Changes that runs without ``AT_START`` asked for at the point of use (all are in force
 for runs with it)."""
 
-CHANGES: tuple[str, ...] = ()
+DEGRADE = "degrade-model-failures"
+"""A model call that fails for good degrades the turn (an Act step blocked, an honest
+reply, Act Quick falling back to a plan, deterministic reply and summary) instead of
+failing it; Act Quick retries a failed read once with the error shown."""
+
+CHANGES: tuple[str, ...] = (DEGRADE,)
 """Changes made after ``AT_START``: asked in the first activation, in this order."""
 
 

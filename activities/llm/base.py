@@ -17,11 +17,14 @@ from pydantic import BaseModel
 class Usage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    repairs: int = 0
+    """Model outputs that failed validation and were asked for again (their tokens count)."""
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
+            repairs=self.repairs + other.repairs,
         )
 
 
@@ -69,11 +72,14 @@ class LlmError(Exception):
         kind: str,
         retryable: bool,
         retry_after: float | None = None,
+        usage: Usage | None = None,
     ) -> None:
         super().__init__(message)
         self.kind = kind
         self.retryable = retryable
         self.retry_after = retry_after
+        self.usage = usage
+        """What the failed call cost (the outputs that were refused, and their repairs)."""
 
 
 class LlmProvider(Protocol):

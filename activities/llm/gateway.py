@@ -85,7 +85,7 @@ class LlmGateway:
             return LlmResult(
                 output=parsed.model_dump(mode="json"),
                 model=reply.model,
-                usage=usage,
+                usage=usage.model_copy(update={"repairs": attempt - 1}),
                 attempts=attempt,
             )
         raise LlmError(
@@ -93,6 +93,7 @@ class LlmGateway:
             f"{problem}",
             kind="invalid_output",
             retryable=False,
+            usage=usage.model_copy(update={"repairs": MAX_REPAIRS}),
         )
 
 

@@ -275,3 +275,17 @@ async def test_another_users_conversation_and_turns_are_404(api: Api, other_api:
 
 async def test_unknown_routes_are_404(api: Api):
     assert (await api.get("/v1/nowhere")).status_code == 404
+
+
+async def test_a_turn_the_model_failed_shows_its_fallbacks_and_repairs(api: Api):
+    conversation = await api.conversation()
+    broken = {"node": "think", "output": {"goal": "x", "decision": "clarify"}}
+    async with api.worker(script(understand(), broken, broken, broken)):
+        response = await api.post(
+            f"/v1/conversations/{conversation}/messages", json={"text": "plan my week"}
+        )
+        done = await settled(api, response.json()["id"], "completed")
+    assert done["response"].startswith("I couldn't plan this: the model's answer could not")
+    assert done["fallbacks"] == ["think: invalid_output"]
+    assert done["usage"]["repairs"] == 2
+    assert "clarification_questions" not in done["response"]

@@ -152,20 +152,31 @@ async def test_cancelling_a_paused_turn_leaves_the_conversation_consistent(turns
     assert version == 1 and any("cancelled" in note for note in state.notes)
 
 
-async def test_invalid_model_output_three_times_fails_the_turn_honestly(turns: Turns):
+async def test_think_output_invalid_three_times_gets_an_honest_reply_not_a_failed_turn(
+    turns: Turns,
+):
     broken = {"node": "think", "output": {"goal": "x", "decision": "propose"}}
     script = turns.script(understand(), broken, broken, broken)
     async with turns.worker(script):
         handle = await turns.start("plan something")
-        with pytest.raises(WorkflowFailureError) as failure:
-            await handle.result()
+        result = await handle.result()
         state = await progress(handle)
-        await keep_history(handle, "failed_invalid_output")
-    assert "turn failed" in str(failure.value.cause)
-    assert state.status == "failed" and "proposal_message" in state.error
-    assert state.events[-1].type == "error"
+        await keep_history(handle, "think_invalid_output")
+    assert result.status == "completed"
+    assert result.response.startswith("I couldn't plan this: the model's answer could not be used.")
+    assert "proposal_message" not in result.response and "Nothing was changed" in result.response
+    assert result.fallbacks == ["think: invalid_output"]
+    assert state.usage.repairs == 2
+    assert [e.data for e in state.events if e.type == "fallback"] == [
+        {"where": "think", "kind": "invalid_output"}
+    ]
     row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)
-    assert row.status == "failed" and row.response.startswith("Sorry, I couldn't finish this")
+    assert row.status == "completed" and row.response == result.response
+    assert row.usage["repairs"] == 2
+    conversation, _ = await load_conversation(
+        turns.sessions, turns.user_id, turns.conversation_id
+    )
+    assert "proposal_message" not in conversation.model_dump_json()
     assert [c.node for c in script.calls] == ["understand", "think", "think", "think"]
 
 

@@ -10,7 +10,7 @@ from temporalio import workflow
 with workflow.unsafe.imports_passed_through():
     from workflows.contracts import TurnInput, TurnOutput
     from workflows.turn import TurnWorkflow
-    from workflows.versions import Versions
+    from workflows.versions import CHANGES, Versions
 
 
 @workflow.defn(name="TurnWorkflow")
@@ -31,6 +31,7 @@ class _AsksAfterLocalActivities(Versions):
 
     def decide(self) -> None:
         self._at_start = False
+        self._changes = dict.fromkeys(CHANGES, False)
 
 
 @workflow.defn(name="TurnWorkflowAskingLate")

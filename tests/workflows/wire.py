@@ -58,6 +58,15 @@ class WireLog:
         return [r for n, r in zip(self.nodes, self.fake.requests, strict=True) if n == node]
 
 
+HTTP_ERROR = "__http_error__"
+"""A scripted output ``{"__http_error__": 503}`` is served as that HTTP error instead."""
+
+
+def http_error(node: str, status: int) -> dict:
+    """A script entry: every call of ``node`` from here on fails with ``status``."""
+    return {"node": node, "output": {HTTP_ERROR: status}, "repeat": True}
+
+
 class WireScript:
     """A ``ScriptProvider`` whose outputs travel through the fake server and the provider."""
 
@@ -78,11 +87,14 @@ class WireScript:
         async with self.log.lock:
             scripted = await self.inner.complete(request)
             content = scripted.content
-            self.log.fake.reply(
-                content if isinstance(content, str) else json.dumps(content),
-                model="script",
-                prompt_tokens=0,
-                completion_tokens=0,
-            )
+            if isinstance(content, dict) and HTTP_ERROR in content:
+                self.log.fake.fail(int(content[HTTP_ERROR]), "scripted failure")
+            else:
+                self.log.fake.reply(
+                    content if isinstance(content, str) else json.dumps(content),
+                    model="script",
+                    prompt_tokens=0,
+                    completion_tokens=0,
+                )
             self.log.nodes.append(request.node)
             return await self.log.provider.complete(request)

@@ -286,7 +286,7 @@ async def test_invalid_json_is_repaired_on_the_second_attempt(
 
     assert result.output == {"response": "Hello!"}
     assert result.attempts == 2
-    assert result.usage == Usage(prompt_tokens=45, completion_tokens=7)
+    assert result.usage == Usage(prompt_tokens=45, completion_tokens=7, repairs=1)
 
 
 async def test_repair_request_shows_the_invalid_output_and_the_error(

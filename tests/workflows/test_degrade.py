@@ -1,0 +1,147 @@
+"""A model that fails (unusable output after two repairs, or no answer at all) degrades the
+turn, never kills it: a blocked step, an honest reply, a plan instead of a quick read, a
+summary without the model. What was saved is said, from the writes' own results."""
+
+from __future__ import annotations
+
+from domain.registry import SessionIdRegistry
+from domain.turns import get_turn, load_conversation
+from tests.kitchen import Kitchen
+from tests.workflows.conftest import Turns, keep_history, progress
+from tests.workflows.script import complete, plan, quick, reply, step, tool, understand
+from tests.workflows.wire import http_error
+
+ADD = step("Add milk to the shopping list", "write", "shopping")
+TASK = step("Add a task to buy bread", "write", "tasks")
+BROKEN_ACT = {"node": "act", "output": {"action": "tool_call"}}
+"""Valid JSON, but a tool_call without its call: fails validation every time."""
+
+
+def milk(at_step: int | None = None) -> dict:
+    return tool("db_create", at_step, table="shopping_list", data={"name": "milk"})
+
+
+async def test_an_act_step_without_a_usable_decision_is_blocked_and_the_reply_says_so(
+    turns: Turns,
+):
+    script = turns.script(
+        understand(),
+        plan("Shopping and a task", ADD, {**TASK, "group": 1}),
+        milk(at_step=0),
+        complete("Added milk", at_step=0),
+        *[{**BROKEN_ACT, "step": 1}] * 3,
+        reply("I added milk; I couldn't add the task."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("add milk to my list and remind me to buy bread")
+        result = await handle.result()
+        state = await progress(handle)
+        await keep_history(handle, "act_step_blocked")
+    assert result.status == "completed"
+    assert result.response == "I added milk; I couldn't add the task."
+    assert result.fallbacks == ["act step 2: invalid_output"]
+    assert [s.status for s in state.steps] == ["completed", "blocked"]
+    reply_request = next(c for c in script.calls if c.node == "reply").user
+    assert "invalid_model_output" in reply_request
+    assert "Step 2 stopped: the model's answer could not be used" in reply_request
+    assert state.usage.repairs == 2 and state.llm_calls == 9  # 3 act calls for step 2
+
+
+async def test_a_model_that_stops_answering_after_a_write_ends_with_what_was_saved(
+    turns: Turns,
+):
+    script = turns.script(
+        understand(),
+        plan("Shopping and a task", ADD, {**TASK, "group": 1}),
+        milk(at_step=0),
+        complete("Added milk", at_step=0),
+        http_error("act", 503),
+        http_error("reply", 503),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("add milk to my list and remind me to buy bread")
+        result = await handle.result()
+        await keep_history(handle, "model_unavailable_after_write")
+    assert result.status == "completed"
+    assert result.fallbacks == ["act step 2: http_503", "reply: http_503"]
+    assert result.response.startswith("Here is what I got done: Added milk.")
+    assert "Added 1 item to your shopping list: milk." in result.response
+    assert "Step 2 stopped: the model service did not answer." in result.response
+    assert "503" not in result.response
+    row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)
+    assert row.response == result.response
+
+
+async def test_a_quick_read_that_fails_is_asked_again_with_the_error(turns: Turns, executor):
+    script = turns.script(
+        quick("Show the shopping list", "shopping"),
+        {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "shoping"}}},
+        {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "shopping_list"}}},
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("what's on my list?")).result()
+    assert result.status == "completed" and "empty" in result.response.lower()
+    retry = [c for c in script.calls if c.node == "act_quick"][1].user
+    assert "## Your previous read failed" in retry and "shoping" in retry
+    assert result.fallbacks == []
+
+
+async def test_a_quick_read_that_fails_twice_is_planned_instead(turns: Turns, executor):
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "shopping_list", [{"name": "eggs"}]
+    )
+    bad = {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "shoping"}}}
+    script = turns.script(
+        quick("Show the shopping list", "shopping"),
+        bad,
+        bad,
+        plan("Show the list", step("Read the shopping list", "read", "shopping")),
+        tool("db_read", table="shopping_list"),
+        complete("One item: eggs"),
+        reply("You have eggs on your list."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("what's on my list?")
+        result = await handle.result()
+        await keep_history(handle, "quick_read_planned_instead")
+    assert result.response == "You have eggs on your list."
+    assert result.fallbacks == ["act quick: read_failed"]
+    assert [c.node for c in script.calls][:5] == [
+        "understand",
+        "act_quick",
+        "act_quick",
+        "think",
+        "act",
+    ]
+    assert script.unused() == []
+
+
+async def test_understand_failing_for_good_gets_an_honest_reply(turns: Turns):
+    script = turns.script(http_error("understand", 400))
+    async with turns.worker(script):
+        result = await (await turns.start("hello")).result()
+    assert result.status == "completed"
+    assert result.response.startswith(
+        "I couldn't work out what you meant: the model service refused the request."
+    )
+    assert result.fallbacks == ["understand: http_400"]
+
+
+async def test_a_summary_the_model_cannot_give_is_made_without_it_and_the_reply_stays(
+    turns: Turns,
+):
+    script = turns.script(
+        understand(),
+        plan("Add milk", ADD),
+        milk(),
+        complete("Added milk"),
+        reply("Milk is on your list."),
+        http_error("summarize", 400),
+        summarize=False,
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("add milk")).result()
+    assert result.status == "completed" and result.response == "Milk is on your list."
+    assert result.fallbacks == ["summarize: http_400"]
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert state.recent_turns[-1].assistant_response == "Milk is on your list."
