@@ -329,6 +329,8 @@ def _format_step_result(result: StepResult, *, full: bool) -> str:
         f"Step {result.step_index} ({result.step_type}, {result.subdomain}): "
         f"{result.description} → {result.outcome}. {result.summary}"
     )
+    if result.flags:  # the step claimed more than its outcomes show
+        head += f"\nNOT CONFIRMED ({'; '.join(result.flags)}): do not present it as done."
     if not full:
         rows = sum(len(t.get("rows", [])) for t in result.tool_results if isinstance(t, dict))
         return f"{head} [{rows} rows; use retrieve_step {result.step_index} for the data]"

@@ -86,6 +86,9 @@ class StepResult(BaseModel):
     artifacts: list[str] = Field(default_factory=list)
     """gen_ refs this step generated."""
     note: str | None = None
+    flags: list[str] = Field(default_factory=list)
+    """What the step's completion claimed that its outcomes do not support
+    (``domain.step_checks``): Reply must not present it as done."""
 
 
 class Exchange(BaseModel):

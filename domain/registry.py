@@ -115,6 +115,11 @@ def rename_refs(value: Any, renames: Mapping[str, str]) -> Any:
     return value
 
 
+def refs_in_text(text: str) -> list[str]:
+    """The ref tokens in a piece of prose, in order (``"saved recipe_2"`` → ``[recipe_2]``)."""
+    return [m.group(0) for m in _REF_TOKEN.finditer(text) if is_ref(m.group(0))]
+
+
 def is_ref(value: object) -> bool:
     """Whether ``value`` has the shape of a ref of a known type (``ri_10``, ``gen_recipe_2``)."""
     return _parse_ref(value) is not None

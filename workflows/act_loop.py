@@ -24,7 +24,9 @@ with workflow.unsafe.imports_passed_through():
     from domain.modes import MAX_SCHEMA_REQUESTS_PER_STEP, MAX_TOOL_CALLS_PER_STEP
     from domain.nodes import ActDecision, GeneratedArtifact, ThinkStep, ToolCall
     from domain.registry import SessionIdRegistry, rename_refs
+    from domain.step_checks import ALREADY_DONE, completion_flags, scope_error, write_key
     from workflows.runtime import LlmCapReached, TurnRuntime
+    from workflows.versions import WRITE_CHECKS
 
 ALLOWED_TOOLS: dict[str, tuple[str, ...]] = {
     "read": ("db_read",),
@@ -53,6 +55,8 @@ class StepRun:
     tool_calls: int = 0
     schema_requests: int = 0
     empty_tables: list[str] = field(default_factory=list)
+    writes: list[str] = field(default_factory=list)
+    """``write_key`` of each write this step made: the same write again is not run."""
     result: StepResult | None = None
     exit: dict[str, Any] | None = None
     """ask_user / blocked / fail / breaker: why the step stopped without completing."""
@@ -194,6 +198,10 @@ class ActLoop:
                 }
             )
             return
+        refused = self._refused(run, step, call)
+        if refused is not None:
+            run.tool_results.append({"tool": call.tool, "params": call.params, "error": refused})
+            return
         key = f"{self.rt.workflow_id}/step-{run.index}/call-{run.tool_calls}"
         result, run.registry = await self.rt.crud(call, run.registry, key=key, step=run.index)
         entry: dict[str, Any] = {"tool": call.tool, "params": call.params}
@@ -208,6 +216,8 @@ class ActLoop:
             )
         run.tool_results.append(entry)
         table = str(call.params.get("table"))
+        if call.tool != "db_read" and result.result is not None:
+            run.writes.append(write_key(call.tool, call.params))
         if call.tool != "db_read" and result.result is not None and result.result.rows:
             self.rt.written.append(
                 format_write_confirmation(call.tool, result.result.table, result.result.rows)
@@ -219,6 +229,18 @@ class ActLoop:
                 )
                 return
             run.empty_tables.append(table)
+
+    def _refused(self, run: StepRun, step: ThinkStep, call: ToolCall) -> str | None:
+        """Why a write is answered without being run: outside the step's subdomain, or
+        the same as one this step already made."""
+        if call.tool == "db_read" or not self.rt.versions.has(WRITE_CHECKS):
+            return None
+        problem = scope_error(step.subdomain, call.tool, str(call.params.get("table")))
+        if problem is not None:
+            return problem
+        if write_key(call.tool, call.params) in run.writes:
+            return ALREADY_DONE.format(tool=call.tool)
+        return None
 
     def _complete(self, run: StepRun, step: ThinkStep, d: ActDecision) -> None:
         artifacts: list[str] = []
@@ -236,6 +258,12 @@ class ActLoop:
                 self.rt.state.content_archive[ref] = artifact.content
                 artifacts.append(ref)
                 data[ref] = artifact.content
+        flags = completion_flags(
+            step.step_type,
+            run.tool_results,
+            [d.result_summary, d.data, d.note_for_next_step],
+            set(run.registry.known_refs()),
+        )
         run.result = StepResult(
             step_index=run.index,
             description=step.description,
@@ -247,6 +275,7 @@ class ActLoop:
             tool_results=run.tool_results,
             artifacts=artifacts,
             note=d.note_for_next_step,
+            flags=flags,
         )
         progress = self.rt.progress.steps[run.index]
         progress.status = "completed"

@@ -425,6 +425,7 @@ class TurnWorkflow:
                         "total": total,
                         "summary": run.result.summary,
                         "tool_calls": run.tool_calls,
+                        "flags": run.result.flags,
                     },
                 )
 

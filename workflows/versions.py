@@ -31,7 +31,11 @@ DEGRADE = "degrade-model-failures"
 reply, Act Quick falling back to a plan, deterministic reply and summary) instead of
 failing it; Act Quick retries a failed read once with the error shown."""
 
-CHANGES: tuple[str, ...] = (DEGRADE,)
+WRITE_CHECKS = "act-write-checks"
+"""An Act write outside its step's subdomain, or identical to one the step already made,
+is answered with an error instead of being run."""
+
+CHANGES: tuple[str, ...] = (DEGRADE, WRITE_CHECKS)
 """Changes made after ``AT_START``: asked in the first activation, in this order."""
 
 

@@ -12,7 +12,7 @@ from domain.nodes import GeneratedArtifact
 from domain.registry import SessionIdRegistry
 from domain.turns import load_conversation
 from tests.kitchen import Kitchen
-from tests.workflows.conftest import Turns, progress, wait_for
+from tests.workflows.conftest import Turns, keep_history, progress, wait_for
 from tests.workflows.script import act, complete, plan, reply, step, tool, understand
 from workflows.act_loop import revisable
 from workflows.worker import turn_activities
@@ -149,3 +149,68 @@ def test_a_generate_step_revises_only_unsaved_content_of_the_same_type_in_place(
         "00000000-0000-0000-0000-000000000001", "recipes", {"name": "Tacos"}, gen_ref=recipe_ref
     )
     assert revisable(registry, artifact(recipe_ref)) is None  # saved: a new item instead
+
+
+# --- what a write may do, and what a completion may claim ---------------------------------
+
+
+async def test_the_same_write_twice_in_a_step_is_answered_already_done_not_run(
+    turns: Turns, executor
+):
+    create = tool("db_create", table="recipes", data={"name": "Dal", "servings": 2})
+    script = turns.script(
+        understand(),
+        plan("Save the dal", step("Save the dal recipe", "write", "recipes")),
+        create,
+        create,
+        complete("Saved the dal"),
+        reply("Saved."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("save my dal")
+        result = await handle.result()
+        await keep_history(handle, "same_write_twice")
+    assert result.status == "completed"
+    names = await Kitchen(executor, turns.user_id, SessionIdRegistry()).names("recipes")
+    assert names == ["Dal"]
+    second = [c for c in script.calls if c.node == "act"][2].user
+    assert "already done: this exact db_create succeeded earlier in this step" in second
+
+
+async def test_a_write_outside_the_steps_subdomain_is_refused(turns: Turns, executor):
+    script = turns.script(
+        understand(),
+        plan("Add milk", step("Add milk to the shopping list", "write", "shopping")),
+        tool("db_create", table="recipes", data={"name": "Milk"}),
+        tool("db_create", table="shopping_list", data={"name": "milk"}),
+        complete("Added milk"),
+        reply("Milk is on the list."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("add milk")).result()
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert await kitchen.names("recipes") == [] and await kitchen.names("shopping_list") == ["milk"]
+    retry = [c for c in script.calls if c.node == "act"][1].user
+    assert "a shopping step cannot write 'recipes'" in retry
+
+
+async def test_a_completion_its_outcomes_do_not_support_is_flagged_to_reply(turns: Turns):
+    script = turns.script(
+        understand(),
+        plan("Save the dal", step("Save the dal recipe", "write", "recipes")),
+        tool("db_create", table="recipe", data={"name": "Dal"}),
+        complete("Saved the dal as recipe_7"),
+        reply("I could not confirm the dal was saved."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("save my dal")
+        await handle.result()
+        events = (await progress(handle)).events
+    (done,) = [e for e in events if e.type == "step_complete"]
+    assert done.data["flags"] == [
+        "it wrote nothing: no row was created, changed or removed",
+        "it names refs that do not exist: recipe_7",
+    ]
+    reply_request = next(c for c in script.calls if c.node == "reply").user
+    assert "NOT CONFIRMED (it wrote nothing" in reply_request
+    assert "do not present it as done" in reply_request

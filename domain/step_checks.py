@@ -1,0 +1,83 @@
+"""What the Act loop checks before it runs a write and when a step says it is done.
+
+A model's claims are untrusted: a write must stay in its step's subdomain and must not
+repeat one the step already made; a completion must agree with the step's tool outcomes
+and name only refs the registry issued. Pure functions over plain data.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Container, Iterable, Mapping, Sequence
+from typing import Any
+
+from domain.kitchen.tables import SUBDOMAINS
+from domain.registry import refs_in_text
+
+WRITE_TOOLS = ("db_create", "db_update", "db_delete")
+
+
+def scope_error(subdomain: str, tool: str, table: str) -> str | None:
+    """Why a step of ``subdomain`` may not write ``table`` (None when it may)."""
+    if tool not in WRITE_TOOLS:
+        return None
+    tables = SUBDOMAINS.get(subdomain, ())
+    if table in tables:
+        return None
+    return (
+        f"a {subdomain} step cannot write {table!r}: it writes only "
+        f"{', '.join(repr(t) for t in tables)}. Writing {table!r} needs its own step; "
+        "complete or block this one."
+    )
+
+
+def write_key(tool: str, params: Mapping[str, Any]) -> str:
+    """The same write, whatever order the model put its keys in."""
+    return json.dumps({"tool": tool, "params": params}, sort_keys=True, default=str)
+
+
+ALREADY_DONE = (
+    "already done: this exact {tool} succeeded earlier in this step (its result is above). "
+    "It was not run again. Do not repeat it; complete the step."
+)
+
+
+def _refs_in(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        yield from refs_in_text(value)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _refs_in(key)
+            yield from _refs_in(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _refs_in(item)
+
+
+def completion_flags(
+    step_type: str,
+    tool_results: Sequence[Mapping[str, Any]],
+    claims: Sequence[Any],
+    known_refs: Container[str],
+) -> list[str]:
+    """What a ``step_complete`` claims that the step's own outcomes do not support."""
+    flags: list[str] = []
+    calls = [t for t in tool_results if "tool" in t]
+    reads = [t for t in calls if t["tool"] == "db_read"]
+    if step_type == "read":
+        if not reads:
+            flags.append("it read nothing from the database")
+        elif all("error" in t for t in reads):
+            flags.append("every read it made failed, so its result is not from the database")
+    if step_type == "write":
+        wrote = [
+            t
+            for t in calls
+            if t["tool"] in WRITE_TOOLS and "error" not in t and t.get("count", 0) > 0
+        ]
+        if not wrote:
+            flags.append("it wrote nothing: no row was created, changed or removed")
+    unknown = sorted({ref for ref in _refs_in(list(claims)) if ref not in known_refs})
+    if unknown:
+        flags.append(f"it names refs that do not exist: {', '.join(unknown)}")
+    return flags
