@@ -130,6 +130,9 @@ class ThinkResult(NodeCall):
 
 
 class ActRequest(BaseModel):
+    message: str = ""
+    """The user's words this turn: a dictated recipe is saved from them, not from Think's
+    retelling."""
     clock: Clock | None = None
     """The turn's time and the user's timezone (every node is told the date)."""
     goal: str

@@ -165,6 +165,7 @@ class NodeActivities:
             max_tool_calls=MAX_TOOL_CALLS_PER_STEP,
         )
         user = context.act_context(
+            message=request.message,
             goal=request.goal,
             plan=request.plan,
             step_index=request.step_index,

@@ -71,7 +71,10 @@ class TurnStateActivities:
                 "summarize",
                 render("summarize"),
                 context.summarize_context(
-                    record.user_message, record.assistant_response, request.state
+                    record.user_message,
+                    record.assistant_response,
+                    request.state,
+                    request.step_results,
                 ),
                 facts=request,
             )

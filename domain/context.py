@@ -14,6 +14,7 @@ from typing import Any
 from domain.bypass import handoff_section
 from domain.clock import Clock, clock_section
 from domain.conversation import BypassSession, ConversationState, StepResult
+from domain.formatters import format_write_confirmation
 from domain.kitchen.entities import BY_TABLE, compute_label
 from domain.kitchen.tables import schema_for_subdomain
 from domain.mentions import plain_text
@@ -25,6 +26,9 @@ from domain.turn_context import PROFILE_FIELDS, KitchenDashboard, TurnContext
 FULL_DETAIL_STEPS = 3
 MAX_REGISTRY_ROWS = 40
 REGISTRY_TURNS = 5
+NOT_CURATED = frozenset({"ri", "ing"})
+"""A recipe's ingredient rows and the ingredient catalog: parts of what the user talks
+about, never what they talk about; Understand's table leaves them out."""
 """Understand's registry table shows refs referenced in this many recent turns."""
 CONDENSED_BUDGET = 8_000
 """Understand, Think and Reply (seed 000 ROUTER_CONTEXT_THRESHOLD)."""
@@ -42,6 +46,17 @@ def _join(*sections: Section) -> str:
     return "\n".join(text for text in (s.render() for s in sections) if text)
 
 
+SAID_LIMIT = 600
+"""Characters of a recent reply shown as it was said (longer ones are cut, and say so)."""
+
+
+def _said(response: str) -> str:
+    """What Alfred actually said (never Summarize's retelling of it)."""
+    if len(response) <= SAID_LIMIT:
+        return response
+    return response[:SAID_LIMIT] + " …(cut)"
+
+
 def conversation_section(state: ConversationState, depth: int = 3) -> str:
     lines: list[str] = []
     if state.engagement_summary:
@@ -49,9 +64,8 @@ def conversation_section(state: ConversationState, depth: int = 3) -> str:
     if state.history_summary:
         lines.append(f"Earlier: {state.history_summary}")
     for record in state.recent_turns[-depth:]:
-        said = record.assistant_summary or record.assistant_response
         lines.append(f"Turn {record.turn} — user: {record.user_message}")
-        lines.append(f"Turn {record.turn} — assistant: {said[:600]}")
+        lines.append(f"Turn {record.turn} — assistant: {_said(record.assistant_response)}")
         if record.entities:
             lines.append(f"Turn {record.turn} — entities: {', '.join(record.entities[:12])}")
     lines.extend(state.notes[-3:])
@@ -70,9 +84,8 @@ def annotated_conversation(
         lines.append(f"Earlier: {state.history_summary}")
     known = set(registry.known_refs())
     for record in state.recent_turns[-depth:]:
-        said = record.assistant_summary or record.assistant_response
         lines.append(f"Turn {record.turn} — user: {record.user_message}")
-        lines.append(f"Turn {record.turn} — assistant: {said[:600]}")
+        lines.append(f"Turn {record.turn} — assistant: {_said(record.assistant_response)}")
         notes = [
             f"{ref}: {registry.label(ref)} ({_turn_action(registry, ref, record.turn)})"
             for ref in record.entities[:12]
@@ -178,9 +191,12 @@ def registry_table(registry: SessionIdRegistry) -> str:
     shown = [
         ref
         for ref in refs
-        if (registry.last_referenced(ref) or 0) >= cutoff
-        or ref in registry.ref_active_reason
-        or ref in registry.pending_artifacts
+        if registry.type_of(ref) not in NOT_CURATED
+        and (
+            (registry.last_referenced(ref) or 0) >= cutoff
+            or ref in registry.ref_active_reason
+            or ref in registry.pending_artifacts
+        )
     ][-MAX_REGISTRY_ROWS:]
     rows = [
         "| Ref | Type | Label | Last action | Created | Last ref |",
@@ -346,6 +362,7 @@ def _format_step_result(result: StepResult, *, full: bool) -> str:
 
 def act_context(
     *,
+    message: str = "",
     goal: str,
     plan: Sequence[ThinkStep],
     step_index: int,
@@ -385,6 +402,7 @@ def act_context(
         [
             Section("Goal", goal, 100),
             Section("Today", clock_section(clock), 98),
+            Section("The user's words this turn", message, 97),
             Section("Plan", "\n".join(plan_lines), 95),
             Section("Current step", current, 99),
             Section(f"Schema: {step.subdomain}", schema, 90),
@@ -534,11 +552,35 @@ def bypass_context(
     )
 
 
-def summarize_context(message: str, response: str, state: ConversationState) -> str:
+def summarize_context(
+    message: str,
+    response: str,
+    state: ConversationState,
+    step_results: Sequence[StepResult] = (),
+) -> str:
+    """What the turn said and did: the steps, what was saved and what is only generated
+    (from the writes' results and the registry, not from the reply), the conversation."""
+    steps = [
+        f"- {r.description} → {r.outcome}. {r.summary}".rstrip()
+        + (f" (not confirmed: {'; '.join(r.flags)})" if r.flags else "")
+        for r in step_results
+    ]
+    saved = [
+        format_write_confirmation(t["tool"], t.get("table", ""), t.get("rows", []))
+        for r in step_results
+        for t in r.tool_results
+        if t.get("tool") in ("db_create", "db_update", "db_delete") and "error" not in t
+    ]
+    registry = SessionIdRegistry.from_dict(state.registry)
+    generated = [registry.label(ref) for ref in registry.get_truly_pending_artifacts()]
     return _join(
         Section("User said", message),
         Section("Assistant replied", response),
+        Section("Steps executed", "\n".join(steps) or "(none: nothing was executed)"),
+        Section("Saved this turn", "\n".join(saved) or "(nothing)"),
+        Section("Generated, not saved", ", ".join(generated)),
         Section("Engagement so far", state.engagement_summary or "(new conversation)"),
+        Section("Recent conversation", conversation_section(state, depth=2)),
     )
 
 

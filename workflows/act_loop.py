@@ -11,6 +11,7 @@ by step order, not by which step finished first.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,11 +64,20 @@ class StepRun:
 
 
 class ActLoop:
-    def __init__(self, runtime: TurnRuntime, mode: str, goal: str, plan: list[ThinkStep]) -> None:
+    def __init__(
+        self,
+        runtime: TurnRuntime,
+        mode: str,
+        goal: str,
+        plan: list[ThinkStep],
+        said: Callable[[], str] = lambda: "",
+    ) -> None:
         self.rt = runtime
         self.mode = mode
         self.goal = goal
         self.plan = plan
+        self.said = said
+        """The user's words this turn (the message and any answers), as every step sees them."""
 
     async def run_group(self, indices: list[int]) -> list[StepRun]:
         if len(indices) == 1:
@@ -123,6 +133,7 @@ class ActLoop:
         return await self.rt.llm(
             "act",
             ActRequest(
+                message=self.said(),
                 goal=self.goal,
                 plan=self.plan,
                 step_index=run.index,
@@ -176,6 +187,7 @@ class ActLoop:
                 "details": d.details,
                 "suggested_next": d.suggested_next,
                 "user_message": d.user_message,
+                "tool_results": list(run.tool_results),  # what it did find: Reply may say
             }
             self.rt.progress.steps[run.index].status = action
         if run.result is None and run.exit is None:
@@ -293,6 +305,7 @@ class ActLoop:
             "details": f"Step {run.index + 1} stopped: {model_problem(kind)}",
             "suggested_next": "Try again, perhaps in other words.",
             "user_message": None,
+            "tool_results": list(run.tool_results),
         }
         self.rt.progress.steps[run.index].status = "blocked"
         self.rt.fallback(f"act step {run.index + 1}", kind)

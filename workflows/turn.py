@@ -233,9 +233,12 @@ class TurnWorkflow:
                         plan=think.steps,
                     )
                     if isinstance(answer, UserInput) and answer.action == "confirm":
+                        confirmed = plain_text(answer.text or "yes, go ahead")
+                        self.said.append(confirmed)
                         if think.steps:  # confirming runs the plan without another Think
                             return await self._execute(think.goal, think.steps)
-                        pending = self._pending_context("yes, go ahead")
+                        pending = self._pending_context(confirmed)
+                        message = self._what_the_user_said()
                         stage = "think"
                         continue
                 else:
@@ -249,9 +252,10 @@ class TurnWorkflow:
                     )
             if isinstance(answer, str):
                 return answer  # rejected, or the pause cap was reached
-            message = plain_text(answer.text or answer.action)
-            self.said.append(message)
-            pending = self._pending_context(message)
+            text = plain_text(answer.text or answer.action)
+            self.said.append(text)
+            pending = self._pending_context(text)
+            message = self._what_the_user_said()  # the request stays; the answer is added
             stage = "understand"  # seed 003 §5: every reply goes back through Understand
 
     # --- nodes --------------------------------------------------------------------------------
@@ -384,7 +388,7 @@ class TurnWorkflow:
             "plan",
             {"goal": goal, "total_steps": len(steps), "steps": [s.model_dump() for s in steps]},
         )
-        loop = ActLoop(rt, self.mode, goal, steps)
+        loop = ActLoop(rt, self.mode, goal, steps, said=self._what_the_user_said)
         groups = sorted(dict.fromkeys(s.group for s in steps))
         for group in groups:
             runs = await loop.run_group([i for i, s in enumerate(steps) if s.group == group])
@@ -397,7 +401,7 @@ class TurnWorkflow:
                     return answer
                 text = plain_text(answer.text or answer.action)
                 self.said.append(text)
-                await self._understand(text, self._pending_context(text))
+                await self._understand(self._what_the_user_said(), self._pending_context(text))
                 asking.exit = None  # resume the same step, with the answer in its context
                 asking.tool_results.append({"user_answer": text})
                 asking.registry = rt.registry

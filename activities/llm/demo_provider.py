@@ -428,8 +428,9 @@ def classify(
     today: dt.date | None = None,
 ) -> Intent:
     """The rule a message falls under (first match wins; see the module docstring)."""
-    text = normalize(message)
     answering = bool(pending and pending.get("answer") is not None)
+    # An answer to a pause is classified on its own: the message also holds the request.
+    text = normalize(str(pending["answer"]) if answering and pending else message)
     if answering and pending and pending.get("kind") == "proposal":
         days = [dt.date.fromisoformat(d) for d in _ISO_DATE.findall(pending.get("message", ""))]
         if _AFFIRM.match(text) and len(days) >= 2 and "plan dinners" in pending["message"]:

@@ -8,6 +8,7 @@ import uuid
 from domain.context import (
     act_context,
     reply_context,
+    summarize_context,
     think_context,
     understand_context,
 )
@@ -261,3 +262,62 @@ def test_act_sees_the_last_two_turns_step_results_in_full():
     ).text
     assert "## Earlier turns' steps (last 2 turns)\nTurn 2: Step 0 (read, recipes)" in text
     assert '"name": "secret0"' in text
+
+
+# --- each node sees what it needs, and nothing false -----------------------------------------
+
+
+def test_act_sees_the_users_own_words_for_the_turn():
+    state, registry = kitchen_session()
+    words = "save my dal: 200 g red lentils, 1 onion, 2 tsp cumin"
+    text = act_context(
+        message=words,
+        goal="Save the dal",
+        plan=plan_of("write"),
+        step_index=0,
+        prior_results=[],
+        tool_results=[],
+        registry=registry,
+        state=state,
+    ).text
+    assert f"## The user's words this turn\n{words}\n" in text
+
+
+def test_the_conversation_shows_what_alfred_said_not_a_summary_of_it():
+    state, registry = kitchen_session()
+    state.recent_turns[0].assistant_summary = "Listed two curries."
+    text = understand_context("next", state, registry).text
+    assert "Turn 1 — assistant: Butter Chicken and Dal." in text
+    assert "Listed two curries." not in text
+
+
+def test_understands_registry_leaves_out_ingredient_rows_and_the_catalog():
+    state, registry = kitchen_session()
+    registry.translate_read_output(
+        [{"id": uid(9), "name": "Tacos", "recipe_ingredients": [{"id": uid(10), "name": "lime"}]}],
+        "recipes",
+    )
+    registry.ref_for_uuid(uid(11), "ing", action="read", label="lime")
+    text = understand_context("next", state, registry).text
+    assert "| recipe_3 | recipe | Tacos |" in text
+    assert "| ri_" not in text and "| ing_" not in text
+
+
+def test_summarize_is_shown_the_steps_what_was_saved_and_generated_and_the_conversation():
+    state, registry = kitchen_session()
+    state.registry = registry.to_dict()
+    saved = StepResult(
+        step_index=0,
+        description="Add milk",
+        step_type="write",
+        subdomain="shopping",
+        summary="Added milk",
+        tool_results=[
+            {"tool": "db_create", "table": "shopping_list", "rows": [{"name": "milk"}], "count": 1}
+        ],
+    )
+    text = summarize_context("add milk", "Milk is on your list.", state, [saved])
+    assert "## Steps executed\n- Add milk → completed. Added milk\n" in text
+    assert "## Saved this turn\nAdded 1 item to your shopping list: milk." in text
+    assert "## Generated, not saved\nLime Rice" in text
+    assert "## Recent conversation\n" in text and "Turn 2 — user: make a rice side" in text

@@ -32,9 +32,7 @@ def test_a_read_step_whose_reads_all_failed_or_never_happened_is_flagged():
     assert completion_flags("read", [READ_FAILED], ["found 3"], set()) == [
         "every read it made failed, so its result is not from the database"
     ]
-    assert completion_flags("read", [], ["found 3"], set()) == [
-        "it read nothing from the database"
-    ]
+    assert completion_flags("read", [], ["found 3"], set()) == ["it read nothing from the database"]
 
 
 def test_a_write_step_that_wrote_nothing_is_flagged():

@@ -145,3 +145,25 @@ async def test_a_summary_the_model_cannot_give_is_made_without_it_and_the_reply_
     assert result.fallbacks == ["summarize: http_400"]
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     assert state.recent_turns[-1].assistant_response == "Milk is on your list."
+
+
+async def test_reply_is_shown_what_a_blocked_step_did_find(turns: Turns, executor):
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "shopping_list", [{"name": "eggs"}]
+    )
+    blocked = {
+        "action": "blocked",
+        "reason_code": "ambiguous",
+        "details": "Two lists could match.",
+    }
+    script = turns.script(
+        understand(),
+        plan("Tidy the list", step("Tidy the shopping list", "write", "shopping")),
+        tool("db_read", table="shopping_list"),
+        {"node": "act", "output": blocked},
+        reply("I found eggs but stopped."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("tidy my list")).result()
+    reply_request = next(c for c in script.calls if c.node == "reply").user
+    assert "Two lists could match." in reply_request and '"eggs"' in reply_request

@@ -173,9 +173,7 @@ async def test_think_output_invalid_three_times_gets_an_honest_reply_not_a_faile
     row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)
     assert row.status == "completed" and row.response == result.response
     assert row.usage["repairs"] == 2
-    conversation, _ = await load_conversation(
-        turns.sessions, turns.user_id, turns.conversation_id
-    )
+    conversation, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     assert "proposal_message" not in conversation.model_dump_json()
     assert [c.node for c in script.calls] == ["understand", "think", "think", "think"]
 

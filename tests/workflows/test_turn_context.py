@@ -126,9 +126,7 @@ async def test_understands_curation_is_applied_and_recorded_in_the_turn_summary(
     assert registry.ref_active_reason == {"gen_recipe_1": "the soup being planned"}
 
 
-async def test_every_node_is_told_the_date_and_time_in_the_users_timezone(
-    turns: Turns, sessions
-):
+async def test_every_node_is_told_the_date_and_time_in_the_users_timezone(turns: Turns, sessions):
     async with user_transaction(sessions, turns.user_id) as session:
         await repository.put_preferences(session, {"timezone": "Asia/Tokyo"})
     script = turns.script(

@@ -289,7 +289,12 @@ async def test_the_reply_and_the_record_know_the_answer_to_a_clarification(turns
         await awaiting(handle)
         await send(handle, answer("answer", "the chicken one"))
         await handle.result()
-    reply_call = next(c for c in script.calls if c.node == "reply")
-    assert "show me that one (then answered: the chicken one)" in reply_call.user
+    said = "show me that one (then answered: the chicken one)"
+    by_node = {c.node: c.user for c in script.calls[1:]}  # after the pause
+    assert by_node["understand"].startswith(f"## Current message\n{said}\n")
+    assert by_node["think"].startswith(f"## User request\n{said}\n")
+    assert "The user's reply to it: the chicken one" in by_node["think"]
+    assert f"## The user's words this turn\n{said}\n" in by_node["act"]
+    assert said in by_node["reply"]
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     assert state.recent_turns[0].user_message == "show me that one (then answered: the chicken one)"
