@@ -31,8 +31,9 @@ from activities.errors import to_application_error
 from activities.llm.base import LlmError, LlmRequest
 from activities.llm.gateway import LlmGateway, LlmResult
 from domain import context
+from domain.answers import answer_model
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
-from domain.nodes import NODE_COMPLEXITY, NODE_OUTPUTS, STEP_COMPLEXITY, output_cap
+from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
 from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
 from domain.registry import SessionIdRegistry
 from domain.tokens import Fitted, estimate_tokens
@@ -47,6 +48,8 @@ async def call_node(
     complexity: str | None = None,
     step: int | None = None,
     step_type: str | None = None,
+    subdomain: str | None = None,
+    max_steps: int | None = None,
     facts: BaseModel | None = None,
 ) -> tuple[dict[str, Any], NodeCall]:
     """One node call; provider errors become ApplicationErrors (retryable or not).
@@ -62,7 +65,7 @@ async def call_node(
         node=node,
         system=prompt.text,
         user=text,
-        output_model=NODE_OUTPUTS[node],
+        answer=answer_model(node, step_type=step_type, subdomain=subdomain, max_steps=max_steps),
         complexity=complexity or NODE_COMPLEXITY.get(node, "medium"),
         step=step,
         max_tokens=output_cap(node, step_type),
@@ -151,7 +154,9 @@ class NodeActivities:
             budget=self.context_budget,
             clock=request.clock,
         )
-        output, call = await call_node(self.gateway, "think", prompt, user, facts=request)
+        output, call = await call_node(
+            self.gateway, "think", prompt, user, max_steps=config.max_steps, facts=request
+        )
         return _result(ThinkResult, output, call)
 
     @activity.defn(name="act")
@@ -185,6 +190,7 @@ class NodeActivities:
             complexity=STEP_COMPLEXITY[step.step_type],
             step=request.step_index,
             step_type=step.step_type,
+            subdomain=step.subdomain,
             facts=request,
         )
         return _result(ActResult, output, call)
@@ -200,7 +206,12 @@ class NodeActivities:
             previous=request.previous,
         )
         output, call = await call_node(
-            self.gateway, "act_quick", render("act_quick"), user, facts=request
+            self.gateway,
+            "act_quick",
+            render("act_quick"),
+            user,
+            subdomain=request.subdomain,
+            facts=request,
         )
         return _result(ActQuickResult, output, call)
 

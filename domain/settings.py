@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     """For medium and high complexity calls (seed 004 §8)."""
     openai_mini_model: str = "gpt-4.1-mini"
     """For low complexity calls."""
+    openai_response_format: Literal["json_schema", "json_object"] = "json_schema"
+    """``json_schema``: the answer's schema is sent with ``strict: true`` (OpenAI and
+    servers with structured outputs). ``json_object``: for servers without it, JSON mode
+    with the schema written into the system prompt."""
     llm_timeout_seconds: float = 60.0
     """One model request's HTTP timeout; the model activities' Temporal timeouts follow it
     (three requests per attempt: the output and up to two repairs)."""

@@ -13,6 +13,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from domain.answers import Answer
+
 
 class Usage(BaseModel):
     prompt_tokens: int = 0
@@ -30,13 +32,15 @@ class Usage(BaseModel):
 
 @dataclass(frozen=True)
 class LlmRequest:
-    """One structured-output call: prompts in, an instance of ``output_model`` expected."""
+    """One structured-output call: prompts in, an ``answer`` expected, read into the node's
+    contract (``Answer.to_output``)."""
 
     node: str
     """Node name (``understand``, ``think``, ``act``, ...): see ``domain.nodes.NODE_OUTPUTS``."""
     system: str
     user: str
-    output_model: type[BaseModel]
+    answer: type[Answer]
+    """What the model must answer (``domain.answers.answer_model``): its schema is sent."""
     complexity: str = "medium"
     """``low`` picks the small model, ``medium``/``high`` the full one (seed 004 §8)."""
     step: int | None = None

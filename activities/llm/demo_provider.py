@@ -509,6 +509,7 @@ _PLAN_STEP = re.compile(
 READ_RECIPES_STEP = "Read your saved recipes"
 HELP_STEP = "Explain what the offline demo model understands"
 DECLINE_STEP = "Acknowledge that nothing will be done"
+DECLINED = "The user declined."
 
 
 def _names_text(names: Sequence[str]) -> str:
@@ -714,7 +715,7 @@ def _desired_call(step: ThinkStep, req: ActRequest) -> tuple[ToolCall | None, st
             return ToolCall(tool="db_delete", params=params), "remove"
         ref = _GEN_RECIPE.search(description)
         if ref and step.subdomain == "recipes":
-            params = {"table": "recipes", "data": {"id": ref.group(0)}}
+            params = {"table": "recipes", "data": [{"id": ref.group(0)}]}
             return ToolCall(tool="db_create", params=params), "save"
         match = _PLAN_STEP.match(description)
         if match:
@@ -749,8 +750,8 @@ def _summary(kind: str, step: ThinkStep, entry: dict[str, Any]) -> ActDecision:
     count = int(entry.get("count") or len(rows))
     names = _row_names(rows)
     table = str(entry.get("table") or "")
-    refs = [r.get("id") for r in rows if r.get("id")]
-    data = {"table": table, "count": count, "names": names, "refs": refs}
+    refs = [str(r["id"]) for r in rows if r.get("id")]
+    data = {"refs": refs, "text": f"{count} row(s) of {table}: {', '.join(names)}".rstrip(": ")}
     if kind == "save":
         name = names[0] if names else "the recipe"
         return _complete(f"Saved {name} to your recipes.", data)
@@ -788,10 +789,10 @@ def act(req: ActRequest) -> ActDecision:
         return _complete(summary, artifacts=[GeneratedArtifact(type="recipe", content=recipe)])
     if step.step_type == "analyze":
         if step.description == DECLINE_STEP:
-            return _complete("Nothing to do: the user declined.", {"declined": True})
+            return _complete("Nothing to do: the user declined.", {"refs": [], "text": DECLINED})
         return _complete(
             "The offline demo model understands a few request patterns.",
-            {"capabilities": list(CAPABILITIES)},
+            {"refs": [], "text": "; ".join(CAPABILITIES)},
         )
     call, kind = _desired_call(step, req)
     if call is None:
@@ -934,7 +935,7 @@ def _reply_step(result: StepResult, later_writes: bool) -> str:
     if result.step_type == "generate":
         return _reply_recipe(result)
     if result.step_type == "analyze":
-        if isinstance(result.data, dict) and result.data.get("declined"):
+        if isinstance(result.data, dict) and result.data.get("text") == DECLINED:
             return formatters.format_rejection()
         return HELP_TEXT
     if result.step_type == "write":
@@ -1071,7 +1072,9 @@ class DemoProvider:
     async def complete(self, request: LlmRequest) -> LlmReply:
         self.calls.append(request)
         output = self._output(request)
-        return LlmReply(content=output.model_dump(mode="json"), model=MODEL_NAME, usage=Usage())
+        # Answered as a model would: in the answer's shape, read back by the gateway.
+        answer = request.answer.from_output(output)
+        return LlmReply(content=answer, model=MODEL_NAME, usage=Usage())
 
     def _output(self, request: LlmRequest) -> BaseModel:
         node = request.node

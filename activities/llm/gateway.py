@@ -23,18 +23,19 @@ class LlmResult(BaseModel):
 
 
 def _parse(reply: LlmReply, request: LlmRequest) -> BaseModel:
+    """The node contract the reply's answer means; a ValueError says what is wrong."""
     if reply.truncated:
         raise ValueError(
             f"the output was cut off at the {request.max_tokens or 'output'}-token limit; "
             "answer again, shorter, with every required field"
         )
-    content, model = reply.content, request.output_model
+    content, model = reply.content, request.answer
     if isinstance(content, dict):
-        parsed = model.model_validate(content)
+        answer = model.model_validate(content)
     else:
-        parsed = model.model_validate_json(content)
-    _finite(parsed.model_dump(), "")
-    return parsed
+        answer = model.model_validate_json(content)
+    _finite(answer.model_dump(), "")
+    return answer.to_output()
 
 
 def _finite(value: Any, where: str) -> None:
@@ -59,7 +60,7 @@ class LlmGateway:
         self.provider = provider
 
     async def call(self, request: LlmRequest) -> LlmResult:
-        """The provider's output as a valid instance of ``request.output_model``.
+        """The provider's answer, valid against ``request.answer``, as the node's contract.
 
         An output that fails validation, or was cut off at the output cap, gets up to
         ``MAX_REPAIRS`` repair attempts, each shown the error; after that a non-retryable

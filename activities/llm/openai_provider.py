@@ -19,6 +19,7 @@ from typing import Any
 import openai
 
 from activities.llm.base import LlmError, LlmReply, LlmRequest, Usage
+from activities.llm.schema import schema_text, strict_schema
 from domain.settings import Settings
 
 RETRYABLE_STATUSES = frozenset({408, 409, 429})
@@ -36,9 +37,11 @@ class OpenAIProvider:
         model: str,
         mini_model: str,
         timeout: float,
+        response_format: str = "json_schema",
     ) -> None:
         self.model = model
         self.mini_model = mini_model
+        self.response_format = response_format
         self._client = openai.AsyncOpenAI(
             api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0
         )
@@ -55,6 +58,7 @@ class OpenAIProvider:
             model=settings.openai_model,
             mini_model=settings.openai_mini_model,
             timeout=settings.llm_timeout_seconds,
+            response_format=settings.openai_response_format,
         )
 
     async def aclose(self) -> None:
@@ -66,18 +70,9 @@ class OpenAIProvider:
         try:
             response = await self._client.chat.completions.create(
                 model=model,
-                messages=_messages(request),
+                messages=_messages(request, self.response_format),
                 **({"max_tokens": request.max_tokens} if request.max_tokens else {}),
-                response_format={
-                    "type": "json_schema",
-                    "json_schema": {
-                        "name": request.node,
-                        "schema": request.output_model.model_json_schema(),
-                        # Strict mode can't express the free-form dict[str, Any] fields of the
-                        # node contracts; the gateway validates instead.
-                        "strict": False,
-                    },
-                },
+                response_format=_response_format(request, self.response_format),
             )
         except openai.APIStatusError as error:
             raise _status_error(request.node, error) from None
@@ -111,9 +106,33 @@ class OpenAIProvider:
         )
 
 
-def _messages(request: LlmRequest) -> list[dict[str, str]]:
+def _response_format(request: LlmRequest, kind: str) -> dict[str, Any]:
+    """Strict structured output: the answer's schema, which states every rule the
+    gateway checks. JSON mode for servers without it (the schema is in the prompt)."""
+    if kind == "json_object":
+        return {"type": "json_object"}
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": request.node,
+            "schema": strict_schema(request.answer),
+            "strict": True,
+        },
+    }
+
+
+def _system(request: LlmRequest, kind: str) -> str:
+    if kind != "json_object":
+        return request.system
+    return (
+        f"{request.system}\n\n# Answer schema\n\nAnswer with one JSON object that "
+        f"satisfies this JSON Schema, every property present:\n\n{schema_text(request.answer)}"
+    )
+
+
+def _messages(request: LlmRequest, kind: str = "json_schema") -> list[dict[str, str]]:
     messages = [
-        {"role": "system", "content": request.system},
+        {"role": "system", "content": _system(request, kind)},
         {"role": "user", "content": request.user},
     ]
     if request.repair_of is not None:

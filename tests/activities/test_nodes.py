@@ -47,7 +47,10 @@ async def test_the_mode_shapes_understands_and_thinks_system_prompts():
             {
                 "node": "think",
                 "repeat": True,
-                "output": {"goal": "g", "decision": "clarify", "clarification_questions": ["?"]},
+                "output": {
+                    "goal": "g",
+                    "outcome": {"decision": "clarify", "clarification_questions": ["?"]},
+                },
             },
         ]
     )
@@ -68,7 +71,10 @@ async def test_the_mode_shapes_understands_and_thinks_system_prompts():
     for i, mode in enumerate(("quick", "plan", "create")):
         config = MODES[mode]
         assert config.understand_hint in prompts[("understand", i)]
-        assert f"# Plans typical of {mode} mode\n\n{config.examples}" in prompts[("think", i)]
+        assert (
+            f"# Plans typical of {mode} mode (general patterns)\n\n{config.examples}"
+            in (prompts[("think", i)])
+        )
         assert f"At most {config.max_steps} steps." in prompts[("think", i)]
     assert "quick path whenever" in prompts[("understand", 0)]
     assert "quick path whenever" not in prompts[("understand", 1)]

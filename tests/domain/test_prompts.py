@@ -11,24 +11,10 @@ import pytest
 from pydantic import BaseModel
 
 from domain import prompts
-from domain.nodes import (
-    NODE_OUTPUTS,
-    ActDecision,
-    ActQuickDecision,
-    BypassOutput,
-    CompressOutput,
-    EntityCuration,
-    GeneratedArtifact,
-    Handoff,
-    ReplyOutput,
-    RetainDecision,
-    StepType,
-    SummarizeOutput,
-    ThinkOutput,
-    ThinkStep,
-    ToolCall,
-    UnderstandOutput,
-)
+from domain.answers import act as act_answers
+from domain.answers import answer_model, prose, rows
+from domain.answers import plan as plan_answers
+from domain.nodes import NODE_OUTPUTS, ActDecision, StepType, ThinkStep
 from domain.prompts import (
     PERSONAS,
     PromptNotFoundError,
@@ -63,17 +49,44 @@ VARIABLES: dict[str, dict[str, object]] = {
 """The documented variables of each template; templates not listed take none."""
 
 FIELDS_IN_TEMPLATE: dict[str, tuple[type[BaseModel], ...]] = {
-    "understand": (UnderstandOutput, EntityCuration, RetainDecision),
-    "think": (ThinkOutput, ThinkStep),
-    "act/base": (ActDecision, ToolCall, GeneratedArtifact),
-    "act/generate": (GeneratedArtifact,),
-    "act_quick": (ActQuickDecision,),
-    "reply": (ReplyOutput,),
-    "summarize": (SummarizeOutput,),
-    "compress": (CompressOutput,),
-    "cook": (BypassOutput, Handoff),
-    "brainstorm": (BypassOutput, Handoff),
+    "understand": (plan_answers.UnderstandAnswer, plan_answers.Curation, plan_answers.Retain),
+    "think": (
+        answer_model("think", max_steps=8),
+        plan_answers.Step,
+        plan_answers._PlanDirect,  # noqa: SLF001
+        plan_answers._Propose,  # noqa: SLF001
+        plan_answers.Clarify,
+    ),
+    "act/base": (
+        answer_model("act", step_type="read", subdomain="inventory"),
+        act_answers.StepComplete,
+        act_answers.StepData,
+        *act_answers.COMMON,
+    ),
+    "act/read": (act_answers.ReadCall, rows.Filter),
+    "act/write": (
+        act_answers._Create,  # noqa: SLF001
+        act_answers._Update,  # noqa: SLF001
+        act_answers._Delete,  # noqa: SLF001
+        rows.change_model("tasks"),
+    ),
+    "act/analyze": (act_answers.StepData,),
+    "act/generate": (
+        act_answers.GeneratedComplete,
+        act_answers.RecipeArtifact,
+        rows.RecipeContent,
+        rows.IngredientLine,
+        rows.MealContent,
+        rows.TaskContent,
+    ),
+    "act_quick": (answer_model("act_quick", subdomain="inventory"), act_answers.ReadParams),
+    "reply": (prose.ReplyAnswer,),
+    "summarize": (prose.SummarizeAnswer,),
+    "compress": (prose.CompressAnswer,),
+    "cook": (prose.BypassAnswer, prose.HandoffAnswer, rows.RecipeContent),
+    "brainstorm": (prose.BypassAnswer, prose.HandoffAnswer, rows.RecipeContent),
 }
+"""The answer models (``domain.answers``) whose fields each template must name."""
 
 PLACEHOLDER = re.compile(r"\$(\{\w+\}|[A-Za-z_]\w*)")
 
@@ -116,7 +129,7 @@ def test_template_renders_with_its_variables_and_leaves_no_placeholder(name: str
 
 
 @pytest.mark.parametrize("name", sorted(FIELDS_IN_TEMPLATE))
-def test_template_mentions_every_field_of_its_output_model(name: str) -> None:
+def test_template_mentions_every_field_of_its_answer(name: str) -> None:
     text = load(name).text
     fields = {f for model in FIELDS_IN_TEMPLATE[name] for f in model.model_fields}
     # Named as code or as a JSON key, so "type" in "step type" does not count.
@@ -124,8 +137,9 @@ def test_template_mentions_every_field_of_its_output_model(name: str) -> None:
     assert missing == []
 
 
-def test_every_node_output_model_is_covered_by_its_template() -> None:
-    for node, model in NODE_OUTPUTS.items():
+def test_every_nodes_answer_is_covered_by_its_template() -> None:
+    for node in NODE_OUTPUTS:
+        model = answer_model(node, step_type="read", subdomain="inventory", max_steps=8)
         assert model in FIELDS_IN_TEMPLATE[prompts.NODE_TEMPLATES[node]]
 
 

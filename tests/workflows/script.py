@@ -1,8 +1,18 @@
-"""Builders for scripted model outputs, so each test reads as the conversation it plays."""
+"""Builders for scripted model outputs, so each test reads as the conversation it plays.
+
+Each builder writes what a model would answer (``domain.answers``): Think's decision in
+its ``outcome``, Act's in its ``decision``, a tool call with typed rows. A test names a
+call in the contract's words (``tool("db_create", table=..., data=...)``) and the builder
+writes the answer, which the gateway reads back into the contract over the wire.
+"""
 
 from __future__ import annotations
 
 from typing import Any
+
+from domain.answers.act import decision_answer
+from domain.answers.prose import BypassAnswer
+from domain.nodes import ActDecision, BypassOutput
 
 
 def understand(**fields: Any) -> dict:
@@ -26,34 +36,26 @@ def step(description: str, step_type: str, subdomain: str, group: int = 0) -> di
     }
 
 
+def think(goal: str, **outcome: Any) -> dict:
+    return {"node": "think", "output": {"goal": goal, "outcome": outcome}}
+
+
 def plan(goal: str, *steps: dict) -> dict:
-    return {
-        "node": "think",
-        "output": {"goal": goal, "decision": "plan_direct", "steps": list(steps)},
-    }
+    return think(goal, decision="plan_direct", steps=list(steps))
 
 
 def propose(goal: str, message: str, *steps: dict) -> dict:
-    return {
-        "node": "think",
-        "output": {
-            "goal": goal,
-            "decision": "propose",
-            "proposal_message": message,
-            "steps": list(steps),
-        },
-    }
+    return think(goal, decision="propose", proposal_message=message, steps=list(steps))
 
 
 def think_clarify(goal: str, *questions: str) -> dict:
-    return {
-        "node": "think",
-        "output": {"goal": goal, "decision": "clarify", "clarification_questions": list(questions)},
-    }
+    return think(goal, decision="clarify", clarification_questions=list(questions))
 
 
-def act(output: dict, at_step: int | None = None) -> dict:
-    entry = {"node": "act", "output": output}
+def act(decision: dict, at_step: int | None = None) -> dict:
+    """An Act answer from a decision in the contract's words (``ActDecision``)."""
+    answer = decision_answer(ActDecision.model_validate(decision))
+    entry = {"node": "act", "output": {"decision": answer}}
     if at_step is not None:
         entry["step"] = at_step
     return entry
@@ -80,4 +82,4 @@ def bypass(node: str, response: str, **handoff: Any) -> dict:
     output: dict[str, Any] = {"response": response}
     if handoff:
         output.update(exit=True, handoff=handoff)
-    return {"node": node, "output": output}
+    return {"node": node, "output": BypassAnswer.from_output(BypassOutput.model_validate(output))}

@@ -71,11 +71,14 @@ async def test_a_second_empty_read_of_one_table_ends_the_step(turns: Turns):
     assert script.unused() == []
 
 
-async def test_mode_max_steps_is_enforced(turns: Turns):
+async def test_a_plan_longer_than_the_modes_max_steps_is_repaired_before_it_runs(turns: Turns):
+    """Think's schema holds the mode's step limit (quick: 2): a longer plan is not an
+    answer the turn takes, and the repair is told the limit."""
     three = [step(f"Read {n}", "read", "inventory", group=g) for g, n in enumerate("abc")]
     script = turns.script(
         understand(),
         plan("Read thrice", *three),
+        plan("Read twice", *three[:2]),
         complete("a", at_step=0),
         complete("b", at_step=1),
         reply("Read a and b."),
@@ -84,8 +87,9 @@ async def test_mode_max_steps_is_enforced(turns: Turns):
         handle = await turns.start("read everything", mode="quick")
         await handle.result()
         state = await progress(handle)
-    assert len(state.plan) == 2 and len(state.steps) == 2
-    assert state.breakers[0].startswith("max_steps: 3 steps planned, quick mode allows 2")
+    assert len(state.plan) == 2 and state.breakers == []
+    repair = [c for c in script.calls if c.node == "think"][1].repair_error or ""
+    assert "outcome.plan_direct.steps: List should have at most 2 items" in repair
     assert [c.step for c in script.calls if c.node == "act"] == [0, 1]
 
 

@@ -8,13 +8,24 @@ from domain.registry import SessionIdRegistry
 from domain.turns import get_turn, load_conversation
 from tests.kitchen import Kitchen
 from tests.workflows.conftest import Turns, keep_history, progress
-from tests.workflows.script import complete, plan, quick, reply, step, tool, understand
+from tests.workflows.script import act, complete, plan, quick, reply, step, tool, understand
 from tests.workflows.wire import http_error
 
 ADD = step("Add milk to the shopping list", "write", "shopping")
 TASK = step("Add a task to buy bread", "write", "tasks")
-BROKEN_ACT = {"node": "act", "output": {"action": "tool_call"}}
-"""Valid JSON, but a tool_call without its call: fails validation every time."""
+BAD_QUICK_READ = {
+    "node": "act_quick",
+    "output": {
+        "tool": "db_read",
+        "params": {
+            "table": "shopping_list",
+            "filters": [{"field": "colour", "op": "=", "value": "red"}],
+        },
+    },
+}
+"""A read the schema allows and the executor refuses: no column ``colour``."""
+BROKEN_ACT = {"node": "act", "output": {"decision": {"action": "tool_call"}}}
+"""Valid JSON, but a tool_call without its tool: fails validation every time."""
 
 
 def milk(at_step: int | None = None) -> dict:
@@ -75,14 +86,14 @@ async def test_a_model_that_stops_answering_after_a_write_ends_with_what_was_sav
 async def test_a_quick_read_that_fails_is_asked_again_with_the_error(turns: Turns, executor):
     script = turns.script(
         quick("Show the shopping list", "shopping"),
-        {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "shoping"}}},
+        BAD_QUICK_READ,
         {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "shopping_list"}}},
     )
     async with turns.worker(script):
         result = await (await turns.start("what's on my list?")).result()
     assert result.status == "completed" and "empty" in result.response.lower()
     retry = [c for c in script.calls if c.node == "act_quick"][1].user
-    assert "## Your previous read failed" in retry and "shoping" in retry
+    assert "## Your previous read failed" in retry and "colour" in retry
     assert result.fallbacks == []
 
 
@@ -90,7 +101,7 @@ async def test_a_quick_read_that_fails_twice_is_planned_instead(turns: Turns, ex
     await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
         "shopping_list", [{"name": "eggs"}]
     )
-    bad = {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "shoping"}}}
+    bad = BAD_QUICK_READ
     script = turns.script(
         quick("Show the shopping list", "shopping"),
         bad,
@@ -160,7 +171,7 @@ async def test_reply_is_shown_what_a_blocked_step_did_find(turns: Turns, executo
         understand(),
         plan("Tidy the list", step("Tidy the shopping list", "write", "shopping")),
         tool("db_read", table="shopping_list"),
-        {"node": "act", "output": blocked},
+        act(blocked),
         reply("I found eggs but stopped."),
     )
     async with turns.worker(script):

@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+from activities.llm.schema import strict_schema
+from domain.answers import answer_model
 from tests.activities.llm.fake_openai import ReceivedRequest
 from tests.workflows.wire import WireLog
+
+STRICT = {
+    "type": "json_schema",
+    "json_schema": {
+        "name": "reply",
+        "schema": strict_schema(answer_model("reply")),
+        "strict": True,
+    },
+}
 
 TODAY = (
     "## Today\nNow: Tuesday 2026-11-24, 09:00 (UTC, UTC+00:00)\n"
@@ -12,11 +23,15 @@ TODAY = (
 
 
 class _Recorded:
-    def __init__(self, *texts: str) -> None:
+    def __init__(self, *texts: str, response_format: dict | None = None) -> None:
         self.requests = [
             ReceivedRequest(
                 body={
-                    "messages": [{"role": "system", "content": "s"}, {"role": "user", "content": t}]
+                    "messages": [
+                        {"role": "system", "content": "s"},
+                        {"role": "user", "content": t},
+                    ],
+                    "response_format": response_format or STRICT,
                 },
                 headers={},
             )
@@ -36,3 +51,12 @@ def test_a_dated_node_without_the_date_is_a_problem_a_summary_is_not():
     log.nodes = ["reply", "summarize", "act"]
     (problem,) = log.problems()
     assert problem.startswith("reply: no date and calendar")
+
+
+def test_a_schema_not_sent_strict_is_a_problem():
+    loose = {"type": "json_schema", "json_schema": {"name": "reply", "schema": {}, "strict": False}}
+    log = WireLog(_Recorded(TODAY, response_format=loose), None)
+    log.nodes = ["reply"]
+    problems = log.problems()
+    assert problems[0] == "reply: the schema was not sent strict"
+    assert "reply: (root): must be an object, not a union" in problems

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from activities.llm.base import LlmReply, LlmRequest
 from activities.llm.openai_provider import OpenAIProvider
+from activities.llm.schema import strict_problems
 from activities.llm.script_provider import ScriptProvider
 from tests.activities.llm.fake_openai import FakeOpenAI, ReceivedRequest
 
@@ -42,9 +43,14 @@ class WireLog:
 
     def problems(self) -> list[str]:
         """What no request may contain: a UUID (seed 004: models see refs, never UUIDs);
-        and what a dated node's request must: today's date, weekday, time and calendar."""
+        what a dated node's request must: today's date, weekday, time and calendar; and
+        what every request must: a strict schema (``strict: true``, in the strict subset)."""
         found = []
         for node, request in zip(self.nodes, self.fake.requests, strict=True):
+            schema = request.body.get("response_format", {}).get("json_schema", {})
+            if schema.get("strict") is not True:
+                found.append(f"{node}: the schema was not sent strict")
+            found.extend(f"{node}: {p}" for p in strict_problems(schema.get("schema", {})))
             user = request.body["messages"][1]["content"]
             if node in DATED and not TODAY.search(user):
                 found.append(f"{node}: no date and calendar in: {user[:300]}")

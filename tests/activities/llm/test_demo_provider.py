@@ -29,8 +29,9 @@ from activities.llm.gateway import LlmGateway
 from activities.llm.openai_provider import OpenAIProvider
 from activities.llm.providers import provider_from_settings
 from activities.llm.script_provider import ScriptProvider
+from domain.answers import answer_model
 from domain.conversation import ConversationState, StepResult, TurnExecutionSummary, TurnRecord
-from domain.nodes import NODE_OUTPUTS, ThinkStep, UnderstandOutput
+from domain.nodes import ThinkStep, UnderstandOutput
 from domain.registry import SessionIdRegistry
 from domain.settings import Settings
 
@@ -38,12 +39,22 @@ WEDNESDAY = dt.date(2026, 11, 18)
 GATEWAY = LlmGateway(DemoProvider(today=lambda: WEDNESDAY))
 
 
+def answer_for(node: str, facts: BaseModel | None) -> Any:
+    """The answer model the node's activity would ask for."""
+    if isinstance(facts, ActRequest):
+        current = facts.plan[facts.step_index]
+        return answer_model(node, step_type=current.step_type, subdomain=current.subdomain)
+    if isinstance(facts, ActQuickRequest):
+        return answer_model(node, subdomain=facts.subdomain)
+    return answer_model(node)
+
+
 async def call(node: str, facts: BaseModel | None, step: int | None = None) -> dict[str, Any]:
     request = LlmRequest(
         node=node,
         system="(ignored by the demo)",
         user="(ignored by the demo)",
-        output_model=NODE_OUTPUTS[node],
+        answer=answer_for(node, facts),
         step=step,
         extra={"request": facts.model_dump(mode="json")} if facts is not None else {},
     )
@@ -241,7 +252,8 @@ async def test_act_completes_from_its_own_tool_result_and_reply_confirms():
     }
     decision = await act(plan, tool_results=[result])
     assert decision["action"] == "step_complete"
-    assert "milk" in decision["result_summary"] and decision["data"]["count"] == 2
+    assert "milk" in decision["result_summary"]
+    assert decision["data"]["refs"] == ["shop_1", "shop_2"]
     text = await reply([done(plan, [result])], goal=plan["goal"])
     assert text == "Added milk and eggs to your shopping list."
 
@@ -344,7 +356,7 @@ async def test_save_it_names_the_newest_unsaved_recipe():
     decision = await act(plan, registry=registry)
     assert decision["tool_call"] == {
         "tool": "db_create",
-        "params": {"table": "recipes", "data": {"id": "gen_recipe_2"}},
+        "params": {"table": "recipes", "data": [{"id": "gen_recipe_2"}]},
     }
     created = {
         "tool": "db_create",
@@ -397,7 +409,7 @@ async def test_planning_on_a_monday_starts_the_week_after():
         node="think",
         system="",
         user="",
-        output_model=NODE_OUTPUTS["think"],
+        answer=answer_model("think"),
         extra={"request": facts.model_dump(mode="json")},
     )
     output = (await LlmGateway(provider).call(request)).output
@@ -412,7 +424,8 @@ async def test_plan_reads_recipes_then_writes_seven_dinners_cycling_them():
     rows = [{"id": "recipe_1", "name": "Dal"}, {"id": "recipe_2", "name": "Tacos"}]
     found = {"tool": "db_read", "table": "recipes", "count": 2, "rows": rows}
     finished = await act(plan, step=0, tool_results=[found])
-    assert finished["action"] == "step_complete" and finished["data"]["count"] == 2
+    assert finished["action"] == "step_complete"
+    assert finished["data"]["refs"] == ["recipe_1", "recipe_2"]
     write = await act(plan, step=1, prior=[done(plan, [found])])
     params = write["tool_call"]["params"]
     assert write["tool_call"]["tool"] == "db_create" and params["table"] == "meal_plans"
@@ -492,7 +505,7 @@ async def test_anything_else_gets_an_honest_list_of_capabilities():
     assert plan["decision"] == "plan_direct"
     assert [s["step_type"] for s in plan["steps"]] == ["analyze"]
     decision = await act(plan)
-    assert decision["action"] == "step_complete" and decision["data"]["capabilities"]
+    assert decision["action"] == "step_complete" and "suggest a recipe" in decision["data"]["text"]
     text = await reply([done(plan, [], summary=decision["result_summary"])])
     assert text == HELP_TEXT
     assert text.startswith("I'm the offline demo model") and "not a language model" in text
@@ -522,7 +535,7 @@ async def test_compress_is_one_sentence_from_the_user_text():
         node="compress",
         system="",
         user="## User\nshow my pantry\n\n## Assistant\n4 items.\n",
-        output_model=NODE_OUTPUTS["compress"],
+        answer=answer_model("compress"),
     )
     out = (await GATEWAY.call(request)).output
     assert out == {"summary": 'The user asked: "show my pantry".'}

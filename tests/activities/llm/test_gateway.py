@@ -8,10 +8,11 @@ import pytest
 from activities.llm.base import LlmError, LlmRequest
 from activities.llm.gateway import LlmGateway
 from activities.llm.script_provider import ScriptProvider
-from domain.nodes import ActDecision
+from domain.answers import answer_model
 from tests.workflows.script import tool
 
-ACT = LlmRequest(node="act", system="s", user="u", output_model=ActDecision, step=0)
+WRITE = answer_model("act", step_type="write", subdomain="inventory")
+ACT = LlmRequest(node="act", system="s", user="u", answer=WRITE, step=0)
 
 
 def create_milk(quantity: float) -> dict:
@@ -23,9 +24,9 @@ async def test_a_non_finite_number_in_a_tool_call_is_repaired_with_its_path(bad:
     provider = ScriptProvider.from_responses([create_milk(bad), create_milk(2)])
     result = await LlmGateway(provider).call(ACT)
     assert result.attempts == 2
-    assert result.output["tool_call"]["params"]["data"]["quantity"] == 2
+    assert result.output["tool_call"]["params"]["data"][0]["quantity"] == 2
     repair = provider.calls[1]
-    assert "tool_call.params.data.quantity" in repair.repair_error
+    assert "decision.rows[0].quantity" in repair.repair_error
     assert "not a number" in repair.repair_error
 
 

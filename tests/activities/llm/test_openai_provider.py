@@ -13,7 +13,8 @@ import pytest
 from activities.llm.base import LlmError, LlmRequest, Usage
 from activities.llm.gateway import LlmGateway
 from activities.llm.openai_provider import OpenAIProvider, retry_after
-from domain.nodes import ActDecision, ReplyOutput, ThinkOutput
+from activities.llm.schema import strict_problems, strict_schema
+from domain.answers import answer_model
 from domain.settings import Settings
 from tests.activities.llm.fake_openai import FakeOpenAI
 
@@ -21,12 +22,16 @@ API_KEY = "sk-test-very-secret-4242"
 FULL_MODEL = "gpt-full"
 MINI_MODEL = "gpt-mini"
 
-VALID_THINK = {
-    "goal": "Plan dinner",
+PROPOSAL = {
     "decision": "propose",
-    "steps": [{"description": "Read the pantry", "step_type": "read", "subdomain": "inventory"}],
+    "steps": [
+        {"description": "Read pantry", "step_type": "read", "subdomain": "inventory", "group": 0}
+    ],
     "proposal_message": "Shall I plan three dinners from what you have?",
 }
+VALID_THINK = {"goal": "Plan dinner", "outcome": PROPOSAL}
+THINK = answer_model("think", max_steps=8)
+WRITE_INVENTORY = answer_model("act", step_type="write", subdomain="inventory")
 
 
 def reply_request(**overrides: object) -> LlmRequest:
@@ -34,7 +39,7 @@ def reply_request(**overrides: object) -> LlmRequest:
         "node": "reply",
         "system": "You are Alfred, a kitchen assistant.",
         "user": "Say hello.",
-        "output_model": ReplyOutput,
+        "answer": answer_model("reply"),
         "complexity": "low",
     }
     return LlmRequest(**{**fields, **overrides})
@@ -45,7 +50,7 @@ def think_request() -> LlmRequest:
         node="think",
         system="Plan the turn.",
         user="What's for dinner?",
-        output_model=ThinkOutput,
+        answer=THINK,
         complexity="medium",
     )
 
@@ -115,7 +120,7 @@ async def test_request_carries_system_and_user_messages(
     ]
 
 
-async def test_request_asks_for_the_node_output_json_schema(
+async def test_request_asks_for_the_answers_strict_json_schema(
     fake: FakeOpenAI, gateway: LlmGateway
 ) -> None:
     fake.reply(json.dumps(VALID_THINK))
@@ -125,8 +130,38 @@ async def test_request_asks_for_the_node_output_json_schema(
     response_format = fake.requests[0].body["response_format"]
     assert response_format["type"] == "json_schema"
     assert response_format["json_schema"]["name"] == "think"
-    assert response_format["json_schema"]["schema"] == ThinkOutput.model_json_schema()
-    assert response_format["json_schema"]["strict"] is False
+    assert response_format["json_schema"]["strict"] is True
+    schema = response_format["json_schema"]["schema"]
+    assert schema == strict_schema(THINK) and strict_problems(schema) == []
+    assert fake.requests[0].body["messages"][0]["content"] == "Plan the turn."
+
+
+async def test_json_object_mode_writes_the_schema_into_the_system_prompt(fake: FakeOpenAI) -> None:
+    provider = OpenAIProvider(
+        api_key=API_KEY,
+        base_url=fake.base_url,
+        model=FULL_MODEL,
+        mini_model=MINI_MODEL,
+        timeout=5,
+        response_format="json_object",
+    )
+    fake.reply(json.dumps(VALID_THINK))
+
+    result = await LlmGateway(provider).call(think_request())
+    await provider.aclose()
+
+    body = fake.requests[0].body
+    assert body["response_format"] == {"type": "json_object"}
+    system = body["messages"][0]["content"]
+    assert system.startswith("Plan the turn.\n\n# Answer schema\n")
+    assert json.dumps(strict_schema(THINK), separators=(",", ":")) in system
+    assert result.output["decision"] == "propose"
+
+
+def test_the_response_format_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ALFRED_OPENAI_RESPONSE_FORMAT", "json_object")
+    settings = Settings(_env_file=None, openai_api_key="sk-x")
+    assert OpenAIProvider.from_settings(settings).response_format == "json_object"
 
 
 async def test_request_authenticates_with_the_api_key_as_bearer_token(
@@ -318,7 +353,7 @@ async def test_a_second_repair_is_shown_the_second_error(
     assert result.output == {"response": "Hello!"} and result.attempts == 3
     third = fake.requests[2].body["messages"]
     assert third[2] == {"role": "assistant", "content": '{"response": ""}'}
-    assert "response: String should have at least 1 character" in third[3]["content"]
+    assert "response: Value error, must not be empty" in third[3]["content"]
 
 
 async def test_invalid_output_three_times_is_a_final_invalid_output_error(
@@ -364,37 +399,38 @@ async def test_an_output_cut_off_at_the_cap_is_repaired_even_when_it_parses(
 async def test_json_breaking_the_node_rules_goes_through_repair(
     fake: FakeOpenAI, gateway: LlmGateway
 ) -> None:
-    broken = {**VALID_THINK, "proposal_message": None}
+    broken = {**VALID_THINK, "outcome": {**PROPOSAL, "proposal_message": None}}
     fake.reply(json.dumps(broken))
     fake.reply(json.dumps(VALID_THINK))
 
     result = await gateway.call(think_request())
 
     assert result.attempts == 2
-    assert result.output["proposal_message"] == VALID_THINK["proposal_message"]
-    assert "propose requires proposal_message" in fake.requests[1].body["messages"][3]["content"]
+    assert result.output["proposal_message"] == PROPOSAL["proposal_message"]
+    repair = fake.requests[1].body["messages"][3]["content"]
+    assert "outcome.propose.proposal_message: Input should be a valid string" in repair
 
 
 async def test_a_nan_in_the_models_json_is_repaired_never_saved_as_null(
     fake: FakeOpenAI, gateway: LlmGateway
 ) -> None:
     nan_call = (
-        '{"action": "tool_call", "tool_call": {"tool": "db_create", "params": '
-        '{"table": "inventory", "data": {"name": "milk", "quantity": NaN}}}}'
+        '{"decision": {"action": "tool_call", "tool": "db_create", "table": "inventory", '
+        '"rows": [{"name": "milk", "quantity": NaN}]}}'
     )
     fixed = nan_call.replace("NaN", "2")
     fake.reply(nan_call)
     fake.reply(fixed)
 
     result = await gateway.call(
-        LlmRequest(node="act", system="s", user="u", output_model=ActDecision, step=0)
+        LlmRequest(node="act", system="s", user="u", answer=WRITE_INVENTORY, step=0)
     )
 
     assert result.attempts == 2
-    assert result.output["tool_call"]["params"]["data"]["quantity"] == 2
+    assert result.output["tool_call"]["params"]["data"][0]["quantity"] == 2
     repair = fake.requests[1].body["messages"]
     assert repair[2] == {"role": "assistant", "content": nan_call}
-    assert "tool_call.params.data.quantity: nan is not a number" in repair[3]["content"]
+    assert "decision.rows[0].quantity: nan is not a number" in repair[3]["content"]
 
 
 async def test_empty_content_is_returned_as_empty_text(

@@ -7,16 +7,16 @@ import pytest
 from activities.llm.base import LlmError, LlmRequest
 from activities.llm.gateway import LlmGateway
 from activities.llm.script_provider import ScriptProvider
-from domain.nodes import ActDecision, ReplyOutput
+from domain.answers import answer_model
 
 
 def request(node: str, step: int | None = None) -> LlmRequest:
-    model = {"reply": ReplyOutput, "act": ActDecision}[node]
-    return LlmRequest(node=node, system="s", user="u", output_model=model, step=step)
+    model = answer_model(node, step_type="read", subdomain="inventory")
+    return LlmRequest(node=node, system="s", user="u", answer=model, step=step)
 
 
 def done(summary: str) -> dict:
-    return {"action": "step_complete", "result_summary": summary}
+    return {"decision": {"action": "step_complete", "result_summary": summary}}
 
 
 async def test_calls_take_the_first_unused_matching_entry_in_order():

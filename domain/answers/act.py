@@ -1,0 +1,471 @@
+"""Act's and Act Quick's answers: one decision per call, typed per step.
+
+Act answers ``{"decision": {...}}``, one of the seed's eight actions. The decisions a step
+may take depend on it: a read step reads any table; a write step also creates, updates
+and deletes, only in its subdomain's tables, with rows typed per table; analyze and
+generate steps make no tool calls, and only a generate step's completion carries
+generated content (typed per entity). The schema says all of this, so a model held to it
+never makes a call the loop would refuse.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Annotated, Any, Literal, Union, get_args
+
+from pydantic import Discriminator, Field, Tag, create_model
+
+from domain.answers.base import Answer, Text
+from domain.answers.rows import (
+    Filter,
+    MealContent,
+    RecipeContent,
+    TaskContent,
+    change_model,
+    content_answer,
+    content_values,
+    row_answer,
+    row_model,
+    row_values,
+)
+from domain.kitchen.tables import SUBDOMAINS, TABLES
+from domain.nodes import (
+    ActDecision,
+    ActQuickDecision,
+    GeneratedArtifact,
+    Subdomain,
+    ToolCall,
+)
+from domain.registry import refs_in_text
+
+READABLE = tuple(TABLES)
+WRITE_STEP_TOOLS = ("db_create", "db_update", "db_delete")
+
+
+def _writable(subdomain: str) -> tuple[str, ...]:
+    return tuple(t for t in SUBDOMAINS[subdomain] if TABLES[t].writable)
+
+
+# --- tool calls --------------------------------------------------------------------------------
+
+
+def _where(filters: list[Filter], or_filters: list[Filter]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if filters:
+        out["filters"] = [f.model_dump(mode="json") for f in filters]
+    if or_filters:
+        out["or_filters"] = [f.model_dump(mode="json") for f in or_filters]
+    return out
+
+
+def _call(tool: str, params: dict[str, Any]) -> ActDecision:
+    call = ToolCall(tool=tool, params=params)  # type: ignore[arg-type]
+    return ActDecision(action="tool_call", tool_call=call)
+
+
+class ReadParams(Answer):
+    table: Literal[READABLE]  # type: ignore[valid-type]
+    filters: list[Filter] = Field(default_factory=list)
+    """All must hold."""
+    or_filters: list[Filter] = Field(default_factory=list)
+    """At least one must hold, on top of ``filters``."""
+    columns: list[str] | None = None
+    limit: int | None = Field(default=None, ge=1)
+    order_by: str | None = None
+    order_dir: Literal["asc", "desc"] | None = None
+
+    def params(self) -> dict[str, Any]:
+        """The executor's read parameters: what was given, nothing empty."""
+        out: dict[str, Any] = {"table": self.table, **_where(self.filters, self.or_filters)}
+        for name in ("columns", "limit", "order_by", "order_dir"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
+
+
+class _ReadHead(Answer):
+    action: Literal["tool_call"] = "tool_call"
+    tool: Literal["db_read"] = "db_read"
+
+    def to_decision(self) -> ActDecision:
+        return _call("db_read", ReadParams.params(self))  # type: ignore[arg-type]
+
+
+ReadCall = create_model(
+    "ReadCall",
+    __base__=_ReadHead,
+    **{name: (f.annotation, f) for name, f in ReadParams.model_fields.items()},  # type: ignore[call-overload]
+)
+"""A read as a decision: ``action`` and ``tool`` first, then the read's parameters."""
+
+
+class _Create(Answer):
+    action: Literal["tool_call"] = "tool_call"
+    tool: Literal["db_create"] = "db_create"
+    table: str
+    rows: list[Any]
+
+    def to_decision(self) -> ActDecision:
+        rows = [row_values(row) for row in self.rows]
+        return _call("db_create", {"table": self.table, "data": rows})
+
+
+class _Update(Answer):
+    action: Literal["tool_call"] = "tool_call"
+    tool: Literal["db_update"] = "db_update"
+    table: str
+    filters: list[Filter] = Field(default_factory=list)
+    or_filters: list[Filter] = Field(default_factory=list)
+    changes: list[Any]
+
+    def to_decision(self) -> ActDecision:
+        data = {c.column: c.value for c in self.changes}
+        where = _where(self.filters, self.or_filters)
+        return _call("db_update", {"table": self.table, **where, "data": data})
+
+
+class _Delete(Answer):
+    action: Literal["tool_call"] = "tool_call"
+    tool: Literal["db_delete"] = "db_delete"
+    table: str
+    filters: list[Filter] = Field(default_factory=list)
+    or_filters: list[Filter] = Field(default_factory=list)
+
+    def to_decision(self) -> ActDecision:
+        return _call("db_delete", {"table": self.table, **_where(self.filters, self.or_filters)})
+
+
+@cache
+def create_call(table: str) -> type[Answer]:
+    """A create in ``table``: one row or several, typed by the table's columns."""
+    return create_model(
+        f"Create{_camel(table)}",
+        __base__=_Create,
+        table=(Literal[table], ...),  # type: ignore[valid-type]
+        rows=(list[row_model(table)], Field(min_length=1)),  # type: ignore[misc]
+    )
+
+
+@cache
+def update_call(table: str) -> type[Answer]:
+    """An update in ``table``: which rows (filters), and the columns it sets."""
+    return create_model(
+        f"Update{_camel(table)}",
+        __base__=_Update,
+        table=(Literal[table], ...),  # type: ignore[valid-type]
+        changes=(list[change_model(table)], Field(min_length=1)),  # type: ignore[misc]
+    )
+
+
+@cache
+def delete_call(subdomain: str) -> type[Answer]:
+    """A delete in one of the subdomain's writable tables."""
+    return create_model(
+        f"Delete{_camel(subdomain)}",
+        __base__=_Delete,
+        table=(Literal[_writable(subdomain)], ...),  # type: ignore[valid-type]
+    )
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+# --- the other actions -------------------------------------------------------------------------
+
+
+class StepData(Answer):
+    """A completed step's result for the steps after it and for Reply."""
+
+    refs: list[str] = Field(default_factory=list)
+    """The rows or items the result is about (found, matched, saved, chosen)."""
+    text: str | None = None
+    """The result in words: an analysis, a comparison, what is missing."""
+
+
+class StepComplete(Answer):
+    action: Literal["step_complete"] = "step_complete"
+    result_summary: Text
+    data: StepData | None = None
+    note_for_next_step: str | None = None
+
+    def to_decision(self) -> ActDecision:
+        data = self.data.model_dump(mode="json") if self.data is not None else None
+        return ActDecision(
+            action="step_complete",
+            result_summary=self.result_summary,
+            data=data,
+            note_for_next_step=self.note_for_next_step,
+            artifacts=self.generated(),
+        )
+
+    def generated(self) -> list[GeneratedArtifact]:
+        return []
+
+
+class RecipeArtifact(Answer):
+    type: Literal["recipe"] = "recipe"
+    ref: str | None = Field(default=None, description="revising unsaved content: its gen_ ref")
+    content: RecipeContent
+
+
+class MealArtifact(Answer):
+    type: Literal["meal"] = "meal"
+    ref: str | None = Field(default=None, description="revising unsaved content: its gen_ ref")
+    content: MealContent
+
+
+class TaskArtifact(Answer):
+    type: Literal["task"] = "task"
+    ref: str | None = Field(default=None, description="revising unsaved content: its gen_ ref")
+    content: TaskContent
+
+
+CONTENTS: dict[str, type[Answer]] = {
+    "recipe": RecipeContent,
+    "meal": MealContent,
+    "task": TaskContent,
+}
+
+Artifact = Annotated[RecipeArtifact | MealArtifact | TaskArtifact, Field(discriminator="type")]
+
+
+class GeneratedComplete(StepComplete):
+    """A generate step's completion: the content it created, one artifact per item."""
+
+    artifacts: list[Artifact] = Field(default_factory=list)
+
+    def generated(self) -> list[GeneratedArtifact]:
+        return [
+            GeneratedArtifact(type=a.type, content=content_values(a.content), ref=a.ref)
+            for a in self.artifacts
+        ]
+
+
+class RequestSchema(Answer):
+    action: Literal["request_schema"] = "request_schema"
+    subdomain: Subdomain
+
+    def to_decision(self) -> ActDecision:
+        return ActDecision(action="request_schema", subdomain=self.subdomain)
+
+
+class RetrieveStep(Answer):
+    action: Literal["retrieve_step"] = "retrieve_step"
+    step_index: int = Field(ge=0)
+
+    def to_decision(self) -> ActDecision:
+        return ActDecision(action="retrieve_step", step_index=self.step_index)
+
+
+class RetrieveArchive(Answer):
+    action: Literal["retrieve_archive"] = "retrieve_archive"
+    archive_key: Text
+
+    def to_decision(self) -> ActDecision:
+        return ActDecision(action="retrieve_archive", archive_key=self.archive_key)
+
+
+class AskUser(Answer):
+    action: Literal["ask_user"] = "ask_user"
+    question: Text
+
+    def to_decision(self) -> ActDecision:
+        return ActDecision(action="ask_user", question=self.question)
+
+
+class Blocked(Answer):
+    action: Literal["blocked"] = "blocked"
+    reason_code: Text
+    details: Text
+    suggested_next: str | None = None
+
+    def to_decision(self) -> ActDecision:
+        return ActDecision(
+            action="blocked",
+            reason_code=self.reason_code,
+            details=self.details,
+            suggested_next=self.suggested_next,
+        )
+
+
+class Fail(Answer):
+    action: Literal["fail"] = "fail"
+    user_message: Text
+
+    def to_decision(self) -> ActDecision:
+        return ActDecision(action="fail", user_message=self.user_message)
+
+
+COMMON: tuple[type[Answer], ...] = (
+    RequestSchema,
+    RetrieveStep,
+    RetrieveArchive,
+    AskUser,
+    Blocked,
+    Fail,
+)
+
+
+def decision_tag(value: Any) -> str | None:
+    """Which decision an answer is: its action, and for a tool call its tool (and the
+    table, for creates and updates, whose rows are typed per table)."""
+    get = value.get if isinstance(value, dict) else lambda key: getattr(value, key, None)
+    action = get("action")
+    if action != "tool_call":
+        return action
+    tool = get("tool")
+    if tool in ("db_create", "db_update"):
+        return f"{tool}:{get('table')}"
+    return tool
+
+
+def _tag_of(model: type[Answer]) -> str:
+    fields = model.model_fields
+    action = fields["action"].default
+    if action != "tool_call":
+        return action
+    tool = fields["tool"].default
+    if tool in ("db_create", "db_update"):
+        (table,) = get_args(fields["table"].annotation)
+        return f"{tool}:{table}"
+    return tool
+
+
+def decisions(step_type: str, subdomain: str) -> tuple[type[Answer], ...]:
+    """The decisions a step of this type and subdomain may take."""
+    complete = GeneratedComplete if step_type == "generate" else StepComplete
+    calls: tuple[type[Answer], ...] = ()
+    if step_type in ("read", "write"):
+        calls = (ReadCall,)
+    if step_type == "write":
+        writable = _writable(subdomain)
+        calls += tuple(create_call(t) for t in writable)
+        calls += tuple(update_call(t) for t in writable)
+        calls += (delete_call(subdomain),)
+    return (*calls, complete, *COMMON)
+
+
+class ActAnswerBase(Answer):
+    contract = ActDecision
+
+    def to_output(self) -> ActDecision:
+        return self.decision.to_decision()  # type: ignore[attr-defined]
+
+    @classmethod
+    def from_output(cls, output: Any) -> dict[str, Any]:
+        return {"decision": decision_answer(output)}
+
+
+@cache
+def act_answer(step_type: str, subdomain: str) -> type[Answer]:
+    """Act's answer model for a step of ``step_type`` in ``subdomain``."""
+    if subdomain not in SUBDOMAINS:
+        raise KeyError(f"unknown subdomain {subdomain!r}")
+    models = decisions(step_type, subdomain)
+    tags = [_tag_of(m) for m in models]
+    if len(set(tags)) != len(tags):
+        raise ValueError(f"two decisions share a tag: {tags}")
+    variants = tuple(Annotated[m, Tag(t)] for m, t in zip(models, tags, strict=True))
+    union = Annotated[
+        variants[0] if len(variants) == 1 else _union(variants),  # type: ignore[valid-type]
+        Discriminator(decision_tag),
+    ]
+    return create_model(
+        f"Act{_camel(step_type)}{_camel(subdomain)}",
+        __base__=ActAnswerBase,
+        decision=(union, ...),
+    )
+
+
+def _union(variants: tuple[Any, ...]) -> Any:
+    return Union[variants]  # noqa: UP007 - a union built at run time
+
+
+def decision_answer(decision: ActDecision) -> dict[str, Any]:
+    """An Act contract decision as a model would answer it."""
+    action = decision.action
+    if action == "tool_call" and decision.tool_call is not None:
+        return tool_call_answer(decision.tool_call)
+    if action == "step_complete":
+        data = decision.data
+        out: dict[str, Any] = {
+            "action": action,
+            "result_summary": decision.result_summary,
+            "data": data if _is_step_data(data) else _as_step_data(data),
+            "note_for_next_step": decision.note_for_next_step,
+        }
+        if decision.artifacts:
+            out["artifacts"] = [
+                {"type": a.type, "ref": a.ref, "content": _content(a)} for a in decision.artifacts
+            ]
+        return out
+    fields = {
+        "request_schema": ("subdomain",),
+        "retrieve_step": ("step_index",),
+        "retrieve_archive": ("archive_key",),
+        "ask_user": ("question",),
+        "blocked": ("reason_code", "details", "suggested_next"),
+        "fail": ("user_message",),
+    }[action]
+    return {"action": action, **{name: getattr(decision, name) for name in fields}}
+
+
+def _content(artifact: GeneratedArtifact) -> dict[str, Any]:
+    return content_answer(CONTENTS[artifact.type], artifact.content)
+
+
+def _is_step_data(data: Any) -> bool:
+    return data is None or (isinstance(data, dict) and set(data) <= {"refs", "text"})
+
+
+def _as_step_data(data: Any) -> dict[str, Any]:
+    """Free-form data (an older contract's) as ``StepData``: its refs, and the rest as text."""
+    text = json.dumps(data, ensure_ascii=False, default=str)
+    return {"refs": sorted(set(refs_in_text(text))), "text": text}
+
+
+def tool_call_answer(call: ToolCall) -> dict[str, Any]:
+    params = dict(call.params)
+    out: dict[str, Any] = {"action": "tool_call", "tool": call.tool, "table": params.pop("table")}
+    if call.tool == "db_create":
+        data = params.pop("data")
+        rows = data if isinstance(data, list) else [data]
+        out["rows"] = [row_answer(row) for row in rows]
+    elif call.tool == "db_update":
+        out["changes"] = [{"column": k, "value": v} for k, v in params.pop("data").items()]
+    out.update(params)
+    return out
+
+
+# --- Act Quick ---------------------------------------------------------------------------------
+
+
+class ActQuickAnswerBase(Answer):
+    contract = ActQuickDecision
+
+    def to_output(self) -> ActQuickDecision:
+        return ActQuickDecision(params=self.params.params())  # type: ignore[attr-defined]
+
+    @classmethod
+    def from_output(cls, output: Any) -> dict[str, Any]:
+        return {"tool": "db_read", "params": dict(output.params)}
+
+
+@cache
+def act_quick_answer(subdomain: str) -> type[Answer]:
+    """Act Quick's answer: one read of one of the subdomain's tables."""
+    tables = SUBDOMAINS[subdomain]
+    params = create_model(
+        f"QuickRead{_camel(subdomain)}",
+        __base__=ReadParams,
+        table=(Literal[tables], ...),  # type: ignore[valid-type]
+    )
+    return create_model(
+        f"ActQuick{_camel(subdomain)}",
+        __base__=ActQuickAnswerBase,
+        tool=(Literal["db_read"], "db_read"),
+        params=(params, ...),
+    )

@@ -1,0 +1,161 @@
+"""Understand's and Think's answers.
+
+Understand's answer is read generously: an inconsistent answer has a safe reading (a
+clarification wins over quick mode; quick mode without a subdomain is the planned path; a
+clarification without a question is no clarification), so it is never refused. Think's
+decision is a union, one shape per decision, so a plan without steps or a proposal
+without its message cannot be written at all.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, create_model
+
+from domain.answers.base import Answer, Text
+from domain.nodes import (
+    EntityCuration,
+    RetainDecision,
+    StepType,
+    Subdomain,
+    ThinkOutput,
+    ThinkStep,
+    UnderstandOutput,
+)
+
+# --- Understand --------------------------------------------------------------------------------
+
+
+class Retain(Answer):
+    ref: str
+    reason: Text
+
+
+class Curation(Answer):
+    retain_active: list[Retain] = Field(default_factory=list)
+    demote: list[str] = Field(default_factory=list)
+    drop: list[str] = Field(default_factory=list)
+    clear_all: bool = False
+
+
+class UnderstandAnswer(Answer):
+    contract = UnderstandOutput
+
+    referenced_entities: list[str] = Field(default_factory=list)
+    entity_curation: Curation = Field(default_factory=Curation)
+    quick_mode: bool = False
+    quick_intent: str | None = None
+    quick_subdomain: Subdomain | None = None
+    needs_clarification: bool = False
+    clarification_questions: list[str] = Field(default_factory=list)
+    constraint_snapshot: list[str] = Field(default_factory=list)
+
+    def to_output(self) -> UnderstandOutput:
+        questions = [q for q in self.clarification_questions if q.strip()]
+        asking = self.needs_clarification and bool(questions)
+        quick = (
+            self.quick_mode
+            and not asking
+            and self.quick_subdomain is not None
+            and bool((self.quick_intent or "").strip())
+        )
+        curation = self.entity_curation
+        retain = [RetainDecision(ref=r.ref, reason=r.reason) for r in curation.retain_active]
+        return UnderstandOutput(
+            referenced_entities=self.referenced_entities,
+            entity_curation=EntityCuration(
+                retain_active=retain,
+                demote=curation.demote,
+                drop=curation.drop,
+                clear_all=curation.clear_all,
+            ),
+            quick_mode=quick,
+            quick_intent=self.quick_intent if quick else None,
+            quick_subdomain=self.quick_subdomain if quick else None,
+            needs_clarification=asking,
+            clarification_questions=questions if asking else [],
+            constraint_snapshot=[c for c in self.constraint_snapshot if c.strip()],
+        )
+
+    @classmethod
+    def from_output(cls, output: Any) -> dict[str, Any]:
+        return output.model_dump(mode="json")
+
+
+# --- Think -------------------------------------------------------------------------------------
+
+
+class Step(Answer):
+    description: Text
+    step_type: StepType
+    subdomain: Subdomain
+    group: int = Field(default=0, ge=0)
+    """Steps with the same group run concurrently; groups run in increasing order."""
+
+
+class _Outcome(Answer):
+    def output(self, goal: str) -> ThinkOutput:
+        steps = [ThinkStep(**s.model_dump()) for s in getattr(self, "steps", [])]
+        return ThinkOutput(
+            goal=goal,
+            decision=self.decision,  # type: ignore[attr-defined]
+            steps=steps,
+            proposal_message=getattr(self, "proposal_message", None),
+            clarification_questions=list(getattr(self, "clarification_questions", [])),
+        )
+
+
+class _PlanDirect(_Outcome):
+    decision: Literal["plan_direct"] = "plan_direct"
+    steps: list[Step]
+
+
+class _Propose(_Outcome):
+    decision: Literal["propose"] = "propose"
+    proposal_message: Text
+    steps: list[Step]
+    """What confirming the proposal runs."""
+
+
+class Clarify(_Outcome):
+    decision: Literal["clarify"] = "clarify"
+    clarification_questions: list[Text] = Field(min_length=1, max_length=3)
+
+
+class ThinkAnswerBase(Answer):
+    contract = ThinkOutput
+
+    def to_output(self) -> ThinkOutput:
+        return self.outcome.output(self.goal)  # type: ignore[attr-defined]
+
+    @classmethod
+    def from_output(cls, output: Any) -> dict[str, Any]:
+        outcome: dict[str, Any] = {"decision": output.decision}
+        if output.decision == "clarify":
+            outcome["clarification_questions"] = list(output.clarification_questions)
+        else:
+            outcome["steps"] = [s.model_dump(mode="json") for s in output.steps]
+        if output.decision == "propose":
+            outcome["proposal_message"] = output.proposal_message
+        return {"goal": output.goal, "outcome": outcome}
+
+
+@cache
+def think_answer(max_steps: int) -> type[Answer]:
+    """Think's answer when a plan may have at most ``max_steps`` steps (the mode's)."""
+    steps = (list[Step], Field(min_length=1, max_length=max_steps))
+    plan = create_model(f"PlanDirect{max_steps}", __base__=_PlanDirect, steps=steps)
+    propose = create_model(
+        f"Propose{max_steps}",
+        __base__=_Propose,
+        steps=(list[Step], Field(max_length=max_steps)),
+    )
+    outcome = Annotated[plan | propose | Clarify, Field(discriminator="decision")]  # type: ignore[valid-type]
+    return create_model(
+        f"ThinkAnswer{max_steps}",
+        __base__=ThinkAnswerBase,
+        goal=(Text, ...),
+        outcome=(outcome, ...),
+    )

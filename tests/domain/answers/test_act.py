@@ -1,0 +1,195 @@
+"""Act's answers: what each step may decide, and how a decision reads into the contract."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from domain.answers import answer_model
+from domain.answers.act import decision_answer, decisions
+from domain.nodes import ActDecision, ToolCall
+
+
+def tags(step_type: str, subdomain: str) -> list[str]:
+    return [m.__name__ for m in decisions(step_type, subdomain)]
+
+
+def read(answer: dict, step_type: str = "write", subdomain: str = "shopping") -> ActDecision:
+    model = answer_model("act", step_type=step_type, subdomain=subdomain)
+    return model.model_validate({"decision": answer}).to_output()
+
+
+def test_a_read_step_reads_and_never_writes():
+    assert tags("read", "recipes")[0] == "ReadCall"
+    assert not any(t.startswith(("Create", "Update", "Delete")) for t in tags("read", "recipes"))
+
+
+def test_a_write_step_writes_only_its_subdomains_tables():
+    assert tags("write", "shopping")[:4] == [
+        "ReadCall",
+        "CreateShoppingList",
+        "UpdateShoppingList",
+        "DeleteShopping",
+    ]
+    assert "CreateRecipes" in tags("write", "recipes")
+    assert "CreateIngredients" not in tags("write", "inventory")  # the catalog is read only
+
+
+@pytest.mark.parametrize("step_type", ["analyze", "generate"])
+def test_analyze_and_generate_steps_make_no_tool_calls(step_type: str):
+    with pytest.raises(ValidationError, match="does not match any of the expected tags"):
+        read({"action": "tool_call", "tool": "db_read", "table": "inventory"}, step_type)
+
+
+def test_a_create_outside_the_step_is_refused_naming_what_the_step_may_do():
+    with pytest.raises(ValidationError) as error:
+        read({"action": "tool_call", "tool": "db_create", "table": "recipes", "rows": [{}]})
+    assert "'db_create:recipes'" in str(error.value)
+    assert "'db_create:shopping_list'" in str(error.value)
+
+
+def test_typed_rows_become_the_executors_rows_without_their_absent_values():
+    decision = read(
+        {
+            "action": "tool_call",
+            "tool": "db_create",
+            "table": "shopping_list",
+            "rows": [
+                {"name": "milk", "quantity": 2, "unit": "l", "notes": None},
+                {"name": "eggs", "quantity": None},
+            ],
+        }
+    )
+    assert decision.tool_call == ToolCall(
+        tool="db_create",
+        params={
+            "table": "shopping_list",
+            "data": [{"name": "milk", "quantity": 2, "unit": "l"}, {"name": "eggs"}],
+        },
+    )
+
+
+def test_a_recipe_is_created_with_its_ingredients_nested():
+    decision = read(
+        {
+            "action": "tool_call",
+            "tool": "db_create",
+            "table": "recipes",
+            "rows": [
+                {
+                    "name": "Dal",
+                    "instructions": ["Simmer."],
+                    "recipe_ingredients": [{"name": "lentils", "quantity": 200, "unit": "g"}],
+                }
+            ],
+        },
+        subdomain="recipes",
+    )
+    assert decision.tool_call is not None
+    assert decision.tool_call.params["data"] == [
+        {
+            "name": "Dal",
+            "instructions": ["Simmer."],
+            "recipe_ingredients": [{"name": "lentils", "quantity": 200, "unit": "g"}],
+        }
+    ]
+
+
+def test_a_closed_value_set_is_in_the_row_schema():
+    with pytest.raises(ValidationError, match="meal_type"):
+        read(
+            {
+                "action": "tool_call",
+                "tool": "db_create",
+                "table": "meal_plans",
+                "rows": [{"date": "2026-01-05", "meal_type": "brunch"}],
+            },
+            subdomain="meal_plans",
+        )
+
+
+def test_an_update_sets_the_columns_it_names_and_a_null_clears_one():
+    decision = read(
+        {
+            "action": "tool_call",
+            "tool": "db_update",
+            "table": "tasks",
+            "filters": [{"field": "id", "op": "=", "value": "task_1"}],
+            "or_filters": [],
+            "changes": [
+                {"column": "completed", "value": True},
+                {"column": "due_date", "value": None},
+            ],
+        },
+        subdomain="tasks",
+    )
+    assert decision.tool_call is not None
+    assert decision.tool_call.params == {
+        "table": "tasks",
+        "filters": [{"field": "id", "op": "=", "value": "task_1"}],
+        "data": {"completed": True, "due_date": None},
+    }
+
+
+def test_profile_guidance_is_written_as_entries_and_stored_as_an_object():
+    decision = read(
+        {
+            "action": "tool_call",
+            "tool": "db_create",
+            "table": "preferences",
+            "rows": [{"subdomain_guidance": [{"subdomain": "recipes", "guidance": "no chilli"}]}],
+        },
+        subdomain="preferences",
+    )
+    assert decision.tool_call is not None
+    assert decision.tool_call.params["data"] == [{"subdomain_guidance": {"recipes": "no chilli"}}]
+
+
+def test_only_a_generate_step_completes_with_generated_content():
+    complete = {
+        "action": "step_complete",
+        "result_summary": "Made one.",
+        "artifacts": [{"type": "recipe", "ref": None, "content": {"name": "Dal"}}],
+    }
+    with pytest.raises(ValidationError, match="artifacts"):
+        read(complete, "analyze")
+    decision = read(complete, "generate", "recipes")
+    assert [(a.type, a.content, a.ref) for a in decision.artifacts] == [
+        ("recipe", {"name": "Dal"}, None)
+    ]
+
+
+def test_a_blocked_step_must_say_why():
+    with pytest.raises(ValidationError, match="must not be empty"):
+        read({"action": "blocked", "reason_code": "not_found", "details": " "})
+
+
+DECISIONS = [
+    ActDecision(
+        action="tool_call",
+        tool_call=ToolCall(tool="db_read", params={"table": "inventory", "limit": 5}),
+    ),
+    ActDecision(
+        action="tool_call",
+        tool_call=ToolCall(
+            tool="db_delete",
+            params={
+                "table": "shopping_list",
+                "or_filters": [{"field": "name", "op": "=", "value": "milk"}],
+            },
+        ),
+    ),
+    ActDecision(
+        action="step_complete", result_summary="Found 2.", data={"refs": ["shop_1"], "text": None}
+    ),
+    ActDecision(action="ask_user", question="Which one?"),
+    ActDecision(action="blocked", reason_code="not_found", details="No rice.", suggested_next=None),
+    ActDecision(action="fail", user_message="I can't."),
+    ActDecision(action="request_schema", subdomain="recipes"),
+    ActDecision(action="retrieve_step", step_index=0),
+]
+
+
+@pytest.mark.parametrize("decision", DECISIONS, ids=[d.action for d in DECISIONS])
+def test_a_decision_written_as_an_answer_reads_back_the_same(decision: ActDecision):
+    assert read(decision_answer(decision)) == decision
