@@ -28,8 +28,8 @@ MODES: dict[str, ModeConfig] = {
         "terse",
         "Keep it to one or two steps; no proposals.",
         examples=(
-            '- "Do I have eggs and milk?": one read (inventory).\n'
-            '- "Add eggs to my list": one write (shopping), run directly.'
+            "- A check of what is in stock: one read (inventory).\n"
+            "- One item to add to a list: one write (shopping), run directly."
         ),
         understand_hint=(
             "The user chose quick mode: they want a fast answer. Take the quick path whenever "
@@ -44,10 +44,10 @@ MODES: dict[str, ModeConfig] = {
         "detailed",
         "Propose complex or multi-write plans before running them; run simple ones directly.",
         examples=(
-            '- "Plan my dinners next week and make the shopping list": propose — read recipes '
-            "and inventory (group 0), generate meals (group 1), write meal_plans (group 2), "
-            "write shopping (group 3).\n"
-            '- "Add eggs to my shopping list": plan_direct, one write (shopping).'
+            "- A week of meals with its shopping list: propose — read recipes and inventory "
+            "(group 0), generate meals (group 1), write meal_plans (group 2), write shopping "
+            "(group 3).\n"
+            "- One item to add to a list: plan_direct, one write (shopping)."
         ),
         understand_hint="The user is in plan mode, the default.",
     ),
@@ -58,10 +58,10 @@ MODES: dict[str, ModeConfig] = {
         "rich",
         "Generate content directly; no proposal needed.",
         examples=(
-            '- "Invent a spicy cod dish": plan_direct, one generate (recipes); save only when '
-            "the user asks.\n"
-            '- "Three vegetarian lunches from what I have": read inventory (group 0), '
-            "generate (recipes, group 1)."
+            "- A new dish to invent: plan_direct, one generate (recipes); save only when the "
+            "user asks.\n"
+            "- Several dishes from what is in stock: read inventory (group 0), generate "
+            "(recipes, group 1)."
         ),
         understand_hint=(
             "The user chose create mode: they want new content. A plain lookup can still be quick."
