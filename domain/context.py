@@ -313,8 +313,10 @@ def think_context(
 ) -> Fitted:
     context = context or TurnContext()
     understood = []
-    if understand.referenced_entities:
-        understood.append(f"Referenced: {', '.join(understand.referenced_entities)}")
+    known = set(registry.known_refs())
+    referenced = [r for r in understand.referenced_entities if r in known]  # never invented refs
+    if referenced:
+        understood.append(f"Referenced: {', '.join(referenced)}")
     if understand.constraint_snapshot:
         understood.append(f"Constraints: {'; '.join(understand.constraint_snapshot)}")
     return fit(

@@ -321,3 +321,10 @@ def test_summarize_is_shown_the_steps_what_was_saved_and_generated_and_the_conve
     assert "## Saved this turn\nAdded 1 item to your shopping list: milk." in text
     assert "## Generated, not saved\nLime Rice" in text
     assert "## Recent conversation\n" in text and "Turn 2 — user: make a rice side" in text
+
+
+def test_think_is_shown_only_the_refs_understand_named_that_exist():
+    state, registry = kitchen_session()
+    understood = UnderstandOutput(referenced_entities=["recipe_1", "milk_2l"])
+    text = think_context("that one", understood, state, registry).text
+    assert "Referenced: recipe_1\n" in text and "milk_2l" not in text
