@@ -198,6 +198,9 @@ def parser() -> argparse.ArgumentParser:
     chat.add_argument("--token", help="bearer token (default: .alfred/dev-token)")
     chat.add_argument("--conversation", help="continue this conversation id")
     chat.add_argument("--mode", choices=["quick", "plan", "create", "cook", "brainstorm"])
+    from evals.cli import add_parser as add_eval
+
+    add_eval(commands)
     return top
 
 
@@ -219,6 +222,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cmd_chat(settings, args)
     if args.command == "turns":
         return cmd_turns_end_stuck(settings, dry_run=args.dry_run)
+    if args.command == "eval":
+        from evals.cli import cmd_eval
+
+        return _leave(cmd_eval(settings, args))
     return cmd_users_create(settings, args.name)
 
 

@@ -8,6 +8,17 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+EVAL_PRICES: dict[str, tuple[float, float]] = {
+    "gpt-4.1": (2.00, 8.00),
+    "gpt-4.1-mini": (0.40, 1.60),
+    "gpt-4.1-nano": (0.10, 0.40),
+    "gpt-4o": (2.50, 10.00),
+    "gpt-4o-mini": (0.15, 0.60),
+    "local": (0.0, 0.0),
+}
+"""OpenAI's list prices per million tokens (input, output); ``local`` is a model served on
+this machine (the local-llm tool names its model so)."""
+
 
 class Settings(BaseSettings):
     """Configuration from ``ALFRED_*`` environment variables (or a ``.env`` file)."""
@@ -40,6 +51,8 @@ class Settings(BaseSettings):
     """For medium and high complexity calls (seed 004 §8)."""
     openai_mini_model: str = "gpt-4.1-mini"
     """For low complexity calls."""
+    openai_node_models: dict[str, str] = Field(default_factory=dict)
+    """A model per node, over the two above (``{"think": "gpt-4.1", "act": "..."}``)."""
     openai_response_format: Literal["json_schema", "json_object"] = "json_schema"
     """``json_schema``: the answer's schema is sent with ``strict: true`` (OpenAI and
     servers with structured outputs). ``json_object``: for servers without it, JSON mode
@@ -47,6 +60,9 @@ class Settings(BaseSettings):
     llm_timeout_seconds: float = 60.0
     """One model request's HTTP timeout; the model activities' Temporal timeouts follow it
     (three requests per attempt: the output and up to two repairs)."""
+    eval_prices: dict[str, tuple[float, float]] = Field(default_factory=lambda: dict(EVAL_PRICES))
+    """``alfred eval``'s price table: model -> USD per million (prompt, completion) tokens
+    (``ALFRED_EVAL_PRICES`` as JSON)."""
     llm_script: Path | None = None
     """The script provider's JSON file (``ALFRED_LLM_SCRIPT``)."""
 

@@ -38,10 +38,13 @@ class OpenAIProvider:
         mini_model: str,
         timeout: float,
         response_format: str = "json_schema",
+        node_models: dict[str, str] | None = None,
     ) -> None:
         self.model = model
         self.mini_model = mini_model
         self.response_format = response_format
+        self.node_models = dict(node_models or {})
+        """Node -> model, over the complexity rule (the eval suite runs one model per node)."""
         self._client = openai.AsyncOpenAI(
             api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0
         )
@@ -59,6 +62,7 @@ class OpenAIProvider:
             mini_model=settings.openai_mini_model,
             timeout=settings.llm_timeout_seconds,
             response_format=settings.openai_response_format,
+            node_models=settings.openai_node_models,
         )
 
     async def aclose(self) -> None:
@@ -66,7 +70,9 @@ class OpenAIProvider:
         await self._client.close()
 
     async def complete(self, request: LlmRequest) -> LlmReply:
-        model = self.mini_model if request.complexity == "low" else self.model
+        model = self.node_models.get(request.node) or (
+            self.mini_model if request.complexity == "low" else self.model
+        )
         try:
             response = await self._client.chat.completions.create(
                 model=model,

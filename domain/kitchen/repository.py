@@ -79,6 +79,14 @@ async def _list(
     return rows
 
 
+async def list_rows(session: AsyncSession, name: str, *, limit: int = 500) -> list[Row]:
+    """Every row of one of the user's tables, oldest first where the table keeps the time
+    (a recipe with its ingredients)."""
+    t = _table(table_spec(name).name)
+    order = [t.c.created_at] if "created_at" in t.c else []
+    return await _list(session, t.name, [], order, limit, 0)
+
+
 async def list_inventory(
     session: AsyncSession, *, location: str | None = None, limit: int, offset: int = 0
 ) -> list[Row]:

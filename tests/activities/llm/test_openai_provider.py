@@ -55,13 +55,14 @@ def think_request() -> LlmRequest:
     )
 
 
-def make_provider(base_url: str, *, timeout: float = 5.0) -> OpenAIProvider:
+def make_provider(base_url: str, *, timeout: float = 5.0, **options) -> OpenAIProvider:
     return OpenAIProvider(
         api_key=API_KEY,
         base_url=base_url,
         model=FULL_MODEL,
         mini_model=MINI_MODEL,
         timeout=timeout,
+        **options,
     )
 
 
@@ -137,14 +138,7 @@ async def test_request_asks_for_the_answers_strict_json_schema(
 
 
 async def test_json_object_mode_writes_the_schema_into_the_system_prompt(fake: FakeOpenAI) -> None:
-    provider = OpenAIProvider(
-        api_key=API_KEY,
-        base_url=fake.base_url,
-        model=FULL_MODEL,
-        mini_model=MINI_MODEL,
-        timeout=5,
-        response_format="json_object",
-    )
+    provider = make_provider(fake.base_url, response_format="json_object")
     fake.reply(json.dumps(VALID_THINK))
 
     result = await LlmGateway(provider).call(think_request())
@@ -514,3 +508,13 @@ async def test_from_settings_uses_the_configured_models(
         await provider.aclose()
 
     assert fake.requests[0].body["model"] == "gpt-configured"
+
+
+async def test_a_model_per_node_overrides_the_complexity_rule(fake: FakeOpenAI) -> None:
+    provider = make_provider(fake.base_url, node_models={"reply": "gpt-reply"})
+    fake.reply('{"response": "Hi"}')
+    fake.reply(json.dumps(VALID_THINK))
+    await LlmGateway(provider).call(reply_request())
+    await LlmGateway(provider).call(think_request())
+    await provider.aclose()
+    assert [r.body["model"] for r in fake.requests] == ["gpt-reply", FULL_MODEL]

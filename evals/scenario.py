@@ -1,0 +1,226 @@
+"""A scenario as data: the kitchen to start from, the turns, and what each turn must do.
+
+Scenarios are TOML files in ``evals/scenarios/``. Text anywhere in a turn may use tokens
+the runner expands when it runs (so a scenario holds on any day):
+
+- ``{today}``, ``{tomorrow}``, ``{today+3}``, ``{today-1}``: ISO dates in the user's
+  timezone (UTC unless the kitchen's preferences say otherwise);
+- ``{next monday}`` ... ``{next sunday}``: that day of next week (Monday to Sunday);
+- ``{this friday}``: that day of this week;
+- ``@{recipes:Red Lentil Dal}``: an @-mention of a seeded row,
+  ``@[Red Lentil Dal](recipe:<uuid>)``, as a chat client sends it;
+- ``#{recipes:Red Lentil Dal}``: a seeded row's id (a foreign key a check expects).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domain.nodes import NODE_OUTPUTS
+
+SCENARIOS_DIR = Path(__file__).parent / "scenarios"
+
+PATHS: tuple[str, ...] = (
+    "quick",
+    "plan_direct",
+    "propose_confirmed",
+    "propose_rejected",
+    "clarify_understand",
+    "clarify_think",
+    "ask_user",
+    "read",
+    "write",
+    "analyze",
+    "generate",
+    "parallel_group",
+    "generate_then_save",
+    "revise_generated",
+    "mention",
+    "ui_edit",
+    "relative_date",
+    "cook",
+    "brainstorm",
+    "handoff",
+    "forget",
+)
+"""The paths of a turn a scenario can cover (``covers``), and that a run can reach."""
+NODES: tuple[str, ...] = tuple(NODE_OUTPUTS)
+"""The nodes a scenario can exercise."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RowCheck(_Strict):
+    """Rows of ``table`` that match ``where`` (every key equal; text ignores case)."""
+
+    table: str
+    where: dict[str, Any] = Field(default_factory=dict)
+    like: dict[str, str] = Field(default_factory=dict)
+    """Text columns that must contain the given words, ignoring case (``{name = "chicken"}``
+    matches "chicken thighs"): how a scenario names what any good model would write."""
+    fields: dict[str, Any] = Field(default_factory=dict)
+    """What every matched row must hold (numbers within 1 %, text ignoring case)."""
+    count: int | None = None
+    """Exactly this many rows match; unset: at least one."""
+    absent: bool = False
+    """No row matches."""
+
+
+class ReplyCheck(_Strict):
+    mentions: list[str | list[str]] = Field(default_factory=list)
+    """Each entry must appear in the reply (a list: any one of its words), ignoring case."""
+    not_mentions: list[str] = Field(default_factory=list)
+    """Claims the reply must not make (``saved`` when nothing was saved), ignoring case."""
+
+
+class Expect(_Strict):
+    status: Literal["completed", "failed", "awaiting_input", "cancelled", "expired"] = "completed"
+    pauses: list[Literal["proposal", "clarification", "question"]] = Field(default_factory=list)
+    """The pauses the turn makes, in order (each answered from ``answers``)."""
+    rows: list[RowCheck] = Field(default_factory=list)
+    reply: ReplyCheck = Field(default_factory=ReplyCheck)
+    unsaved: int | None = None
+    """How many generated, unsaved items the session holds after the turn."""
+    no_writes: bool = False
+    """The turn changed nothing in the kitchen (every table's rows as before it)."""
+
+
+class Answer(_Strict):
+    action: Literal["confirm", "reject", "answer"] = "answer"
+    text: str | None = None
+
+
+class Edit(_Strict):
+    """A kitchen edit made in the UI before the turn (through the kitchen API, so the turn
+    sees it as a UI change)."""
+
+    op: Literal["create", "update", "delete"]
+    table: str
+    where: dict[str, Any] = Field(default_factory=dict)
+    """update / delete: the row (by column values)."""
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class Turn(_Strict):
+    say: str
+    mode: Literal["quick", "plan", "create", "cook", "brainstorm"] | None = None
+    answers: list[Answer] = Field(default_factory=list)
+    edits: list[Edit] = Field(default_factory=list)
+    expect: Expect = Field(default_factory=Expect)
+
+
+class Scenario(_Strict):
+    id: str
+    title: str
+    covers: list[str]
+    """Paths of the turn this scenario is written to exercise (``PATHS``)."""
+    nodes: list[str] = Field(default_factory=list)
+    """Nodes it exercises (``NODES``)."""
+    kitchen: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
+    """Rows per table before the first turn."""
+    preferences: dict[str, Any] = Field(default_factory=dict)
+    turns: list[Turn] = Field(min_length=1)
+
+    def model_post_init(self, _: Any) -> None:
+        unknown = sorted(set(self.covers) - set(PATHS)) + sorted(set(self.nodes) - set(NODES))
+        if unknown:
+            raise ValueError(f"{self.id}: unknown paths or nodes {unknown}")
+
+
+def load(path: Path) -> Scenario:
+    try:
+        return Scenario.model_validate(tomllib.loads(path.read_text()))
+    except (tomllib.TOMLDecodeError, ValueError) as error:
+        raise ValueError(f"{path.name}: {error}") from error
+
+
+def load_all(directory: Path = SCENARIOS_DIR, only: list[str] | None = None) -> list[Scenario]:
+    scenarios = [load(p) for p in sorted(directory.glob("*.toml"))]
+    ids = [s.id for s in scenarios]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"scenario ids repeat: {sorted(i for i in ids if ids.count(i) > 1)}")
+    if only:
+        missing = sorted(set(only) - set(ids))
+        if missing:
+            raise ValueError(f"no such scenario: {', '.join(missing)}")
+        scenarios = [s for s in scenarios if s.id in only]
+    return scenarios
+
+
+# --- tokens ------------------------------------------------------------------------------------
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_TOKEN = re.compile(r"\{(today|tomorrow|today[+-]\d+|(?:next|this) [a-z]+)\}")
+_MENTION = re.compile(r"([@#])\{([a-z_]+):([^}]+)\}")
+
+
+def day(token: str, today: dt.date) -> dt.date:
+    """The date a token names, from ``today``."""
+    if token == "today":
+        return today
+    if token == "tomorrow":
+        return today + dt.timedelta(days=1)
+    if token.startswith("today"):
+        return today + dt.timedelta(days=int(token[5:]))
+    which, name = token.split(" ")
+    if name not in WEEKDAYS:
+        raise ValueError(f"unknown weekday in {{{token}}}")
+    monday = today - dt.timedelta(days=today.weekday())
+    if which == "next":
+        monday += dt.timedelta(days=7)
+    return monday + dt.timedelta(days=WEEKDAYS.index(name))
+
+
+def tokens(scenario: Scenario, today: dt.date) -> dict[str, str]:
+    """ISO date -> the token a recorded answer writes it as, so the recording means the
+    same on any later day: the scenario's own tokens first ("{tomorrow}" stays tomorrow),
+    then this and next week by weekday, then days from today."""
+    found: dict[str, str] = {}
+    for offset in range(-60, 61):
+        sign = "+" if offset >= 0 else "-"
+        date = today + dt.timedelta(days=offset)
+        found[date.isoformat()] = "{today}" if offset == 0 else f"{{today{sign}{abs(offset)}}}"
+    for which in ("this", "next"):
+        for name in WEEKDAYS:
+            found[day(f"{which} {name}", today).isoformat()] = f"{{{which} {name}}}"
+    text = scenario.model_dump_json()
+    for token in dict.fromkeys(_TOKEN.findall(text)):
+        found[day(token, today).isoformat()] = f"{{{token}}}"
+    return found
+
+
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
+def tokenize(value: Any, dates: dict[str, str]) -> Any:
+    """``value`` with the dates in ``dates`` written as their tokens (``expand`` undoes it)."""
+    if isinstance(value, str):
+        return _ISO_DATE.sub(lambda m: dates.get(m.group(0), m.group(0)), value)
+    if isinstance(value, list):
+        return [tokenize(v, dates) for v in value]
+    if isinstance(value, dict):
+        return {k: tokenize(v, dates) for k, v in value.items()}
+    return value
+
+
+def expand(value: Any, today: dt.date, row: Any = None) -> Any:
+    """``value`` with its date tokens expanded, and, given ``row`` (``(marker, table,
+    label) -> text``), its row tokens."""
+    if isinstance(value, str):
+        text = _TOKEN.sub(lambda m: day(m.group(1), today).isoformat(), value)
+        if row is not None:
+            text = _MENTION.sub(lambda m: row(m.group(1), m.group(2), m.group(3)), text)
+        return text
+    if isinstance(value, list):
+        return [expand(v, today, row) for v in value]
+    if isinstance(value, dict):
+        return {k: expand(v, today, row) for k, v in value.items()}
+    return value

@@ -1,0 +1,57 @@
+"""`alfred eval` as a person runs it: one command, the suite on its own stack, a report."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.e2e.stack import ROOT
+
+
+def test_alfred_eval_replays_recordings_and_writes_its_report(tmp_path):
+    out = tmp_path / "run.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ALFRED_", "OPENAI_"))}
+    env.update(PYTHONPATH=str(ROOT), ALFRED_DATA_DIR=str(tmp_path / "data"))
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "api.cli",
+            "eval",
+            "--replay",
+            "reference",
+            "--only",
+            "quick_fridge",
+            "bought_items",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "**2 of 2 scenarios passed** (100 %)" in done.stdout
+    run = json.loads(out.read_text())
+    assert run["label"] == "reference" and run["replayed"] is True
+    assert [s["id"] for s in run["scenarios"]] == ["bought_items", "quick_fridge"]
+    assert all(s["passed"] for s in run["scenarios"])
+
+
+def test_alfred_eval_without_a_model_says_what_to_give(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ALFRED_", "OPENAI_"))}
+    env.update(PYTHONPATH=str(ROOT), ALFRED_DATA_DIR=str(tmp_path / "data"))
+    done = subprocess.run(
+        [sys.executable, "-m", "api.cli", "eval"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "give --base-url (and --api-key), or set OPENAI_API_KEY" in done.stderr

@@ -1,0 +1,155 @@
+"""The harness: a recording that does not fit fails loudly, a check that does not hold
+fails its scenario with the reason, recordings mean the same on any day, reports and
+comparisons say what they must."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from activities.llm.openai_provider import OpenAIProvider
+from evals.cassette import CASSETTES_DIR, Cassette, Replay
+from evals.live import _record
+from evals.report import Run, compare, markdown
+from evals.runner import ScenarioResult, run_scenario
+from evals.scenario import SCENARIOS_DIR, Scenario, expand, load, load_all, tokenize, tokens
+from tests.activities.llm.fake_openai import FakeOpenAI
+
+REFERENCE = CASSETTES_DIR / "reference"
+
+
+def scenario(name: str) -> Scenario:
+    return load(SCENARIOS_DIR / f"{name}.toml")
+
+
+def reference(name: str) -> Cassette:
+    return Cassette.load(REFERENCE, name)
+
+
+async def run_with(eval_stack, name: str, cassette: Cassette, of: Scenario | None = None):
+    replay = Replay(cassette)
+    async with eval_stack(replay) as stack:
+        return await run_scenario(of or scenario(name), stack, replay)
+
+
+async def test_an_answer_that_no_longer_fits_the_contract_is_an_error(eval_stack):
+    cassette = reference("quick_shopping_list")
+    quick = next(c for c in cassette.calls if c.node == "act_quick")
+    quick.content = {"tool": "db_read", "params": {"table": "shopping_lists"}}
+    result = await run_with(eval_stack, "quick_shopping_list", cassette)
+    assert not result.passed
+    assert result.error is not None
+    assert result.error.startswith(
+        "recording no longer fits: act_quick: the recorded answer no longer fits the contract "
+        "(params.table: Input should be 'shopping_list')"
+    )
+
+
+async def test_a_call_the_recording_cannot_answer_is_an_error(eval_stack):
+    cassette = reference("bought_items")
+    cassette.calls = [c for c in cassette.calls if c.node != "reply"]
+    result = await run_with(eval_stack, "bought_items", cassette)
+    assert not result.passed
+    assert result.error == (
+        "recording no longer fits: reply: the recording has no answer for this call"
+    )
+
+
+async def test_recorded_calls_the_run_never_made_are_an_error(eval_stack):
+    cassette = reference("quick_fridge")
+    cassette.calls.append(cassette.calls[0].model_copy(update={"node": "think"}))
+    result = await run_with(eval_stack, "quick_fridge", cassette)
+    assert result.error == "the run took another way than recorded: unused think"
+
+
+async def test_a_check_that_does_not_hold_fails_the_scenario_naming_it(eval_stack):
+    wrong = scenario("add_to_shopping_list")
+    wrong.turns[0].expect.rows[1].fields = {"quantity": 3}
+    result = await run_with(eval_stack, "add_to_shopping_list", reference(wrong.id), wrong)
+    assert result.error is None and not result.passed
+    failed = [c for c in result.turns[0].checks if not c.passed]
+    assert [c.name for c in failed] == ["shopping_list where {'name': 'lemon'} has {'quantity': 3}"]
+    assert "'quantity': 2" in failed[0].detail
+
+
+async def test_a_recording_through_the_openai_provider_replays_to_the_same_verdict(
+    eval_stack, tmp_path
+):
+    """Record a scenario from a model over HTTP, then replay the cassette: same result."""
+    chosen = scenario("task_for_tomorrow")
+    today = dt.datetime.now(dt.UTC).date()
+    answers = [expand(c.content, today) for c in reference(chosen.id).calls if not c.repeat]
+    summary = expand(reference(chosen.id).calls[-2].content, today)
+    with FakeOpenAI() as fake:
+        for answer in [*answers, summary]:
+            fake.reply(json.dumps(answer), model="gpt-test")
+        provider = OpenAIProvider(
+            api_key="sk-eval",
+            base_url=fake.base_url,
+            model="gpt-test",
+            mini_model="gpt-test",
+            timeout=10,
+        )
+        async with eval_stack(provider) as stack:
+            recorded = await run_scenario(chosen, stack)
+        await provider.aclose()
+    assert recorded.passed, recorded
+    _record(chosen, recorded, "gpt-test", tmp_path)
+    cassette = Cassette.load(tmp_path, chosen.id)
+    assert {c.model for c in cassette.calls} == {"gpt-test"}
+    task = next(c for c in cassette.calls if "db_create" in str(c.content))
+    assert "{tomorrow}" in task.content and today.isoformat() not in task.content
+    replayed = await run_with(eval_stack, chosen.id, cassette)
+    assert replayed.passed and replayed.error is None
+
+
+def test_recorded_dates_are_written_as_the_scenarios_own_tokens_first():
+    chosen = scenario("plan_week_confirmed")
+    tuesday = dt.date(2026, 11, 24)
+    dates = tokens(chosen, tuesday)
+    assert dates["2026-11-30"] == "{next monday}"
+    assert dates["2026-11-25"] == "{this wednesday}"
+    assert dates["2027-01-10"] == "{today+47}"
+    written = tokenize({"date": "2026-11-30", "note": "from 2026-12-06"}, dates)
+    assert written == {"date": "{next monday}", "note": "from {next sunday}"}
+    friday = dt.date(2026, 12, 4)
+    assert expand(written, friday) == {"date": "2026-12-07", "note": "from 2026-12-13"}
+
+
+def test_the_suite_has_25_scenarios_that_reach_every_path_between_them():
+    scenarios = load_all()
+    assert len(scenarios) >= 25
+    covered = {p for s in scenarios for p in s.covers}
+    from evals.scenario import PATHS
+
+    assert covered == set(PATHS)
+
+
+def test_a_scenario_naming_an_unknown_path_does_not_load(tmp_path):
+    path = tmp_path / "x.toml"
+    path.write_text('id = "x"\ntitle = "x"\ncovers = ["teleport"]\n[[turns]]\nsay = "hi"\n')
+    with pytest.raises(ValueError, match="unknown paths or nodes \\['teleport'\\]"):
+        load(path)
+
+
+def result(id: str, passed: bool, error: str | None = None) -> ScenarioResult:
+    return ScenarioResult(id=id, title=id, covers=[], passed=passed, error=error)
+
+
+def test_the_report_gives_the_pass_rate_and_the_paths_no_scenario_reached():
+    run = Run(label="model-x", scenarios=[result("a", True), result("b", False, "boom")])
+    text = markdown(run)
+    assert "**1 of 2 scenarios passed** (50 %)" in text
+    assert "| b | error | 0 | 0 | 0 / 0 | 0.0 | $0.0000 |" in text
+    assert "- **b**: boom" in text
+    assert "Paths no scenario reached: quick, plan_direct" in text
+
+
+def test_a_comparison_says_what_a_change_fixed_and_what_it_broke():
+    before = Run(label="v1", scenarios=[result("a", False), result("b", True)])
+    after = Run(label="v2", scenarios=[result("a", True), result("b", False)])
+    text = compare(before, after)
+    assert "| a | fail | pass |" in text and "| b | pass | fail |" in text
+    assert "Fixed: a." in text and "Broke: b." in text
