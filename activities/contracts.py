@@ -49,6 +49,20 @@ class NodeCall(BaseModel):
 # --- turn state (database) -------------------------------------------------------------------
 
 
+class PreviousTurnRequest(BaseModel):
+    conversation_id: str
+    user_id: str
+    turn_number: int
+
+
+class PreviousTurnResult(BaseModel):
+    settled: bool
+    """The turn before has saved its state (or never will: its workflow is gone, and its
+    row is ended): this turn may load the conversation."""
+    previous_status: str = ""
+    attempt: int = 1
+
+
 class BeginTurnRequest(BaseModel):
     conversation_id: str
     user_id: str

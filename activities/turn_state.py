@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from temporalio import activity
+from temporalio.client import Client, WorkflowExecutionStatus
+from temporalio.service import RPCError, RPCStatusCode
 
 from activities.contracts import (
     BeginTurnRequest,
@@ -11,6 +13,8 @@ from activities.contracts import (
     FinishTurnResult,
     MarkTurnRequest,
     MarkTurnResult,
+    PreviousTurnRequest,
+    PreviousTurnResult,
     SummarizeRequest,
     SummarizeResult,
 )
@@ -24,11 +28,51 @@ from domain.errors import DomainError
 from domain.nodes import CompressOutput, SummarizeOutput
 from domain.prompts import render
 
+PREVIOUS_SAVED = "previous_turn_saved"
+"""The signal a queued turn waits for (``workflows.runtime.TurnRuntime.wait_for_previous``)."""
+
 
 class TurnStateActivities:
-    def __init__(self, sessions: turns.Sessions, gateway: LlmGateway) -> None:
+    def __init__(
+        self, sessions: turns.Sessions, gateway: LlmGateway, client: Client | None = None
+    ) -> None:
         self.sessions = sessions
         self.gateway = gateway
+        self.client = client
+        """Temporal, to wake the turn queued behind a finished one and to see whether a
+        turn's workflow is gone (without it a queued turn finds out by checking again)."""
+
+    @activity.defn(name="previous_turn")
+    async def previous_turn(self, request: PreviousTurnRequest) -> PreviousTurnResult:
+        """Whether the turn before this one has saved its state. A turn left busy by a
+        workflow that is gone (terminated, timed out) is ended here, so the queue moves."""
+        attempt = activity.info().attempt
+        previous = await turns.previous_turn(
+            self.sessions, request.user_id, request.conversation_id, request.turn_number
+        )
+        if previous is None or previous.status in turns.TERMINAL:
+            status = previous.status if previous is not None else ""
+            return PreviousTurnResult(settled=True, previous_status=status, attempt=attempt)
+        if self.client is not None and await _gone(self.client, previous.workflow_id):
+            await turns.end_abandoned_turn(
+                self.sessions,
+                request.user_id,
+                previous,
+                status="failed",
+                reason="its workflow ended before it saved its result",
+            )
+            return PreviousTurnResult(settled=True, previous_status="failed", attempt=attempt)
+        return PreviousTurnResult(settled=False, previous_status=previous.status, attempt=attempt)
+
+    async def _wake_next(self, request: FinishTurnRequest) -> None:
+        """Tell the turn queued behind this one (if any) that the state is saved."""
+        if self.client is None:
+            return
+        next_id = turns.turn_workflow_id(request.conversation_id, request.turn_number + 1)
+        try:
+            await self.client.get_workflow_handle(next_id).signal(PREVIOUS_SAVED)
+        except RPCError:
+            pass  # no queued turn (yet): it checks the saved state when it starts
 
     @activity.defn(name="begin_turn")
     async def begin_turn(self, request: BeginTurnRequest) -> BeginTurnResult:
@@ -124,4 +168,14 @@ class TurnStateActivities:
             )
         except DomainError as error:
             raise to_application_error(error) from None
+        await self._wake_next(request)
         return FinishTurnResult(version=version, attempt=activity.info().attempt)
+
+
+async def _gone(client: Client, workflow_id: str) -> bool:
+    """The workflow is closed, or was never started: nobody will finish its turn."""
+    try:
+        described = await client.get_workflow_handle(workflow_id).describe()
+    except RPCError as error:
+        return error.status == RPCStatusCode.NOT_FOUND
+    return described.status not in (None, WorkflowExecutionStatus.RUNNING)

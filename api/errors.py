@@ -17,6 +17,8 @@ from api.temporal import AnswerNotTaken, AnswerRefused
 from domain.errors import CrudValidationError, DomainError
 from domain.turns import ConversationConflict, ConversationNotFound, TurnInProgress, TurnNotFound
 
+TURN_BUSY_RETRY_SECONDS = 2
+"""A message while a turn works on its reply: when to send it again."""
 STATUS: dict[type[DomainError], int] = {
     ConversationNotFound: 404,
     TurnNotFound: 404,
@@ -109,7 +111,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(_: Request, error: DomainError) -> JSONResponse:
         status = next((s for kind, s in STATUS.items() if isinstance(error, kind)), 400)
-        return JSONResponse(_body(error.code, str(error)), status_code=status)
+        headers = None
+        if isinstance(error, TurnInProgress):  # the turn is working on its reply: come back
+            headers = {"Retry-After": str(TURN_BUSY_RETRY_SECONDS)}
+        return JSONResponse(_body(error.code, str(error)), status_code=status, headers=headers)
 
     async def database_unavailable(_: Request, __: Exception) -> JSONResponse:
         # Not the driver's text: it names hosts and SQL. A restart or failover is what this

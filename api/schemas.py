@@ -107,8 +107,8 @@ class MessageCreate(BaseModel):
     mode: Mode | None = None
     ui_changes: list[UiChangeIn] = Field(default_factory=list, max_length=100)
     input_id: SafeText | None = Field(default=None, max_length=200)
-    """When the message answers a pause: the client's id for this answer (a retry with the same
-    id gets the first answer's receipt and counts once)."""
+    """The client's id for this message (or the ``Idempotency-Key`` header): sent again, it
+    finds the turn it started, or the answer it gave (the same receipt), and counts once."""
 
 
 class PendingPublic(BaseModel):

@@ -47,9 +47,13 @@ class ConversationConflict(DomainError):
 
 
 Sessions = async_sessionmaker[AsyncSession]
-BUSY = ("running", "replied")
-"""A turn in these states still owns the conversation: a new message must wait."""
+BUSY = ("running", "replied", "queued")
+"""A turn in these states still owns the conversation (a ``replied`` one only until the
+message after it is queued)."""
 TERMINAL = ("completed", "failed", "expired", "cancelled")
+QUEUED = "queued"
+"""A turn whose message came while the previous turn was saving its state (``replied``):
+its workflow waits for that save, then runs on the saved state."""
 
 
 def turn_workflow_id(conversation_id: str, turn_number: int) -> str:
@@ -59,9 +63,10 @@ def turn_workflow_id(conversation_id: str, turn_number: int) -> str:
 
 @dataclass
 class Reservation:
-    """What a new message does: start turn ``turn`` or answer its open pause."""
+    """What a new message does: start turn ``turn``, answer its open pause, or nothing
+    (``existing``: the message was sent before, with the same input id)."""
 
-    kind: Literal["start", "answer"]
+    kind: Literal["start", "answer", "existing"]
     turn: Turn
     changes: list[KitchenChange] = field(default_factory=list)
 
@@ -100,6 +105,15 @@ async def start_turn(
                 user_message=message,
             )
             .on_conflict_do_nothing(index_elements=["conversation_id", "turn_number"])
+        )
+        await session.execute(  # a queued turn runs now: its predecessor has saved
+            update(Turn)
+            .where(
+                Turn.conversation_id == conversation.id,
+                Turn.turn_number == turn_number,
+                Turn.status == QUEUED,
+            )
+            .values(status="running", updated_at=func.now())
         )
         if conversation.current_turn < turn_number:
             conversation.current_turn = turn_number
@@ -206,13 +220,21 @@ async def get_turn(
 
 
 async def reserve_turn(
-    sessions: Sessions, user_id: str, conversation_id: str, message: str
+    sessions: Sessions,
+    user_id: str,
+    conversation_id: str,
+    message: str,
+    *,
+    input_id: str | None = None,
 ) -> Reservation:
     """Claim the conversation's next turn, or find the paused turn the message answers.
 
     The conversation row is locked for the check, so two messages cannot both start
-    turn N. Kitchen edits made through the API since the last turn began come back as
-    the new turn's UI changes.
+    turn N. A message while the current turn is ``replied`` (its reply shown, its state
+    still being saved) starts the next turn ``queued``: that turn's workflow waits for the
+    save. A message with an ``input_id`` a turn of this conversation already took finds
+    that turn (``existing``). Kitchen edits made through the API since the last turn began
+    come back as the new turn's UI changes.
     """
     conv_id = uuid.UUID(conversation_id)
     async with user_transaction(sessions, user_id) as session:
@@ -221,6 +243,12 @@ async def reserve_turn(
         )
         if conversation is None:
             raise ConversationNotFound(f"conversation {conversation_id} not found")
+        if input_id is not None:
+            earlier = await session.scalar(
+                select(Turn).where(Turn.conversation_id == conv_id, Turn.input_ids.any(input_id))
+            )
+            if earlier is not None:
+                return Reservation("existing", earlier)
         latest = await session.scalar(
             select(Turn)
             .where(Turn.conversation_id == conv_id)
@@ -229,10 +257,12 @@ async def reserve_turn(
         )
         if latest is not None and latest.status == "awaiting_input":
             return Reservation("answer", latest)
-        if latest is not None and latest.status in BUSY:
+        if latest is not None and latest.status in BUSY and latest.status != "replied":
             session.expunge(latest)  # keep its loaded fields through the rollback
             raise TurnInProgress(
-                f"turn {latest.turn_number} of this conversation is still {latest.status}", latest
+                f"turn {latest.turn_number} of this conversation is still working on the "
+                "previous message; send this one once it has replied",
+                latest,
             )
         since = latest.created_at if latest is not None else conversation.created_at
         changes = list(
@@ -251,7 +281,8 @@ async def reserve_turn(
             turn_number=number,
             workflow_id=turn_workflow_id(conversation_id, number),
             user_message=message,
-            status="running",
+            status=QUEUED if latest is not None and latest.status == "replied" else "running",
+            input_ids=[input_id] if input_id is not None else [],
         )
         session.add(turn)
         conversation.current_turn = number
@@ -261,6 +292,26 @@ async def reserve_turn(
         await session.flush()
         await session.refresh(turn)
         return Reservation("start", turn, changes)
+
+
+async def record_input(sessions: Sessions, user_id: str, turn: Turn, input_id: str) -> None:
+    """Note that ``turn`` took the answer ``input_id`` (the same answer sent again after the
+    turn has ended finds the turn, not a new one)."""
+    async with user_transaction(sessions, user_id) as session:
+        await session.execute(
+            update(Turn)
+            .where(Turn.id == turn.id, ~Turn.input_ids.any(input_id))
+            .values(input_ids=func.array_append(Turn.input_ids, input_id))
+        )
+
+
+async def previous_turn(
+    sessions: Sessions, user_id: str, conversation_id: str, turn_number: int
+) -> Turn | None:
+    """The turn before ``turn_number`` (None for the first)."""
+    if turn_number <= 1:
+        return None
+    return await get_turn(sessions, user_id, conversation_id, turn_number - 1)
 
 
 async def end_abandoned_turn(

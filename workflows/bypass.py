@@ -39,6 +39,11 @@ class BypassTurnWorkflow:
         """A bypass turn never pauses: every input is recorded as ignored."""
         self.rt.progress.ignored_inputs.append(user_input)
 
+    @workflow.signal(name="previous_turn_saved")
+    def previous_turn_saved(self) -> None:
+        """The turn before this one saved its state: a queued turn may go on."""
+        self.rt.previous_saved = True
+
     @workflow.update(name="answer")
     def answer(self, user_input: UserInput) -> None:
         """Never accepted (see the validator); declared so the API gets a clear refusal."""
@@ -75,6 +80,7 @@ class BypassTurnWorkflow:
 
     async def _converse(self, turn: TurnInput) -> None:
         rt = self.rt
+        await rt.wait_for_previous()
         await rt.load()
         await rt.prepare()
         mode = turn.mode

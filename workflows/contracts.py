@@ -13,7 +13,7 @@ from activities.llm.base import Usage
 from domain.nodes import ThinkStep
 
 TurnStatus = Literal[
-    "running", "awaiting_input", "replied", "completed", "failed", "expired", "cancelled"
+    "queued", "running", "awaiting_input", "replied", "completed", "failed", "expired", "cancelled"
 ]
 TERMINAL: tuple[str, ...] = ("completed", "failed", "expired", "cancelled")
 EventType = Literal[
@@ -31,6 +31,7 @@ EventType = Literal[
     "expired",
     "cancelled",
     "fallback",
+    "queued",
 ]
 
 

@@ -8,6 +8,8 @@ every progress event records the attempt of the activity that produced it.
 
 from __future__ import annotations
 
+import builtins
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -32,6 +34,8 @@ with workflow.unsafe.imports_passed_through():
         NodeCall,
         PrepareTurnRequest,
         PrepareTurnResult,
+        PreviousTurnRequest,
+        PreviousTurnResult,
         SchemaRequest,
         SchemaResult,
     )
@@ -46,8 +50,10 @@ with workflow.unsafe.imports_passed_through():
     from workflows import policies
     from workflows.contracts import TurnEvent, TurnInput, TurnOutput, TurnProgress
     from workflows.search_attributes import TURN_STATUS
-    from workflows.versions import DEGRADE, Versions
+    from workflows.versions import DEGRADE, FOLLOW_UPS, Versions
 
+QUEUE_RECHECK = timedelta(seconds=5)
+"""How often a queued turn checks again without a wake-up (one that came too early)."""
 R = TypeVar("R", bound=BaseModel)
 
 
@@ -96,6 +102,10 @@ class TurnRuntime:
         """The message as every model reads it: mentions as label and ref (``prepare``)."""
         self.versions = Versions()
         """Which control-flow changes this run follows (``workflows.versions``)."""
+        self.previous_saved = False
+        """Set by the ``previous_turn_saved`` signal: the turn before this one has saved."""
+        self.loaded = False
+        """The conversation state is loaded: an ending saves it (before, only the row)."""
         self.written: list[str] = []
         """A sentence per write this turn made (``Added 2 items to the inventory: milk,
         eggs.``), from the write's own result: what an ending without a model can report."""
@@ -251,6 +261,38 @@ class TurnRuntime:
             summary=f"turn {status}",
         )
 
+    async def wait_for_previous(self) -> None:
+        """A queued turn waits until the turn before it has saved its state: woken by that
+        turn's save (the ``previous_turn_saved`` signal), and checking again every few
+        seconds in case the wake-up came before this workflow existed."""
+        if not self.versions.has(FOLLOW_UPS) or self.turn.turn_number <= 1:
+            return
+        request = PreviousTurnRequest(
+            conversation_id=self.turn.conversation_id,
+            user_id=self.turn.user_id,
+            turn_number=self.turn.turn_number,
+        )
+        while True:
+            self.previous_saved = False
+            found = await self.local(
+                "previous_turn", request, PreviousTurnResult, summary="previous turn saved?"
+            )
+            if found.settled:
+                if self.progress.status == "queued":
+                    self.set_status("running")
+                return
+            if self.progress.status != "queued":
+                self.set_status("queued")
+                self.emit("queued", {"after_turn": self.turn.turn_number - 1})
+            try:
+                await workflow.wait_condition(
+                    lambda: self.previous_saved,
+                    timeout=QUEUE_RECHECK,
+                    timeout_summary="queued: check again",
+                )
+            except builtins.TimeoutError:  # ``TimeoutError`` here is Temporal's
+                pass  # check again
+
     async def load(self) -> None:
         """Start the turn's row and load the conversation state and registry it starts from."""
         turn = self.turn
@@ -267,6 +309,7 @@ class TurnRuntime:
             summary="load conversation",
         )
         self.state, self.version = begun.state, begun.version
+        self.loaded = True
         self.registry = SessionIdRegistry.from_dict(begun.state.registry)
         self.registry.begin_turn(turn.turn_number)
 
@@ -307,8 +350,16 @@ class TurnRuntime:
         self.message = with_refs(turn.message, refs)
 
     async def finish(self, state: ConversationState, status: str, response: str | None) -> None:
-        """Save the conversation state the turn leaves behind and its final status."""
+        """Save the conversation state the turn leaves behind and its final status. A
+        queued turn that ends before it loaded the state (cancelled while it waited) has
+        nothing to save: only its row gets the status."""
         self.mark(status)
+        if not self.loaded and self.versions.has(FOLLOW_UPS):
+            await self.mark_turn(status, response)
+            self.set_status(status)
+            if status in ("expired", "cancelled"):
+                self.emit(status, {"turn": self.turn.turn_number})
+            return
         finished = await self.local(
             "finish_turn",
             FinishTurnRequest(

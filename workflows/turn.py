@@ -98,6 +98,11 @@ class TurnWorkflow:
         self.seen_inputs.append(user_input.input_id)
         self.inputs.append(user_input)
 
+    @workflow.signal(name="previous_turn_saved")
+    def previous_turn_saved(self) -> None:
+        """The turn before this one saved its state: a queued turn may go on."""
+        self.rt.previous_saved = True
+
     @workflow.update(name="answer")
     def answer(self, user_input: UserInput) -> InputReceipt:
         """Answer the open pause; the validator has rejected any answer that would not count."""
@@ -175,6 +180,7 @@ class TurnWorkflow:
 
     async def _begin(self) -> None:
         rt, turn = self.rt, self.rt.turn
+        await rt.wait_for_previous()
         await rt.load()
         if rt.versions.has("turn-context"):
             await rt.prepare()

@@ -35,7 +35,11 @@ WRITE_CHECKS = "act-write-checks"
 """An Act write outside its step's subdomain, or identical to one the step already made,
 is answered with an error instead of being run."""
 
-CHANGES: tuple[str, ...] = (DEGRADE, WRITE_CHECKS)
+FOLLOW_UPS = "queued-follow-ups"
+"""A turn started while the one before it was still saving its state (``queued``) waits,
+durably, until that state is saved, then loads it."""
+
+CHANGES: tuple[str, ...] = (DEGRADE, WRITE_CHECKS, FOLLOW_UPS)
 """Changes made after ``AT_START``: asked in the first activation, in this order."""
 
 

@@ -26,6 +26,7 @@ def turn_activities(
     sessions: Sessions,
     provider: LlmProvider,
     *,
+    client: Client | None = None,
     max_rows: int = 200,
     context_budget: int = 8_000,
     act_budget: int = 25_000,
@@ -34,9 +35,10 @@ def turn_activities(
     gateway = LlmGateway(provider)
     nodes = NodeActivities(gateway, context_budget=context_budget, act_budget=act_budget)
     crud = CrudActivities(CrudExecutor(sessions, max_rows=max_rows))
-    state = TurnStateActivities(sessions, gateway)
+    state = TurnStateActivities(sessions, gateway, client)
     prepare = TurnContextActivities(sessions)
     return {
+        "previous_turn": state.previous_turn,
         "begin_turn": state.begin_turn,
         "prepare_turn": prepare.prepare_turn,
         "mark_turn": state.mark_turn,
@@ -74,7 +76,7 @@ def build_worker(
                 "context_budget": settings.context_budget_tokens,
                 "act_budget": settings.act_budget_tokens,
             }
-        activities = list(turn_activities(sessions, provider, **limits).values())
+        activities = list(turn_activities(sessions, provider, client=client, **limits).values())
     return Worker(
         client,
         task_queue=task_queue,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import logging
 import uuid
+from typing import Annotated
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Header, Response
 from temporalio.service import RPCError
 
 from api.abandoned import free_if_abandoned
@@ -17,6 +18,7 @@ from api.schemas import (
     ConversationPublic,
     EntityPublic,
     MessageCreate,
+    SafeText,
     TurnPublic,
     TurnSummary,
 )
@@ -100,13 +102,27 @@ async def post_message(
     user: CurrentUser,
     svc: ServicesDep,
     response: Response,
+    idempotency_key: Annotated[
+        SafeText | None,
+        Header(
+            alias="Idempotency-Key",
+            max_length=200,
+            description="the message's id (as `input_id`): sent again, it finds its turn",
+        ),
+    ] = None,
     wait: bool = False,
 ) -> TurnPublic:
     """Start the conversation's next turn, or answer the pause its current turn is in.
 
-    409 while the current turn is still running. ``?wait=true`` returns 200 once the turn
-    has replied, paused or ended (bounded by ``ALFRED_API_WAIT_SECONDS``).
+    A message sent while the current turn is saving its state (it has replied) is taken:
+    its turn is queued and runs once that state is saved. While the current turn is still
+    working on its reply, the message is a 409 with ``Retry-After``. The same ``input_id``
+    (or ``Idempotency-Key``) again finds the turn the first request started or answered.
+    ``?wait=true`` returns 200 once the turn has replied, paused or ended (bounded by
+    ``ALFRED_API_WAIT_SECONDS``).
     """
+    if idempotency_key is not None and body.input_id is None:
+        body = body.model_copy(update={"input_id": idempotency_key})
     reservation, receipt = await _reserve(svc, str(user), str(conversation_id), body)
     turn = reservation.turn
     if reservation.kind == "start":
@@ -162,30 +178,37 @@ async def _reserve(
     svc: ServicesDep, user_id: str, conversation_id: str, body: MessageCreate
 ) -> tuple[turns.Reservation, InputReceipt | None]:
     """The turn this message starts, or the paused turn it answered, with the receipt."""
-    reservation = await _claim(svc, user_id, conversation_id, body.text)
-    if reservation.kind == "start":
+    reservation = await _claim(svc, user_id, conversation_id, body)
+    if reservation.kind in ("start", "existing"):
         return reservation, None
     answer = UserInput(input_id=body.input_id or uuid.uuid4().hex, action="answer", text=body.text)
     try:
-        return reservation, await svc.turns.answer(reservation.turn.workflow_id, answer)
+        receipt = await svc.turns.answer(reservation.turn.workflow_id, answer)
     except AnswerRefused as refused:
         if not await free_if_abandoned(svc, user_id, reservation.turn):
             raise ApiError(409, refused.code, str(refused)) from None
+    else:
+        await turns.record_input(svc.sessions, user_id, reservation.turn, answer.input_id)
+        return reservation, receipt
     # The paused turn's workflow was gone: it is ended, and this message starts the next.
-    reservation = await _claim(svc, user_id, conversation_id, body.text)
+    reservation = await _claim(svc, user_id, conversation_id, body)
     if reservation.kind != "start":
         raise ApiError(409, "turn_in_progress", "another message answered the turn first")
     return reservation, None
 
 
 async def _claim(
-    svc: ServicesDep, user_id: str, conversation_id: str, text: str
+    svc: ServicesDep, user_id: str, conversation_id: str, body: MessageCreate
 ) -> turns.Reservation:
     """Reserve the next turn; a busy turn whose workflow is gone is ended first
     (``api.abandoned``), not waited on for ever."""
     try:
-        return await turns.reserve_turn(svc.sessions, user_id, conversation_id, text)
+        return await turns.reserve_turn(
+            svc.sessions, user_id, conversation_id, body.text, input_id=body.input_id
+        )
     except turns.TurnInProgress as busy:
         if busy.turn is None or not await free_if_abandoned(svc, user_id, busy.turn):
             raise
-    return await turns.reserve_turn(svc.sessions, user_id, conversation_id, text)
+    return await turns.reserve_turn(
+        svc.sessions, user_id, conversation_id, body.text, input_id=body.input_id
+    )

@@ -242,6 +242,8 @@ class Turn(Base):
     workflow_id: Mapped[str] = mapped_column(Text)
     run_id: Mapped[str | None] = mapped_column(Text)
     status: Mapped[str] = mapped_column(Text, server_default="running")
+    input_ids: Mapped[list[str]] = mapped_column(ARRAY(Text), server_default="{}")
+    """The client's ids of the inputs the turn took: its message's, then its answers'."""
     user_message: Mapped[str] = mapped_column(Text)
     response: Mapped[str | None] = mapped_column(Text)
     plan: Mapped[dict[str, Any] | None] = mapped_column(JSONB)

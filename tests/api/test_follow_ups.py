@@ -1,0 +1,131 @@
+"""The next message as clients send it: right after the reply shows (queued, never
+refused), while the turn still works (409 with Retry-After), and sent twice (one turn)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from activities.llm.base import LlmReply, LlmRequest
+from activities.llm.script_provider import ScriptProvider
+from domain.turns import load_conversation
+from tests.api.conftest import Api
+from tests.api.test_turns import SHOP, add_milk, quick_list, script, settled
+from tests.workflows.script import clarify_first, plan, understand
+
+
+@dataclass
+class HeldSummaries:
+    """The script model, with every Summarize call held until ``release`` is set: the
+    turn has replied and is still saving its state."""
+
+    inner: ScriptProvider
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+    name: str = "script"
+
+    async def complete(self, request: LlmRequest) -> LlmReply:
+        if request.node == "summarize":
+            await self.release.wait()
+        return await self.inner.complete(request)
+
+
+def held_add_then_list() -> HeldSummaries:
+    return HeldSummaries(script(understand(), plan("Add milk", SHOP), *add_milk(), *quick_list()))
+
+
+def messages(conversation: str) -> str:
+    return f"/v1/conversations/{conversation}/messages"
+
+
+async def test_a_message_sent_as_the_reply_shows_is_queued_then_runs_on_the_saved_state(
+    api: Api,
+):
+    conversation = await api.conversation()
+    model = HeldSummaries(script(understand(), plan("Add milk", SHOP), *add_milk(), *quick_list()))
+    async with api.worker(model):
+        first = await api.post(f"{messages(conversation)}?wait=true", json={"text": "add milk"})
+        assert first.json()["status"] == "replied"
+        second = await api.post(messages(conversation), json={"text": "what's on my list?"})
+        assert second.status_code == 202
+        assert second.json()["turn_number"] == 2 and second.json()["status"] == "queued"
+        model.release.set()
+        done = await settled(api, second.json()["id"], "completed")
+    assert "milk" in done["response"]  # it read the list turn 1 wrote
+    state, _ = await load_conversation(api.services.sessions, str(api.user_id), conversation)
+    assert [(t.turn, t.user_message) for t in state.recent_turns] == [
+        (1, "add milk"),
+        (2, "what's on my list?"),
+    ]
+
+
+async def test_a_message_while_the_turn_works_on_its_reply_is_409_saying_when_to_retry(
+    api: Api,
+):
+    conversation = await api.conversation()
+    # No worker: the first turn is started but cannot reply.
+    await api.post(messages(conversation), json={"text": "hi"})
+    refused = await api.post(messages(conversation), json={"text": "hello"})
+    assert refused.status_code == 409 and refused.headers["retry-after"] == "2"
+    assert refused.json()["error"] == {
+        "code": "turn_in_progress",
+        "message": "turn 1 of this conversation is still working on the previous message; "
+        "send this one once it has replied",
+    }
+
+
+async def test_a_message_sent_twice_with_one_idempotency_key_starts_one_turn(api: Api):
+    conversation = await api.conversation()
+    headers = {**api.auth, "Idempotency-Key": "msg-1"}
+    first = await api.http.post(messages(conversation), json={"text": "hi"}, headers=headers)
+    again = await api.http.post(messages(conversation), json={"text": "hi"}, headers=headers)
+    assert first.status_code == again.status_code == 202
+    assert again.json()["id"] == first.json()["id"]
+    detail = (await api.get(f"/v1/conversations/{conversation}")).json()
+    assert len(detail["turns"]) == 1
+
+
+async def test_an_answer_sent_again_after_its_turn_ended_finds_that_turn(api: Api):
+    conversation = await api.conversation()
+    async with api.worker(script(clarify_first("Which list?"), *quick_list())):
+        await api.post(f"{messages(conversation)}?wait=true", json={"text": "show that one"})
+        answer = {"text": "the shopping list", "input_id": "answer-1"}
+        answered = await api.post(messages(conversation), json=answer)
+        await settled(api, answered.json()["id"], "completed")
+        again = await api.post(messages(conversation), json=answer)
+    assert again.status_code == 202 and again.json()["id"] == answered.json()["id"]
+    detail = (await api.get(f"/v1/conversations/{conversation}")).json()
+    assert [t["turn_number"] for t in detail["turns"]] == [1]
+
+
+async def test_a_queued_turn_goes_on_when_the_turn_before_it_is_gone(api: Api):
+    conversation = await api.conversation()
+    model = HeldSummaries(script(understand(), plan("Add milk", SHOP), *add_milk(), *quick_list()))
+    async with api.worker(model):
+        first = await api.post(f"{messages(conversation)}?wait=true", json={"text": "add milk"})
+        second = await api.post(messages(conversation), json={"text": "what's on my list?"})
+        await api.services.turns.handle(first.json()["workflow_id"]).terminate("operator")
+        done = await settled(api, second.json()["id"], "replied")  # its own summary is held
+        model.release.set()
+    assert "milk" in done["response"]  # turn 1's write stands; its summary never came
+    gone = (await api.get(f"/v1/turns/{first.json()['id']}")).json()
+    assert gone["status"] == "failed"
+    assert "its workflow ended before it saved its result" in gone["response"]
+
+
+async def test_a_queued_turn_cancelled_before_it_ran_leaves_the_state_to_the_turn_before(
+    api: Api,
+):
+    conversation = await api.conversation()
+    model = HeldSummaries(script(understand(), plan("Add milk", SHOP), *add_milk(), *quick_list()))
+    async with api.worker(model):
+        first = await api.post(f"{messages(conversation)}?wait=true", json={"text": "add milk"})
+        second = await api.post(messages(conversation), json={"text": "what's on my list?"})
+        cancelled = await api.post(f"/v1/turns/{second.json()['id']}/cancel")
+        assert cancelled.status_code in (200, 202)
+        await settled(api, second.json()["id"], "cancelled")
+        model.release.set()
+        await settled(api, first.json()["id"], "completed")
+        third = await api.post(f"{messages(conversation)}?wait=true", json={"text": "show it"})
+        assert third.json()["turn_number"] == 3
+    state, _ = await load_conversation(api.services.sessions, str(api.user_id), conversation)
+    assert [t.turn for t in state.recent_turns] == [1, 3]
