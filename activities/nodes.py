@@ -28,8 +28,9 @@ from activities.contracts import (
     UnderstandResult,
 )
 from activities.errors import to_application_error
-from activities.llm.base import LlmError, LlmRequest
+from activities.llm.base import AnswerStream, LlmError, LlmRequest
 from activities.llm.gateway import LlmGateway, LlmResult
+from activities.streaming import text_stream
 from domain import context
 from domain.answers import answer_model
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
@@ -51,6 +52,7 @@ async def call_node(
     subdomain: str | None = None,
     max_steps: int | None = None,
     facts: BaseModel | None = None,
+    stream: AnswerStream | None = None,
 ) -> tuple[dict[str, Any], NodeCall]:
     """One node call; provider errors become ApplicationErrors (retryable or not).
 
@@ -72,6 +74,7 @@ async def call_node(
         template=prompt.template,
         version=prompt.version,
         extra={"request": facts.model_dump(mode="json")} if facts is not None else {},
+        stream=stream,
     )
     try:
         result: LlmResult = await gateway.call(request)
@@ -230,7 +233,10 @@ class NodeActivities:
             budget=self.context_budget,
             clock=request.clock,
         )
-        output, call = await call_node(self.gateway, "reply", prompt, user, facts=request)
+        async with text_stream("reply") as stream:
+            output, call = await call_node(
+                self.gateway, "reply", prompt, user, facts=request, stream=stream
+            )
         return _result(ReplyResult, output, call)
 
     @activity.defn(name="bypass")
@@ -243,7 +249,8 @@ class NodeActivities:
             budget=self.context_budget,
             clock=request.clock,
         )
-        output, call = await call_node(
-            self.gateway, request.mode, render(request.mode), user, facts=request
-        )
+        async with text_stream(request.mode) as stream:
+            output, call = await call_node(
+                self.gateway, request.mode, render(request.mode), user, facts=request, stream=stream
+            )
         return _result(BypassResult, output, call)

@@ -12,7 +12,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import all_, any_, func, insert, literal, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -245,7 +245,9 @@ async def reserve_turn(
             raise ConversationNotFound(f"conversation {conversation_id} not found")
         if input_id is not None:
             earlier = await session.scalar(
-                select(Turn).where(Turn.conversation_id == conv_id, Turn.input_ids.any(input_id))
+                select(Turn).where(
+                    Turn.conversation_id == conv_id, literal(input_id) == any_(Turn.input_ids)
+                )
             )
             if earlier is not None:
                 return Reservation("existing", earlier)
@@ -300,7 +302,7 @@ async def record_input(sessions: Sessions, user_id: str, turn: Turn, input_id: s
     async with user_transaction(sessions, user_id) as session:
         await session.execute(
             update(Turn)
-            .where(Turn.id == turn.id, ~Turn.input_ids.any(input_id))
+            .where(Turn.id == turn.id, literal(input_id) != all_(Turn.input_ids))
             .values(input_ids=func.array_append(Turn.input_ids, input_id))
         )
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 
 from temporalio import workflow
+from temporalio.contrib.workflow_streams import WorkflowStream
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
 with workflow.unsafe.imports_passed_through():
@@ -28,7 +29,8 @@ with workflow.unsafe.imports_passed_through():
 class BypassTurnWorkflow:
     @workflow.init
     def __init__(self, turn: TurnInput) -> None:
-        self.rt = TurnRuntime(turn)
+        # The turn's events and streamed text, for clients (``api.streams``).
+        self.rt = TurnRuntime(turn, WorkflowStream())
 
     @workflow.query(name="progress")
     def progress(self, query: ProgressQuery) -> TurnProgress:

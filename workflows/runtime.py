@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from temporalio import workflow
+from temporalio.contrib.workflow_streams import WorkflowStream
 from temporalio.exceptions import (
     ActivityError,
     ApplicationError,
@@ -52,6 +53,8 @@ with workflow.unsafe.imports_passed_through():
     from workflows.search_attributes import TURN_STATUS
     from workflows.versions import DEGRADE, FOLLOW_UPS, Versions
 
+EVENTS = "events"
+"""The workflow stream topic of the turn's events (``tokens`` carries streamed text)."""
 QUEUE_RECHECK = timedelta(seconds=5)
 """How often a queued turn checks again without a wake-up (one that came too early)."""
 R = TypeVar("R", bound=BaseModel)
@@ -88,8 +91,11 @@ def failure_problem(error: BaseException) -> str:
 
 
 class TurnRuntime:
-    def __init__(self, turn: TurnInput) -> None:
+    def __init__(self, turn: TurnInput, stream: WorkflowStream | None = None) -> None:
         self.turn = turn
+        self.stream = stream
+        """The workflow's event stream: every event is published on its ``events`` topic,
+        beside the Act's and Reply's streamed text (``tokens``, from the activities)."""
         self.progress = TurnProgress(turn_number=turn.turn_number)
         self.registry = SessionIdRegistry()
         self.state = ConversationState()
@@ -118,9 +124,10 @@ class TurnRuntime:
 
     def emit(self, type_: str, data: dict[str, Any] | None = None, *, attempt: int = 1) -> None:
         seq = len(self.progress.events) + 1
-        self.progress.events.append(
-            TurnEvent(seq=seq, type=type_, attempt=attempt, data=data or {})
-        )
+        event = TurnEvent(seq=seq, type=type_, attempt=attempt, data=data or {})
+        self.progress.events.append(event)
+        if self.stream is not None:
+            self.stream.topic(EVENTS).publish(event.model_dump(mode="json"))
 
     def view(self, after_seq: int) -> TurnProgress:
         """The progress query's answer: everything, but only the events after ``after_seq``."""

@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from temporalio import workflow
+from temporalio.contrib.workflow_streams import WorkflowStream
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
 with workflow.unsafe.imports_passed_through():
@@ -66,7 +67,8 @@ class _TurnEnded(Exception):
 class TurnWorkflow:
     @workflow.init
     def __init__(self, turn: TurnInput) -> None:
-        self.rt = TurnRuntime(turn)
+        # The turn's events and streamed text, for clients (``api.streams``).
+        self.rt = TurnRuntime(turn, WorkflowStream())
         self.mode = turn.mode or DEFAULT_MODE
         self.inputs: list[UserInput] = []
         self.seen_inputs: list[str] = []

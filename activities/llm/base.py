@@ -8,6 +8,7 @@ ApplicationError (retryable with the provider's retry-after as the next delay, o
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -28,6 +29,29 @@ class Usage(BaseModel):
             completion_tokens=self.completion_tokens + other.completion_tokens,
             repairs=self.repairs + other.repairs,
         )
+
+
+class AnswerStream(Protocol):
+    """Where a provider sends the answer's text as the model writes it (``activities.
+    streaming``): ``begin`` before each take (the first, and each repair), then ``raw``
+    with each piece of the answer's JSON."""
+
+    def begin(self, take: int) -> None: ...
+
+    def raw(self, delta: str) -> None: ...
+
+
+STREAM_CHUNK = 24
+"""Characters per piece when a provider that has the whole answer at once streams it."""
+
+
+def stream_whole(request: LlmRequest, content: str | dict[str, Any]) -> None:
+    """Send a whole answer to ``request.stream`` in pieces, as a streaming model would."""
+    if request.stream is None:
+        return
+    text = content if isinstance(content, str) else json.dumps(content)
+    for start in range(0, len(text), STREAM_CHUNK):
+        request.stream.raw(text[start : start + STREAM_CHUNK])
 
 
 @dataclass(frozen=True)
@@ -52,6 +76,9 @@ class LlmRequest:
     repair_error: str | None = None
     max_tokens: int | None = None
     """The node's output cap (``domain.nodes.output_cap``); providers that can, send it."""
+    stream: AnswerStream | None = field(default=None, compare=False)
+    """When set, the provider sends the answer here as it comes (a node whose text the
+    user reads as it is written: Reply, cook, brainstorm)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 

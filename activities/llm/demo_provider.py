@@ -98,7 +98,7 @@ from activities.contracts import (
     ThinkRequest,
     UnderstandRequest,
 )
-from activities.llm.base import LlmError, LlmReply, LlmRequest, Usage
+from activities.llm.base import LlmError, LlmReply, LlmRequest, Usage, stream_whole
 from activities.llm.demo_recipes import find_recipe, recipe_names, wish_text, wish_words
 from domain import formatters
 from domain.conversation import StepResult
@@ -1074,6 +1074,7 @@ class DemoProvider:
         output = self._output(request)
         # Answered as a model would: in the answer's shape, read back by the gateway.
         answer = request.answer.from_output(output)
+        stream_whole(request, answer)
         return LlmReply(content=answer, model=MODEL_NAME, usage=Usage())
 
     def _output(self, request: LlmRequest) -> BaseModel:

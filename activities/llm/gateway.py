@@ -69,6 +69,8 @@ class LlmGateway:
         usage = Usage()
         current = request
         for attempt in range(1, MAX_REPAIRS + 2):
+            if request.stream is not None:
+                request.stream.begin(attempt)
             reply = await self.provider.complete(current)
             usage = usage + reply.usage
             try:

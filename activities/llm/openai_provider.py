@@ -18,7 +18,7 @@ from typing import Any
 
 import openai
 
-from activities.llm.base import LlmError, LlmReply, LlmRequest, Usage
+from activities.llm.base import AnswerStream, LlmError, LlmReply, LlmRequest, Usage
 from activities.llm.schema import schema_text, strict_schema
 from domain.settings import Settings
 
@@ -73,13 +73,17 @@ class OpenAIProvider:
         model = self.node_models.get(request.node) or (
             self.mini_model if request.complexity == "low" else self.model
         )
+        arguments: dict[str, Any] = {
+            "model": model,
+            "messages": _messages(request, self.response_format),
+            "response_format": _response_format(request, self.response_format),
+        }
+        if request.max_tokens:
+            arguments["max_tokens"] = request.max_tokens
         try:
-            response = await self._client.chat.completions.create(
-                model=model,
-                messages=_messages(request, self.response_format),
-                **({"max_tokens": request.max_tokens} if request.max_tokens else {}),
-                response_format=_response_format(request, self.response_format),
-            )
+            if request.stream is not None:
+                return await self._streamed(request, request.stream, arguments)
+            response = await self._client.chat.completions.create(**arguments)
         except openai.APIStatusError as error:
             raise _status_error(request.node, error) from None
         except openai.APITimeoutError:
@@ -94,12 +98,7 @@ class OpenAIProvider:
             ) from None
 
         message = response.choices[0].message if response.choices else None
-        if message is not None and message.refusal:
-            raise LlmError(
-                f"{request.node}: the model refused: {message.refusal}",
-                kind="refusal",
-                retryable=False,
-            )
+        _refused(request, message.refusal if message is not None else None)
         usage = response.usage
         return LlmReply(
             content=(message.content if message is not None else None) or "",
@@ -109,6 +108,45 @@ class OpenAIProvider:
                 prompt_tokens=usage.prompt_tokens if usage else 0,
                 completion_tokens=usage.completion_tokens if usage else 0,
             ),
+        )
+
+    async def _streamed(
+        self, request: LlmRequest, sink: AnswerStream, arguments: dict[str, Any]
+    ) -> LlmReply:
+        """The same call, streamed: each piece of the answer goes to ``sink`` as it
+        arrives; the reply is the whole answer, as without streaming."""
+        stream = await self._client.chat.completions.create(
+            **arguments, stream=True, stream_options={"include_usage": True}
+        )
+        parts: list[str] = []
+        refusal: list[str] = []
+        finish, model, usage = None, str(arguments["model"]), None
+        async for chunk in stream:
+            model = chunk.model or model
+            usage = chunk.usage or usage
+            for choice in chunk.choices:
+                if choice.delta.content:
+                    parts.append(choice.delta.content)
+                    sink.raw(choice.delta.content)
+                if choice.delta.refusal:
+                    refusal.append(choice.delta.refusal)
+                finish = choice.finish_reason or finish
+        _refused(request, "".join(refusal) or None)
+        return LlmReply(
+            content="".join(parts),
+            truncated=finish == "length",
+            model=model,
+            usage=Usage(
+                prompt_tokens=usage.prompt_tokens if usage else 0,
+                completion_tokens=usage.completion_tokens if usage else 0,
+            ),
+        )
+
+
+def _refused(request: LlmRequest, refusal: str | None) -> None:
+    if refusal:
+        raise LlmError(
+            f"{request.node}: the model refused: {refusal}", kind="refusal", retryable=False
         )
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from activities.llm.base import LlmError, LlmReply, LlmRequest, Usage
+from activities.llm.base import LlmError, LlmReply, LlmRequest, Usage, stream_whole
 from domain.nodes import NODE_OUTPUTS
 
 
@@ -70,7 +70,9 @@ class ScriptProvider:
                     continue
                 if not entry.repeat:
                     self._used[i] = True
-                return LlmReply(content=_content(entry.output), model="script", usage=Usage())
+                content = _content(entry.output)
+                stream_whole(request, content)
+                return LlmReply(content=content, model="script", usage=Usage())
         where = f" step {request.step}" if request.step is not None else ""
         raise LlmError(
             f"script has no unused response for node {request.node!r}{where}",

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import uuid
+from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Response
+from fastapi import APIRouter, Depends, Header, Query, Response
+from fastapi.sse import EventSourceResponse, ServerSentEvent
 from temporalio.service import RPCError
 
 from api.abandoned import free_if_abandoned
@@ -22,9 +26,11 @@ from api.schemas import (
     TurnPublic,
     TurnSummary,
 )
+from api.streams import Item, turn_items, with_heartbeats
 from api.temporal import AnswerRefused
 from api.turn_view import view, wait_until_settled
 from domain import turns
+from domain.db.models import Conversation, Turn
 from domain.registry import SessionIdRegistry
 from workflows.contracts import InputReceipt, TurnInput, TurnLimits, UiChange, UserInput
 
@@ -93,6 +99,61 @@ async def read_conversation(
             for ref in [*recent, *retained, *unsaved]
         ],
     )
+
+
+async def owned_conversation(
+    conversation_id: uuid.UUID, user: CurrentUser, svc: ServicesDep
+) -> tuple[Conversation, list[Turn]]:
+    """The caller's conversation and its turns, or 404: resolved before a stream starts."""
+    return await turns.conversation_with_turns(svc.sessions, str(user), conversation_id)
+
+
+@router.get("/{conversation_id}/events", response_class=EventSourceResponse)
+async def stream_conversation(
+    owned: Annotated[tuple[Conversation, list[Turn]], Depends(owned_conversation)],
+    user: CurrentUser,
+    svc: ServicesDep,
+    last_event_id: Annotated[
+        str | None, Header(alias="Last-Event-ID", max_length=40, pattern=r"^\d+:\d+$")
+    ] = None,
+    from_turn: Annotated[int | None, Query(ge=1)] = None,
+) -> AsyncIterator[ServerSentEvent]:
+    """Every turn's events, in order, as they happen, so a client need not learn each
+    turn's id: the events of ``GET /v1/turns/{id}/events`` with ``turn`` and ``turn_id``
+    added and ids ``<turn>:<n>``. Starts after ``Last-Event-ID``, or at ``from_turn``, or
+    at the latest turn; after a turn's final event it waits for the next turn."""
+    conversation, rows = owned
+    number, after = from_turn or (rows[-1].turn_number if rows else 1), 0
+    if last_event_id is not None:
+        seen_turn, seen = (int(part) for part in last_event_id.split(":"))
+        number, after = seen_turn, seen
+    settings = svc.settings
+
+    async def items() -> AsyncIterator[tuple[int, str, Item]]:
+        turn_number, offset = number, after
+        while True:
+            turn = await turns.get_turn(svc.sessions, str(user), str(conversation.id), turn_number)
+            if turn is None:
+                await asyncio.sleep(settings.sse_poll_seconds)
+                continue
+            async for item in turn_items(
+                svc.turns.client, svc.turns, turn.workflow_id, offset, settings.sse_poll_seconds
+            ):
+                yield turn_number, str(turn.id), item
+            turn_number, offset = turn_number + 1, 0
+
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(settings.sse_max_seconds):
+            async for got in with_heartbeats(items()):
+                if got is None:
+                    yield ServerSentEvent(comment="keep-alive")
+                    continue
+                turn_number, turn_id, item = got
+                yield ServerSentEvent(
+                    id=f"{turn_number}:{item.offset}",
+                    event=item.event,
+                    data={**item.data, "turn": turn_number, "turn_id": turn_id},
+                )
 
 
 @router.post("/{conversation_id}/messages", status_code=202, response_model=TurnPublic)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated
@@ -13,13 +14,13 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from api.deps import CurrentUser, ServicesDep
 from api.errors import ApiError
 from api.schemas import InputCreate, TurnPublic
+from api.streams import turn_items, with_heartbeats
 from api.turn_view import view
 from domain.db.models import Turn
 from domain.turns import TERMINAL, turn_by_id
 from workflows.contracts import UserInput
 
 router = APIRouter(prefix="/v1/turns", tags=["turns"])
-FINAL_EVENTS = ("context_updated", "error", "expired", "cancelled")
 
 
 async def owned_turn(turn_id: uuid.UUID, user: CurrentUser, svc: ServicesDep) -> Turn:
@@ -68,25 +69,25 @@ async def stream_events(
     last_event_id: Annotated[int | None, Header(alias="Last-Event-ID")] = None,
     stop_at_pause: bool = False,
 ) -> AsyncIterator[ServerSentEvent]:
-    """The turn's typed events in order, from after ``Last-Event-ID``; ends after the final
-    event (``context_updated``, ``error``, ``expired`` or ``cancelled``), or, with
-    ``?stop_at_pause=true``, also after ``awaiting_input`` (answer, then resume)."""
+    """The turn's events in order, from its workflow stream, after ``Last-Event-ID``:
+    seed 000's events (``thinking``, ``plan``, ``propose``, ``clarify``, ``step``,
+    ``working``, ``step_complete``, ``done``, ``context_updated``) and the turn's own
+    (``awaiting_input``, ``queued``, ``fallback``, ``error``, ``expired``,
+    ``cancelled``), with the reply's text as it is written (``token``: ``{kind, take,
+    text, reset?}``; a ``reset`` starts a new take: show the newest take's text only).
+    Ends after the final event (``context_updated``, ``error``, ``expired`` or
+    ``cancelled``), or, with ``?stop_at_pause=true``, also after ``awaiting_input``. An
+    idle stream gets a comment line every 15 s."""
     settings = svc.settings
-    seen = last_event_id or 0
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + settings.sse_max_seconds
-    while loop.time() < deadline:
-        progress = await svc.turns.progress(turn.workflow_id, after_seq=seen)
-        if progress is not None:
-            for event in progress.events:
-                seen = event.seq
-                yield ServerSentEvent(
-                    id=str(event.seq),
-                    event=event.type,
-                    data={"seq": event.seq, "attempt": event.attempt, **event.data},
-                )
-                if event.type in FINAL_EVENTS or (stop_at_pause and event.type == "awaiting_input"):
+    items = turn_items(
+        svc.turns.client, svc.turns, turn.workflow_id, last_event_id or 0, settings.sse_poll_seconds
+    )
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(settings.sse_max_seconds):
+            async for item in with_heartbeats(items):
+                if item is None:
+                    yield ServerSentEvent(comment="keep-alive")
+                    continue
+                yield ServerSentEvent(id=str(item.offset), event=item.event, data=item.data)
+                if item.final or (stop_at_pause and item.event == "awaiting_input"):
                     return
-            if progress.status in TERMINAL and not progress.events:
-                return
-        await asyncio.sleep(settings.sse_poll_seconds)

@@ -3,6 +3,8 @@ with a scripted model, PostgreSQL as the application role."""
 
 from __future__ import annotations
 
+import asyncio
+import socket
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -10,6 +12,7 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
+import uvicorn
 from temporalio.service import RPCError
 from temporalio.testing import WorkflowEnvironment
 
@@ -64,6 +67,31 @@ class Api:
             **options,
         ):
             yield
+
+    @asynccontextmanager
+    async def served(self):
+        """The same app on a real socket (uvicorn in this event loop): responses stream as
+        they are written, which the in-process transport cannot show. Yields a client."""
+        app = create_app(self.services.settings, self.services)
+        server = uvicorn.Server(
+            uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
+        )
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        task = asyncio.create_task(server.serve(sockets=[sock]))
+        while not server.started:  # noqa: ASYNC110 - uvicorn has a flag, not an event
+            await asyncio.sleep(0.01)
+        try:
+            async with httpx.AsyncClient(
+                base_url=f"http://127.0.0.1:{port}", headers=self.auth, timeout=30
+            ) as client:
+                yield client
+        finally:
+            server.should_exit = True
+            server.force_exit = True
+            await task
+            sock.close()
 
     async def conversation(self) -> str:
         response = await self.post("/v1/conversations", json={"title": "test"})

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import http.server
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
 from activities.llm.script_provider import ScriptProvider
 from api.chat import ChatSession, describe, parse_events
 from tests.api.conftest import Api
+from tests.e2e.stack import ROOT
 from tests.workflows.conftest import COMPRESS, SUMMARIZE
 from tests.workflows.script import (
     clarify_first,
@@ -78,3 +87,71 @@ def test_event_stream_parsing_and_progress_lines():
     assert [(i, e) for i, e, _ in events] == [(1, "thinking"), (2, "step")]
     assert describe("step", events[1][2]) == "… step 1/2: Read"
     assert describe("working", {}) is None
+
+
+async def test_chat_writes_the_reply_as_it_streams(api: Api):
+    chat, said = session(api, ["y"])
+    written: list[str] = []
+    chat.write = written.append
+    await chat.start()
+    provider = script(
+        understand(),
+        propose("Stock up", "Shall I add milk?", step("Add milk", "write", "shopping")),
+        tool("db_create", table="shopping_list", data={"name": "milk"}),
+        complete("Added milk"),
+        reply("Added milk to your list."),
+    )
+    async with api.worker(provider):
+        answer = await chat.send("stock up")
+    assert answer == "Added milk to your list."
+    assert "".join(written) == "alfred> Added milk to your list.\n"
+    assert len(written) > 3  # in pieces, as it was written
+    assert not any(line.startswith("alfred> Added") for line in said)
+
+
+def test_ctrl_c_at_the_prompt_leaves_at_once(tmp_path):
+    """Nothing waits for Enter: the prompt is read on the main thread."""
+    server = _Conversations()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "chat", "--url", server.url, "--token", "t"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        cwd=ROOT,
+    )
+    try:
+        assert process.stdout is not None
+        assert "type 'exit' to leave" in process.stdout.readline().decode()
+        time.sleep(0.3)  # at the prompt, waiting for a line
+        started = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=5) == 0
+        assert time.monotonic() - started < 2
+    finally:
+        process.kill()
+        server.stop()
+
+
+class _Conversations:
+    """An HTTP server that answers one route: creating a conversation."""
+
+    def __init__(self) -> None:
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+                body = b'{"id": "c-1"}'
+                self.send_response(201)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.httpd.shutdown()

@@ -4,6 +4,7 @@ refused), while the turn still works (409 with Retry-After), and sent twice (one
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass, field
 
 from activities.llm.base import LlmReply, LlmRequest
@@ -129,3 +130,59 @@ async def test_a_queued_turn_cancelled_before_it_ran_leaves_the_state_to_the_tur
         assert third.json()["turn_number"] == 3
     state, _ = await load_conversation(api.services.sessions, str(api.user_id), conversation)
     assert [t.turn for t in state.recent_turns] == [1, 3]
+
+
+async def read_sse(http, url: str, until, headers: dict | None = None) -> list[dict]:
+    """Events of an open SSE stream, read until ``until(events)`` holds."""
+    events: list[dict] = []
+    block: dict[str, str] = {}
+    async with asyncio.timeout(20):
+        async with http.stream("GET", url, headers=headers or {}) as r:
+            async for line in r.aiter_lines():
+                if line:
+                    key, _, value = line.partition(": ")
+                    block[key] = value
+                    continue
+                if "event" in block:
+                    events.append(
+                        {
+                            "id": block["id"],
+                            "event": block["event"],
+                            "data": json.loads(block["data"]),
+                        }
+                    )
+                    if until(events):
+                        return events
+                block = {}
+    return events
+
+
+def final_of(turn: int):
+    return lambda events: any(
+        e["event"] == "context_updated" and e["data"]["turn"] == turn for e in events
+    )
+
+
+async def test_the_conversation_stream_carries_every_turn_in_order_and_resumes(api: Api):
+    conversation = await api.conversation()
+    async with api.worker(script(understand(), plan("Add milk", SHOP), *add_milk(), *quick_list())):
+        first = await api.post(f"{messages(conversation)}?wait=true", json={"text": "add milk"})
+        await api.post(messages(conversation), json={"text": "what's on my list?"})
+        url = f"/v1/conversations/{conversation}/events"
+        async with api.served() as http:
+            events = await read_sse(http, f"{url}?from_turn=1", final_of(2))
+            again = await read_sse(http, url, final_of(2), {"Last-Event-ID": "1:3"})
+    turns = [e["data"]["turn"] for e in events]
+    assert turns == sorted(turns) and set(turns) == {1, 2}
+    assert {e["data"]["turn_id"] for e in events if e["data"]["turn"] == 1} == {first.json()["id"]}
+    assert [e["event"] for e in events if e["data"]["turn"] == 1 and e["event"] != "token"] == [
+        "thinking",
+        "plan",
+        "step",
+        "working",
+        "step_complete",
+        "done",
+        "context_updated",
+    ]
+    assert [e["id"] for e in events][:3] == ["1:1", "1:2", "1:3"]
+    assert again == events[3:]

@@ -187,7 +187,7 @@ async def test_events_stream_in_order_and_end_after_the_final_event(api: Api):
     assert response.headers["content-type"].startswith("text/event-stream")
     events = parse_sse(response.text)
     assert [e["id"] for e in events] == list(range(1, len(events) + 1))
-    assert [e["event"] for e in events] == [
+    assert [e["event"] for e in events if e["event"] != "token"] == [
         "thinking",
         "plan",
         "step",
@@ -197,6 +197,10 @@ async def test_events_stream_in_order_and_end_after_the_final_event(api: Api):
         "context_updated",
     ]
     assert events[-2]["data"]["response"] == "Added milk."
+    tokens = [e for e in events if e["event"] == "token"]
+    assert tokens[0]["data"] == {"kind": "reply", "take": "1.1", "reset": True, "text": ""}
+    assert "".join(t["data"]["text"] for t in tokens) == "Added milk."
+    assert max(t["id"] for t in tokens) < events[-2]["id"]  # the text, then ``done``
 
 
 async def test_events_resume_after_last_event_id_without_repeats(api: Api):
@@ -209,9 +213,14 @@ async def test_events_resume_after_last_event_id_without_repeats(api: Api):
             )
         ).json()
         await settled(api, turn["id"], "completed")
+        whole = parse_sse((await api.get(f"/v1/turns/{turn['id']}/events")).text)
+        last = whole[-1]["id"]
         resumed = await api.get(f"/v1/turns/{turn['id']}/events", headers={"Last-Event-ID": "4"})
-        at_end = await api.get(f"/v1/turns/{turn['id']}/events", headers={"Last-Event-ID": "7"})
-    assert [e["id"] for e in parse_sse(resumed.text)] == [5, 6, 7]
+        at_end = await api.get(
+            f"/v1/turns/{turn['id']}/events", headers={"Last-Event-ID": str(last)}
+        )
+    assert [e["id"] for e in parse_sse(resumed.text)] == list(range(5, last + 1))
+    assert parse_sse(resumed.text) == whole[4:]
     assert parse_sse(at_end.text) == []
 
 

@@ -8,6 +8,7 @@ A scripted test only proves what it scripts; the requests prove what a model is 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 from dataclasses import dataclass, field
@@ -91,7 +92,8 @@ class WireScript:
 
     async def complete(self, request: LlmRequest) -> LlmReply:
         async with self.log.lock:
-            scripted = await self.inner.complete(request)
+            # The script only decides the answer; the provider streams it, over the wire.
+            scripted = await self.inner.complete(dataclasses.replace(request, stream=None))
             content = scripted.content
             if isinstance(content, dict) and HTTP_ERROR in content:
                 self.log.fake.fail(int(content[HTTP_ERROR]), "scripted failure")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import socket
 import threading
 import time
@@ -27,7 +28,7 @@ from typing import Any
 
 import uvicorn
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,8 @@ class FakeOpenAI:
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self.base_url = ""
+        self.chunk_size = 8
+        """Characters per streamed chunk (a request with ``stream: true``)."""
 
     # --- scripting -----------------------------------------------------------------------
 
@@ -154,6 +157,10 @@ class FakeOpenAI:
                 )
             if scripted.delay:
                 await asyncio.sleep(scripted.delay)
+            if body.get("stream"):
+                return StreamingResponse(
+                    self._chunks(scripted, body), media_type="text/event-stream"
+                )
             return JSONResponse(self._completion(scripted, body))
 
         return app
@@ -185,6 +192,38 @@ class FakeOpenAI:
                 "total_tokens": prompt + completion_tokens,
             }
         return completion
+
+    async def _chunks(self, scripted: _Success, body: dict[str, Any]):
+        """The completion as ``chat.completion.chunk`` server-sent events, a few characters
+        each, then the finish reason, the usage and ``[DONE]`` (OpenAI's stream format)."""
+        base = {
+            "id": f"chatcmpl-fake{next(self._ids)}",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": scripted.model or body.get("model", "fake-model"),
+        }
+
+        def event(choices: list[dict[str, Any]], **extra: Any) -> str:
+            return f"data: {json.dumps({**base, 'choices': choices, **extra})}\n\n"
+
+        content = scripted.content or ""
+        for start in range(0, len(content), self.chunk_size):
+            piece = content[start : start + self.chunk_size]
+            yield event([{"index": 0, "delta": {"content": piece}, "finish_reason": None}])
+            await asyncio.sleep(0)
+        if scripted.refusal:
+            refusal = {"refusal": scripted.refusal}
+            yield event([{"index": 0, "delta": refusal, "finish_reason": None}])
+        yield event([{"index": 0, "delta": {}, "finish_reason": scripted.finish_reason}])
+        if scripted.usage is not None:
+            prompt, completion = scripted.usage
+            usage = {
+                "prompt_tokens": prompt,
+                "completion_tokens": completion,
+                "total_tokens": prompt + completion,
+            }
+            yield event([], usage=usage)
+        yield "data: [DONE]\n\n"
 
     # --- lifecycle -----------------------------------------------------------------------
 

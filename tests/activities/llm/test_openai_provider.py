@@ -518,3 +518,43 @@ async def test_a_model_per_node_overrides_the_complexity_rule(fake: FakeOpenAI) 
     await LlmGateway(provider).call(think_request())
     await provider.aclose()
     assert [r.body["model"] for r in fake.requests] == ["gpt-reply", FULL_MODEL]
+
+
+class Pieces:
+    def __init__(self) -> None:
+        self.takes: list[int] = []
+        self.pieces: list[str] = []
+
+    def begin(self, take: int) -> None:
+        self.takes.append(take)
+
+    def raw(self, delta: str) -> None:
+        self.pieces.append(delta)
+
+
+async def test_a_streamed_answer_arrives_in_pieces_and_reads_as_a_whole(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    sink = Pieces()
+    fake.reply('{"response": "Hello there, cook!"}', prompt_tokens=30, completion_tokens=9)
+
+    result = await gateway.call(reply_request(stream=sink))
+
+    assert fake.requests[0].body["stream"] is True
+    assert fake.requests[0].body["stream_options"] == {"include_usage": True}
+    assert sink.takes == [1] and len(sink.pieces) > 1
+    assert "".join(sink.pieces) == '{"response": "Hello there, cook!"}'
+    assert result.output == {"response": "Hello there, cook!"}
+    assert (result.usage.prompt_tokens, result.usage.completion_tokens) == (30, 9)
+
+
+async def test_a_streamed_answer_cut_off_at_the_cap_is_repaired_as_a_new_take(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    sink = Pieces()
+    fake.reply('{"response": "Hel', finish_reason="length")
+    fake.reply('{"response": "Hi"}')
+
+    result = await gateway.call(reply_request(stream=sink, max_tokens=5))
+
+    assert sink.takes == [1, 2] and result.output == {"response": "Hi"}
