@@ -9,9 +9,9 @@ from fastapi import FastAPI
 from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 
-from api import errors
+from api import docs_page, errors
 from api.deps import Services
-from api.routes import conversations, health, kitchen, turns
+from api.routes import agui, conversations, health, kitchen, turns
 from api.temporal import TurnClient
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings
@@ -52,12 +52,16 @@ def create_app(
         summary="A kitchen assistant on a durable Temporal backend.",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,  # ``api.docs_page`` serves /docs from local files
+        redoc_url=None,
     )
     if services is not None:
         app.state.services = services  # also without a lifespan (in-process test clients)
     errors.install(app)
+    docs_page.install(app)
     app.include_router(health.router)
     app.include_router(conversations.router)
     app.include_router(turns.router)
     app.include_router(kitchen.router)
+    app.include_router(agui.router)
     return app

@@ -11,11 +11,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Query, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
-from temporalio.service import RPCError
 
-from api.abandoned import free_if_abandoned
 from api.deps import CurrentUser, ServicesDep
-from api.errors import ApiError
+from api.messages import take_message
 from api.schemas import (
     ConversationCreate,
     ConversationDetail,
@@ -27,12 +25,10 @@ from api.schemas import (
     TurnSummary,
 )
 from api.streams import Item, turn_items, with_heartbeats
-from api.temporal import AnswerRefused
 from api.turn_view import view, wait_until_settled
 from domain import turns
 from domain.db.models import Conversation, Turn
 from domain.registry import SessionIdRegistry
-from workflows.contracts import InputReceipt, TurnInput, TurnLimits, UiChange, UserInput
 
 router = APIRouter(prefix="/v1/conversations", tags=["conversations"])
 log = logging.getLogger(__name__)
@@ -184,48 +180,7 @@ async def post_message(
     """
     if idempotency_key is not None and body.input_id is None:
         body = body.model_copy(update={"input_id": idempotency_key})
-    reservation, receipt = await _reserve(svc, str(user), str(conversation_id), body)
-    turn = reservation.turn
-    if reservation.kind == "start":
-        changes = [
-            UiChange(action=c.action, table=c.table_name, id=str(c.row_id), data=c.data)
-            for c in reservation.changes
-        ] + [
-            UiChange(action=c.action, table=c.table, id=str(c.id), data=c.data)
-            for c in body.ui_changes
-        ]
-        settings = svc.settings
-        turn_input = TurnInput(
-            conversation_id=str(conversation_id),
-            user_id=str(user),
-            turn_number=turn.turn_number,
-            message=body.text,
-            mode=body.mode,
-            ui_changes=changes,
-            limits=TurnLimits(
-                max_llm_calls=settings.max_llm_calls_per_turn,
-                pause_timeout_seconds=settings.pause_timeout_hours * 3600,
-                max_pauses=settings.max_pauses_per_turn,
-                llm_timeout_seconds=settings.llm_timeout_seconds,
-            ),
-        )
-        try:
-            run_id = await svc.turns.start(turn.workflow_id, turn_input)
-        except RPCError as error:
-            # Leave the conversation usable: the reserved turn never started.
-            await turns.set_turn_status(
-                svc.sessions,
-                user_id=str(user),
-                conversation_id=str(conversation_id),
-                turn_number=turn.turn_number,
-                status="failed",
-                response="The turn could not be started; please send the message again.",
-            )
-            log.warning("could not start %s: %s", turn.workflow_id, error)
-            raise ApiError(
-                503, "temporal_unavailable", "could not start the turn; send the message again"
-            ) from None
-        await turns.set_run_id(svc.sessions, str(user), turn.id, run_id)
+    turn, receipt = await take_message(svc, str(user), str(conversation_id), body)
     if wait:
         response.status_code = 200
         public = await wait_until_settled(svc, str(user), turn.id)
@@ -233,43 +188,3 @@ async def post_message(
         public = await view(svc, await turns.turn_by_id(svc.sessions, str(user), turn.id))
     public.accepted_input = receipt
     return public
-
-
-async def _reserve(
-    svc: ServicesDep, user_id: str, conversation_id: str, body: MessageCreate
-) -> tuple[turns.Reservation, InputReceipt | None]:
-    """The turn this message starts, or the paused turn it answered, with the receipt."""
-    reservation = await _claim(svc, user_id, conversation_id, body)
-    if reservation.kind in ("start", "existing"):
-        return reservation, None
-    answer = UserInput(input_id=body.input_id or uuid.uuid4().hex, action="answer", text=body.text)
-    try:
-        receipt = await svc.turns.answer(reservation.turn.workflow_id, answer)
-    except AnswerRefused as refused:
-        if not await free_if_abandoned(svc, user_id, reservation.turn):
-            raise ApiError(409, refused.code, str(refused)) from None
-    else:
-        await turns.record_input(svc.sessions, user_id, reservation.turn, answer.input_id)
-        return reservation, receipt
-    # The paused turn's workflow was gone: it is ended, and this message starts the next.
-    reservation = await _claim(svc, user_id, conversation_id, body)
-    if reservation.kind != "start":
-        raise ApiError(409, "turn_in_progress", "another message answered the turn first")
-    return reservation, None
-
-
-async def _claim(
-    svc: ServicesDep, user_id: str, conversation_id: str, body: MessageCreate
-) -> turns.Reservation:
-    """Reserve the next turn; a busy turn whose workflow is gone is ended first
-    (``api.abandoned``), not waited on for ever."""
-    try:
-        return await turns.reserve_turn(
-            svc.sessions, user_id, conversation_id, body.text, input_id=body.input_id
-        )
-    except turns.TurnInProgress as busy:
-        if busy.turn is None or not await free_if_abandoned(svc, user_id, busy.turn):
-            raise
-    return await turns.reserve_turn(
-        svc.sessions, user_id, conversation_id, body.text, input_id=body.input_id
-    )
