@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+CHROMIUM ?= /usr/bin/chromium
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: test run lint bench clean
 
@@ -14,8 +16,13 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# Headless Chromium for the chat page's browser test, from Debian's packages.
+$(CHROMIUM):
+	$(SUDO) apt-get install -y --no-install-recommends chromium || \
+	  { $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends chromium; }
+
 ## The whole test suite (real PostgreSQL: ALFRED_TEST_DATABASE_URL, else an embedded server).
-test: $(STAMP)
+test: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest
 
 ## The main job on the embedded default stack.

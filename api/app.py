@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 
-from api import docs_page, errors
+from api import docs_page, errors, web_page
 from api.deps import Services
 from api.routes import agui, conversations, health, kitchen, turns
 from api.temporal import TurnClient
@@ -59,6 +59,7 @@ def create_app(
         app.state.services = services  # also without a lifespan (in-process test clients)
     errors.install(app)
     docs_page.install(app)
+    web_page.install(app)
     app.include_router(health.router)
     app.include_router(conversations.router)
     app.include_router(turns.router)

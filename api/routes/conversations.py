@@ -110,9 +110,9 @@ async def stream_conversation(
     user: CurrentUser,
     svc: ServicesDep,
     last_event_id: Annotated[
-        str | None, Header(alias="Last-Event-ID", max_length=40, pattern=r"^\d+:\d+$")
+        str | None, Header(alias="Last-Event-ID", pattern=r"^\d{1,9}:\d{1,12}$")
     ] = None,
-    from_turn: Annotated[int | None, Query(ge=1)] = None,
+    from_turn: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
 ) -> AsyncIterator[ServerSentEvent]:
     """Every turn's events, in order, as they happen, so a client need not learn each
     turn's id: the events of ``GET /v1/turns/{id}/events`` with ``turn`` and ``turn_id``
