@@ -6,10 +6,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi_offline import FastAPIOffline
 from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 
-from api import docs_page, errors, web_page
+from api import errors, web_page
 from api.deps import Services
 from api.routes import agui, conversations, health, kitchen, turns
 from api.temporal import TurnClient
@@ -47,18 +48,15 @@ def create_app(
         finally:
             await engine.dispose()
 
-    app = FastAPI(
+    app = FastAPIOffline(  # /docs and /redoc from packaged files, not a CDN: they work offline
         title="Alfred",
         summary="A kitchen assistant on a durable Temporal backend.",
         version="0.1.0",
         lifespan=lifespan,
-        docs_url=None,  # ``api.docs_page`` serves /docs from local files
-        redoc_url=None,
     )
     if services is not None:
         app.state.services = services  # also without a lifespan (in-process test clients)
     errors.install(app)
-    docs_page.install(app)
     web_page.install(app)
     app.include_router(health.router)
     app.include_router(conversations.router)

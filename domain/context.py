@@ -14,6 +14,7 @@ from typing import Any
 from domain.bypass import handoff_section
 from domain.clock import Clock, clock_section
 from domain.conversation import BypassSession, ConversationState, StepResult
+from domain.entity_cards import PARTS
 from domain.formatters import format_write_confirmation
 from domain.kitchen.entities import BY_TABLE, compute_label
 from domain.kitchen.tables import schema_for_subdomain
@@ -26,9 +27,6 @@ from domain.turn_context import PROFILE_FIELDS, KitchenDashboard, TurnContext
 FULL_DETAIL_STEPS = 3
 MAX_REGISTRY_ROWS = 40
 REGISTRY_TURNS = 5
-NOT_CURATED = frozenset({"ri", "ing"})
-"""A recipe's ingredient rows and the ingredient catalog: parts of what the user talks
-about, never what they talk about; Understand's table leaves them out."""
 """Understand's registry table shows refs referenced in this many recent turns."""
 CONDENSED_BUDGET = 8_000
 """Understand, Think and Reply (seed 000 ROUTER_CONTEXT_THRESHOLD)."""
@@ -191,7 +189,7 @@ def registry_table(registry: SessionIdRegistry) -> str:
     shown = [
         ref
         for ref in refs
-        if registry.type_of(ref) not in NOT_CURATED
+        if registry.type_of(ref) not in PARTS
         and (
             (registry.last_referenced(ref) or 0) >= cutoff
             or ref in registry.ref_active_reason

@@ -32,6 +32,9 @@ EventType = Literal[
     "cancelled",
     "fallback",
     "queued",
+    "think_complete",
+    "active_context",
+    "breaker",
 ]
 
 

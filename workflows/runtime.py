@@ -43,6 +43,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.llm.base import Usage
     from domain.clock import Clock
     from domain.conversation import ConversationState, StepResult
+    from domain.entity_cards import entity_cards
     from domain.formatters import model_problem
     from domain.mentions import plain_text, with_refs
     from domain.nodes import ToolCall
@@ -144,7 +145,14 @@ class TurnRuntime:
     def trip(self, kind: str, detail: str) -> None:
         """Record a tripped circuit breaker (kept in progress, the summary and the reply)."""
         self.progress.breakers.append(f"{kind}: {detail}")
+        self.emit("breaker", {"kind": kind, "detail": detail})
         workflow.logger.info("breaker %s tripped: %s", kind, detail)
+
+    def show_context(self) -> list[dict[str, Any]]:
+        """Emit ``active_context``: the entity cards in context now (seed 000); returns them."""
+        cards = entity_cards(self.registry)
+        self.emit("active_context", {"data": cards})
+        return cards
 
     def clock(self) -> Clock:
         """Now, in the user's timezone: every node request carries it (``domain.clock``)."""

@@ -39,6 +39,7 @@ with workflow.unsafe.imports_passed_through():
         prune_archive,
     )
     from domain.curation import apply_curation
+    from domain.entity_cards import entity_cards
     from domain.mentions import plain_text
     from domain.modes import BYPASS_MODES, DEFAULT_MODE, mode_config
     from domain.nodes import ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
@@ -392,6 +393,7 @@ class TurnWorkflow:
             )
             for i, s in enumerate(steps)
         ]
+        rt.emit("think_complete", {"goal": goal, "step_count": len(steps)})
         rt.emit(
             "plan",
             {"goal": goal, "total_steps": len(steps), "steps": [s.model_dump() for s in steps]},
@@ -436,10 +438,13 @@ class TurnWorkflow:
                         "step": run.index,
                         "total": total,
                         "summary": run.result.summary,
+                        "data": run.result.data,
                         "tool_calls": run.tool_calls,
                         "flags": run.result.flags,
                     },
                 )
+        if any(run.result is not None for run in runs):
+            self.rt.show_context()
 
     @staticmethod
     def _asking(runs: list) -> Any:
@@ -587,7 +592,7 @@ class TurnWorkflow:
         rt.progress.response = response
         rt.set_status("replied")
         rt.mark("replied")
-        rt.emit("done", {"response": response})
+        rt.emit("done", {"response": response, "active_context": entity_cards(rt.registry)})
         await rt.mark_turn("replied", response)
 
         record, summary = self._turn_record(response)

@@ -6,7 +6,7 @@ message is what the user says (``run_id`` is the message's id: a run sent again 
 its turn), and a run with ``resume`` answers the interrupt (pause) it names, its payload
 ``{"action": "confirm" | "reject" | "answer", "text": ...}``. The turn's events, from
 its workflow stream, are told as AG-UI events: ``RUN_STARTED``; ``STATE_SNAPSHOT`` with
-the plan; ``STEP_STARTED`` / ``STEP_FINISHED`` per step; the reply as
+the plan and the entities in context; ``STEP_STARTED`` / ``STEP_FINISHED`` per step; the reply as
 ``TEXT_MESSAGE_START`` / ``CONTENT`` / ``END`` as it is written (a retried reply is a new
 message); ``RUN_FINISHED`` with an ``interrupt`` outcome at a pause (proposal,
 clarification, question), ``success`` when the turn's state is saved, ``cancelled``;
@@ -141,6 +141,8 @@ class Telling:
     message: str | None = None
     """The open text message's id (the reply being written)."""
     steps: dict[int, str] = field(default_factory=dict)
+    state: dict[str, Any] = field(default_factory=dict)
+    """The run's shared state: the plan (goal, steps) and the entities in context."""
     finished: bool = False
 
     def events(self, item: Item) -> list[BaseEvent]:
@@ -148,9 +150,11 @@ class Telling:
         if kind == "token":
             return self._token(data)
         if kind == "plan":
-            return [
-                StateSnapshotEvent(snapshot={"goal": data.get("goal"), "steps": data.get("steps")})
-            ]
+            self.state.update(goal=data.get("goal"), steps=data.get("steps"))
+            return [StateSnapshotEvent(snapshot=dict(self.state))]
+        if kind == "active_context":
+            self.state["active_context"] = data.get("data")
+            return [StateSnapshotEvent(snapshot=dict(self.state))]
         if kind == "step":
             self.steps[data["step"]] = data["description"]
             return [StepStartedEvent(step_name=data["description"])]

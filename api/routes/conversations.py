@@ -28,6 +28,7 @@ from api.streams import Item, turn_items, with_heartbeats
 from api.turn_view import view, wait_until_settled
 from domain import turns
 from domain.db.models import Conversation, Turn
+from domain.entity_cards import entity_cards
 from domain.registry import SessionIdRegistry
 
 router = APIRouter(prefix="/v1/conversations", tags=["conversations"])
@@ -68,11 +69,6 @@ async def read_conversation(
         svc.sessions, str(user), conversation_id
     )
     registry = SessionIdRegistry.from_dict((conversation.state or {}).get("registry"))
-    recent, retained = registry.get_active_entities()
-    # Unsaved generated content stays in context until it is saved, however old it is.
-    unsaved = [
-        r for r in registry.get_truly_pending_artifacts() if r not in recent and r not in retained
-    ]
     return ConversationDetail(
         **_public(conversation).model_dump(),
         turns=[
@@ -85,15 +81,7 @@ async def read_conversation(
             )
             for t in rows
         ],
-        active_entities=[
-            EntityPublic(
-                ref=ref,
-                type=registry.type_of(ref),
-                label=registry.label(ref),
-                action=registry.action(ref),
-            )
-            for ref in [*recent, *retained, *unsaved]
-        ],
+        active_entities=[EntityPublic(**card) for card in entity_cards(registry)],
     )
 
 

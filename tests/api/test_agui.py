@@ -64,6 +64,8 @@ async def test_an_ag_ui_client_runs_a_conversation_through_a_proposal(api: Api):
     assert kinds(done)[0] == "RUN_STARTED" and kinds(done)[-1] == "RUN_FINISHED"
     assert done[-1].outcome.type == "success"
     assert "STEP_STARTED" in kinds(done) and "STEP_FINISHED" in kinds(done)
+    snapshot = [e for e in done if e.type.value == "STATE_SNAPSHOT"][-1].snapshot
+    assert [c["label"] for c in snapshot["active_context"]] == ["milk"]
     text = "".join(e.delta for e in done if e.type.value == "TEXT_MESSAGE_CONTENT")
     assert text == "Added milk."
     starts = [e for e in done if e.type.value == "TEXT_MESSAGE_START"]

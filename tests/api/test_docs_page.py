@@ -1,4 +1,4 @@
-"""/docs works without the internet: every file the page loads comes from this app."""
+"""/docs and /redoc work without the internet: every file they load comes from this app."""
 
 from __future__ import annotations
 
@@ -20,3 +20,9 @@ async def test_the_docs_page_loads_only_files_the_app_serves(api: Api):
 async def test_the_openapi_schema_the_docs_read_is_served(api: Api):
     schema = (await api.http.get("/openapi.json")).json()
     assert "/v1/conversations/{conversation_id}/messages" in schema["paths"]
+
+
+async def test_redoc_loads_only_files_the_app_serves(api: Api):
+    page = await api.http.get("/redoc")
+    urls = re.findall(r"""src\s*=\s*['"]([^'"]+)['"]""", page.text)
+    assert page.status_code == 200 and urls and all(u.startswith("/") for u in urls), urls

@@ -177,10 +177,12 @@ async def test_the_conversation_stream_carries_every_turn_in_order_and_resumes(a
     assert {e["data"]["turn_id"] for e in events if e["data"]["turn"] == 1} == {first.json()["id"]}
     assert [e["event"] for e in events if e["data"]["turn"] == 1 and e["event"] != "token"] == [
         "thinking",
+        "think_complete",
         "plan",
         "step",
         "working",
         "step_complete",
+        "active_context",
         "done",
         "context_updated",
     ]

@@ -189,10 +189,12 @@ async def test_events_stream_in_order_and_end_after_the_final_event(api: Api):
     assert [e["id"] for e in events] == list(range(1, len(events) + 1))
     assert [e["event"] for e in events if e["event"] != "token"] == [
         "thinking",
+        "think_complete",
         "plan",
         "step",
         "working",
         "step_complete",
+        "active_context",
         "done",
         "context_updated",
     ]

@@ -1,6 +1,6 @@
 """The chat page in a real browser (Debian's headless Chromium, driven by Playwright)
 against `make run`'s stack: sign in, a proposal confirmed, the reply streamed in pieces,
-and an edit in the kitchen panel that the next turn sees."""
+an edit in the kitchen panel that the next turn sees, an @ mention; and /docs offline."""
 
 from __future__ import annotations
 
@@ -89,4 +89,9 @@ async def test_a_conversation_in_the_browser_confirms_streams_and_sees_a_kitchen
         await page.click("#mentions li", timeout=5000)
         value = await page.input_value("#message")
         assert value.startswith("cook with @[milk](shop:") and value.endswith(") ")
+
+        # /docs renders from the app's own files (this browser reaches nothing else).
+        await page.goto(f"{stack.url}/docs")
+        await expect(page.locator(".swagger-ui .info .title")).to_contain_text("Alfred")
+        await expect(page.locator(".opblock-summary-path").first).to_be_visible()
         await browser.close()

@@ -80,16 +80,30 @@ async def test_plan_direct_runs_a_multi_tool_write_step(turns: Turns, executor):
         handle = await turns.start("add milk and eggs to my list")
         result = await handle.result()
         await keep_history(handle, "plan_direct_multi_tool")
-        events = [e.type for e in (await progress(handle)).events]
+        full = (await progress(handle)).events
+        events = [e.type for e in full]
     assert result.response == "Added milk and eggs to your shopping list."
+    cards = next(e for e in full if e.type == "active_context").data["data"]
+    assert sorted((c["label"], c["type"], c["action"]) for c in cards) == [
+        ("eggs", "shop", "created"),
+        ("milk", "shop", "created"),
+    ]
+    done = next(e for e in full if e.type == "done").data
+    assert done["active_context"] == cards
+    assert next(e for e in full if e.type == "think_complete").data == {
+        "goal": "Add milk and eggs",
+        "step_count": 1,
+    }
     assert await shopping_names(turns, executor) == ["eggs", "milk"]
     assert events == [
         "thinking",
+        "think_complete",
         "plan",
         "step",
         "working",
         "working",
         "step_complete",
+        "active_context",
         "done",
         "context_updated",
     ]

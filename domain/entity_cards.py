@@ -1,0 +1,35 @@
+"""What is in context, as a client shows it: one card per entity (seed 000's
+``active_context`` event, the conversation view's ``active_entities``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.registry import SessionIdRegistry
+
+PARTS = frozenset({"ri", "ing"})
+"""A recipe's ingredient rows and the ingredient catalog: parts of what the user talks
+about, never what they talk about (no card, no row in Understand's table)."""
+
+
+def active_refs(registry: SessionIdRegistry) -> list[str]:
+    """Refs referenced in the last two turns, those Understand retained, and unsaved
+    generated content however old (it stays in context until it is saved)."""
+    recent, retained = registry.get_active_entities()
+    unsaved = [
+        r for r in registry.get_truly_pending_artifacts() if r not in recent and r not in retained
+    ]
+    return [r for r in (*recent, *retained, *unsaved) if registry.type_of(r) not in PARTS]
+
+
+def entity_cards(registry: SessionIdRegistry) -> list[dict[str, Any]]:
+    """``{ref, type, label, action}`` for each ref in context, in ``active_refs`` order."""
+    return [
+        {
+            "ref": ref,
+            "type": registry.type_of(ref),
+            "label": registry.label(ref),
+            "action": registry.action(ref),
+        }
+        for ref in active_refs(registry)
+    ]
