@@ -7,6 +7,7 @@ output with usage and the template name and version it used.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from pydantic import BaseModel
@@ -30,7 +31,7 @@ from activities.contracts import (
 from activities.errors import to_application_error
 from activities.llm.base import AnswerStream, LlmError, LlmRequest
 from activities.llm.gateway import LlmGateway, LlmResult
-from activities.streaming import text_stream
+from activities.streaming import content_stream, text_stream
 from domain import context
 from domain.answers import answer_model
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
@@ -185,17 +186,24 @@ class NodeActivities:
             budget=self.act_budget,
             clock=request.clock,
         )
-        output, call = await call_node(
-            self.gateway,
-            "act",
-            prompt,
-            user,
-            complexity=STEP_COMPLEXITY[step.step_type],
-            step=request.step_index,
-            step_type=step.step_type,
-            subdomain=step.subdomain,
-            facts=request,
+        streaming = (
+            content_stream(request.step_index)
+            if step.step_type == "generate"
+            else contextlib.nullcontext(None)
         )
+        async with streaming as stream:
+            output, call = await call_node(
+                self.gateway,
+                "act",
+                prompt,
+                user,
+                complexity=STEP_COMPLEXITY[step.step_type],
+                step=request.step_index,
+                step_type=step.step_type,
+                subdomain=step.subdomain,
+                facts=request,
+                stream=stream,
+            )
         return _result(ActResult, output, call)
 
     @activity.defn(name="act_quick")

@@ -1,11 +1,12 @@
-"""A node's answer text, streamed to the turn's workflow stream as the model writes it.
+"""A node's answer, streamed to the turn's workflow stream as the model writes it.
 
 The model writes JSON (``{"response": "Here's ..."}``); the user reads the text of one
 field. ``TextStream`` parses the answer as it grows (``jiter``'s partial mode), and
 publishes what the field's text gained on the workflow's ``tokens`` topic, batched by
 ``temporalio.contrib.workflow_streams``. Every take (an activity attempt, and within it
 each repair) begins with a ``reset``: a client shows only the newest take's text, so a
-retried reply is never shown twice nor glued to a half one.
+retried reply is never shown twice nor glued to a half one. A generate step's content
+streams likewise, as partial artifacts (``ContentStream``).
 """
 
 from __future__ import annotations
@@ -61,15 +62,65 @@ class TextStream:
         return text if isinstance(text, str) else None
 
 
+class ContentStream:
+    """Publishes the generated content of a generate step as it forms: the partial
+    ``artifacts`` of the answer, each time they have grown by ``every`` characters (a
+    client shows the recipe being written), with the same takes and resets as text."""
+
+    def __init__(self, publish: Any, *, step: int, every: int = 300) -> None:
+        self._publish = publish
+        self.step = step
+        self.every = every
+        self._attempt = activity.info().attempt
+        self._take = ""
+        self._raw = ""
+        self._sent = 0
+
+    def begin(self, take: int) -> None:
+        self._take = f"{self._attempt}.{take}"
+        self._raw, self._sent = "", 0
+        self._publish({"kind": "generate", "step": self.step, "take": self._take, "reset": True})
+
+    def raw(self, delta: str) -> None:
+        self._raw += delta
+        if len(self._raw) - self._sent < self.every:
+            return
+        try:
+            value = jiter.from_json(self._raw.encode(), partial_mode="trailing-strings")
+        except ValueError:
+            return
+        decision = value.get("decision") if isinstance(value, dict) else None
+        artifacts = decision.get("artifacts") if isinstance(decision, dict) else None
+        if not artifacts:
+            return
+        self._sent = len(self._raw)
+        self._publish(
+            {"kind": "generate", "step": self.step, "take": self._take, "artifacts": artifacts}
+        )
+        activity.heartbeat()
+
+
 @asynccontextmanager
 async def text_stream(kind: str) -> AsyncIterator[TextStream | None]:
     """A ``TextStream`` to the calling activity's workflow, flushed on exit; None outside
     a workflow's activity (nothing to stream to)."""
+    async with _topic() as publish:
+        yield TextStream(publish, kind=kind) if publish is not None else None
+
+
+@asynccontextmanager
+async def content_stream(step: int) -> AsyncIterator[ContentStream | None]:
+    """A ``ContentStream`` for a generate step (as ``text_stream``)."""
+    async with _topic() as publish:
+        yield ContentStream(publish, step=step) if publish is not None else None
+
+
+@asynccontextmanager
+async def _topic() -> AsyncIterator[Any]:
     try:
         client = WorkflowStreamClient.from_within_activity(batch_interval=BATCH)
     except RuntimeError:
         yield None
         return
-    topic = client.topic(TOKENS)
     async with client:
-        yield TextStream(topic.publish, kind=kind)
+        yield client.topic(TOKENS).publish

@@ -99,7 +99,8 @@ class ChatSession:
                 async for seq, event, data in _events(stream):
                     last = seq
                     if event == "token":
-                        streamed = self._token(streamed, data)
+                        if data.get("kind") != "generate":  # a forming recipe has no text
+                            streamed = self._token(streamed, data)
                         continue
                     line = describe(event, data)
                     if line:

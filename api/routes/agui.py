@@ -147,8 +147,8 @@ class Telling:
 
     def events(self, item: Item) -> list[BaseEvent]:
         data, kind = item.data, item.event
-        if kind == "token":
-            return self._token(data)
+        if kind == "token":  # a generate step's forming content has no text to tell
+            return self._token(data) if data.get("kind") != "generate" else []
         if kind == "plan":
             self.state.update(goal=data.get("goal"), steps=data.get("steps"))
             return [StateSnapshotEvent(snapshot=dict(self.state))]

@@ -239,6 +239,11 @@ function handle(turnId, view, event, data) {
       li.dataset.status = "completed";
       if (data.summary) li.textContent += ` — ${data.summary}`;
     }
+  } else if (event === "token" && data.kind === "generate") {
+    // A generate step's content as it forms: its names, in a note.
+    const names = (data.artifacts || []).map((a) => a.content?.name || a.content?.title).filter(Boolean);
+    if (!view.draft) view.draft = bubble("note", "");
+    view.draft.textContent = names.length ? `…writing ${names.join(", ")}` : "…writing";
   } else if (event === "token") {
     if (!view.reply) view.reply = bubble("alfred", "");
     if (data.reset) {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from temporalio.testing import ActivityEnvironment
 
-from activities.streaming import TextStream
+from activities.streaming import ContentStream, TextStream
 
 
 def run(pieces: list[list[str]]) -> list[dict]:
@@ -43,3 +43,24 @@ def test_a_repair_is_a_new_take_that_starts_from_nothing():
 def test_escapes_are_text_and_other_fields_are_not_shown():
     published = run([['{"exit": false, "response": "a \\"b\\"\\nc", "handoff": null}']])
     assert "".join(p["text"] for p in published) == 'a "b"\nc'
+
+
+def test_a_generate_steps_content_streams_as_partial_artifacts():
+    published: list[dict] = []
+    answer = (
+        '{"decision": {"action": "step_complete", "result_summary": "Made dal.", '
+        '"artifacts": [{"type": "recipe", "ref": null, "content": {"name": "Red Lentil Dal", '
+        '"instructions": ["Simmer the lentils for 25 minutes.", "Stir in the spinach."]}}]}}'
+    )
+
+    def stream() -> None:
+        content = ContentStream(published.append, step=2, every=40)
+        content.begin(1)
+        for start in range(0, len(answer), 16):
+            content.raw(answer[start : start + 16])
+
+    ActivityEnvironment().run(stream)
+    assert published[0] == {"kind": "generate", "step": 2, "take": "1.1", "reset": True}
+    names = [p["artifacts"][0].get("content", {}).get("name") for p in published[1:]]
+    assert len(names) >= 2 and names[-1] == "Red Lentil Dal"  # the recipe as it forms
+    assert all(p["take"] == "1.1" and p["step"] == 2 for p in published)

@@ -9,7 +9,7 @@ from activities.llm.base import LlmError, LlmReply, LlmRequest
 from activities.llm.script_provider import ScriptProvider
 from tests.api.conftest import Api
 from tests.api.test_turns import SHOP, add_milk, parse_sse, script, settled
-from tests.workflows.script import plan, understand
+from tests.workflows.script import complete, plan, reply, step, understand
 
 
 @dataclasses.dataclass
@@ -54,3 +54,37 @@ async def test_a_retried_reply_streams_again_as_a_new_take(api: Api):
     assert done["data"]["response"] == "Added milk." and done["id"] > newest["id"]
     pieces = [e for e in events if e["event"] == "token" and e["data"]["take"] == "2.1"]
     assert len(pieces) > 2  # the reset, then the text in pieces as it was written
+
+
+async def test_a_generate_steps_content_streams_as_it_forms(api: Api):
+    recipe = {
+        "name": "Slow Tomato Dal",
+        "servings": 4,
+        "instructions": [
+            f"Step {n}: stir the lentils and keep them simmering gently." for n in range(8)
+        ],
+        "ingredients": [{"name": "red lentils", "quantity": 200, "unit": "g"}],
+    }
+    conversation = await api.conversation()
+    model = script(
+        understand(),
+        plan("Suggest a dal", step("Suggest a dal recipe", "generate", "recipes")),
+        complete("Suggested a dal.", artifacts=[{"type": "recipe", "content": recipe}]),
+        reply("Here is a slow tomato dal."),
+    )
+    async with api.worker(model):
+        turn = (
+            await api.post(f"/v1/conversations/{conversation}/messages", json={"text": "a dal?"})
+        ).json()
+        await settled(api, turn["id"], "completed")
+        events = parse_sse((await api.get(f"/v1/turns/{turn['id']}/events")).text)
+    forming = [
+        e["data"] for e in events if e["event"] == "token" and e["data"]["kind"] == "generate"
+    ]
+    assert forming[0] == {"kind": "generate", "step": 0, "take": "1.1", "reset": True}
+    assert [f["artifacts"][0]["content"]["name"] for f in forming[1:]][-1] == "Slow Tomato Dal"
+    assert all(
+        e["data"]["kind"] == "reply"
+        for e in events
+        if e["event"] == "token" and "text" in e["data"]
+    )
