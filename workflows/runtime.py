@@ -414,11 +414,16 @@ class TurnRuntime:
         )
 
     def plan_record(self) -> dict[str, Any] | None:
-        if self.progress.plan is None and not self.progress.fallbacks:
+        """What the turn's row keeps of its progress, so the turn reads the same after it
+        ends as while it ran: the goal, the plan, its steps, breakers, fallbacks, calls."""
+        progress = self.progress
+        if progress.plan is None and not progress.fallbacks and not progress.llm_calls:
             return None
         return {
-            "goal": self.progress.goal,
-            "steps": [s.model_dump() for s in self.progress.steps],
-            "breakers": list(self.progress.breakers),
-            "fallbacks": list(self.progress.fallbacks),
+            "goal": progress.goal,
+            "plan": [s.model_dump() for s in progress.plan] if progress.plan else None,
+            "steps": [s.model_dump() for s in progress.steps],
+            "breakers": list(progress.breakers),
+            "fallbacks": list(progress.fallbacks),
+            "llm_calls": progress.llm_calls,
         }

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from domain.crud import ingredients
 from domain.crud.contracts import CrudResult, DbCreate, DbDelete, DbRead, DbUpdate, Filter, Row
 from domain.crud.filters import NameMatch, compile_filter, compile_where
+from domain.crud.merge import merge_into_existing
 from domain.crud.rows import (
     execute_checked,
     refused_value,
@@ -364,6 +365,9 @@ class CrudExecutor:
         table = _table(spec.name)
         nested = {k: clean.pop(k) for k in list(clean) if k in spec.nested}
         await self._link_catalog(session, spec.name, clean)
+        merged = await merge_into_existing(session, table, clean)
+        if merged is not None:  # already on the list, or in the same place: more of it
+            return merged
         if spec.name == "preferences":  # one row per user: a create is an upsert
             stmt = pg_insert(table).values(**clean)
             stmt = stmt.on_conflict_do_update(

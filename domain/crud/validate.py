@@ -22,6 +22,8 @@ from domain.db.models import Base
 from domain.errors import CrudValidationError
 from domain.kitchen.tables import ENUMS, HIDDEN, SYSTEM_SET, TABLES, Column, TableSpec
 
+POSITIVE = frozenset({"quantity", "servings"})
+"""Columns that hold an amount: a write of zero or less is refused, whatever the table."""
 LIST_OPS = frozenset({"in", "not_in"})
 NO_VALUE_OPS = frozenset({"is_null", "is_not_null"})
 ORDERING_OPS = frozenset({">", "<", ">=", "<="})
@@ -289,6 +291,11 @@ def check_row(
             raise CrudValidationError(f"{where}.{key}: set by the system, not writable")
         col = column(spec, key, f"{where}.{key}")
         clean[key] = coerce(col, value, f"{where}.{key}", table=spec.name)
+        if key in POSITIVE and clean[key] is not None and clean[key] <= 0:
+            raise CrudValidationError(
+                f"{where}.{key}: {value!r} is not an amount; {key} must be more than 0 "
+                "(to remove an item, delete it)"
+            )
     if not partial:
         missing = [
             c.name

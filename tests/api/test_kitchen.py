@@ -284,8 +284,9 @@ async def test_a_limit_outside_1_to_500_is_422(api: Api, resource: Resource, lim
 
 @pytest.mark.parametrize("resource", RESOURCES, ids=str)
 async def test_limit_and_offset_page_through_the_list(api: Api, resource: Resource):
-    for _ in range(3):
-        await create(api, resource)
+    for n in range(3):  # three different items (the same item again adds to its quantity)
+        named = {"name": f"{resource.create['name']} {n}"} if "name" in resource.create else {}
+        await create(api, resource, **named)
     everything = (await api.get(resource.path)).json()
     first = (await api.get(resource.path, params={"limit": 2})).json()
     rest = (await api.get(resource.path, params={"limit": 2, "offset": 2})).json()
@@ -739,3 +740,37 @@ async def test_an_unknown_timezone_is_422_with_the_reason_and_nothing_changes(ap
     assert response.status_code == 422
     assert "'Mars/Olympus' is not a timezone" in response.json()["error"]["message"]
     assert (await api.get("/v1/preferences")).json()["timezone"] == "Asia/Tokyo"
+
+
+async def test_a_quantity_of_zero_or_less_is_a_422_and_nothing_is_added(api: Api):
+    response = await api.post("/v1/shopping-list", json={"name": "rice", "quantity": -5})
+    assert response.status_code == 422
+    assert "quantity must be more than 0" in response.json()["error"]["message"]
+    assert (await api.get("/v1/shopping-list")).json() == []
+
+
+async def test_adding_an_item_already_on_the_open_list_adds_to_its_quantity(api: Api):
+    first = await create(api, SHOPPING, name="milk", quantity=1, unit="l")
+    again = await api.post("/v1/shopping-list", json={"name": "Milk", "quantity": 2, "unit": "l"})
+    assert again.status_code == 201 and again.json()["id"] == first["id"]
+    assert again.json()["quantity"] == 3
+    other_unit = await create(api, SHOPPING, name="milk", quantity=1, unit="bottle")
+    assert other_unit["id"] != first["id"]
+    names = [
+        (r["name"], r["quantity"], r["unit"]) for r in (await api.get("/v1/shopping-list")).json()
+    ]
+    assert sorted(names) == [("milk", 1, "bottle"), ("milk", 3, "l")]
+
+
+async def test_an_item_bought_already_is_not_added_to(api: Api):
+    bought = await create(api, SHOPPING, name="eggs", quantity=6)
+    await api.patch(f"/v1/shopping-list/{bought['id']}", json={"is_purchased": True})
+    fresh = await create(api, SHOPPING, name="eggs", quantity=6)
+    assert fresh["id"] != bought["id"] and fresh["quantity"] == 6
+
+
+async def test_the_same_item_in_another_place_is_another_row(api: Api):
+    fridge = await create(api, INVENTORY, name="butter", quantity=1, location="fridge")
+    freezer = await create(api, INVENTORY, name="butter", quantity=1, location="freezer")
+    more = await create(api, INVENTORY, name="butter", quantity=2, location="Fridge")
+    assert freezer["id"] != fridge["id"] and more["id"] == fridge["id"] and more["quantity"] == 3

@@ -300,3 +300,19 @@ async def test_a_turn_the_model_failed_shows_its_fallbacks_and_repairs(api: Api)
     assert done["fallbacks"] == ["think: invalid_output"]
     assert done["usage"]["repairs"] == 2
     assert "clarification_questions" not in done["response"]
+
+
+async def test_a_finished_turn_reads_as_it_did_while_it_ran(api: Api):
+    conversation = await api.conversation()
+    async with api.worker(script(understand(), plan("Add milk", SHOP), *add_milk())):
+        replied = (
+            await api.post(
+                f"/v1/conversations/{conversation}/messages?wait=true", json={"text": "add milk"}
+            )
+        ).json()
+        done = await settled(api, replied["id"], "completed")
+    assert done["goal"] == replied["goal"] == "Add milk"
+    assert done["plan"] == replied["plan"] and done["plan"][0]["description"] == "Add milk"
+    assert done["steps"][0]["status"] == "completed"
+    assert done["llm_calls"] == 6  # understand, think, act twice, reply, summarize
+    assert done["llm_calls"] >= replied["llm_calls"] > 0

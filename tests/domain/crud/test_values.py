@@ -174,3 +174,16 @@ async def test_a_value_that_slips_past_validation_is_a_safe_error_not_the_driver
         assert "out of range" not in message  # the server's own words are not passed on
     monkeypatch.undo()
     assert await kitchen.names("recipes") == []
+
+
+@pytest.mark.parametrize("amount", [0, -5, -0.5])
+async def test_a_quantity_of_zero_or_less_is_refused_naming_the_field(kitchen, amount):
+    with pytest.raises(CrudValidationError, match=r"data\[0\]\.quantity: .* must be more than 0"):
+        await kitchen.create("inventory", [{"name": "rice", "quantity": amount, "unit": "kg"}])
+    assert await kitchen.names("inventory") == []
+
+
+async def test_a_negative_quantity_can_still_be_read_for(kitchen):
+    await kitchen.create("inventory", [{"name": "rice", "quantity": 1, "unit": "kg"}])
+    read = await kitchen.run(DbRead(table="inventory", filters=[f("quantity", ">", -1)]))
+    assert read.count == 1

@@ -1,0 +1,68 @@
+"""An item added where it already is: the quantity grows, no second row.
+
+"Add 2 milk" when 1 l of milk is already on the open shopping list is 3 l of milk, not two
+rows; the same for the inventory in the same place. Same item means the same catalog
+ingredient (or, for a name the catalog does not know, the same name), the same unit, and,
+on the shopping list, not yet bought; in the inventory, the same location. Used by the
+CRUD executor (the model's writes) and the kitchen repository (the UI's), in the caller's
+transaction, after the row has been linked to the catalog.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Table, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from domain.crud.rows import row_to_json, visible_columns
+
+MERGED = ("shopping_list", "inventory")
+
+
+def _same(column: Any, value: Any) -> Any:
+    if value is None:
+        return column.is_(None)
+    if isinstance(value, str):
+        return func.lower(func.trim(column)) == value.strip().lower()
+    return column == value
+
+
+async def merge_into_existing(
+    session: AsyncSession, table: Table, values: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The row ``values`` adds to, its quantity grown by theirs; None when there is none
+    (the caller inserts a new row)."""
+    if table.name not in MERGED or not values.get("name"):
+        return None
+    if values.get("ingredient_id") is not None:
+        conditions = [table.c.ingredient_id == values["ingredient_id"]]
+    else:
+        conditions = [table.c.ingredient_id.is_(None), _same(table.c.name, values["name"])]
+    conditions.append(_same(table.c.unit, values.get("unit")))
+    if table.name == "shopping_list":
+        conditions.append(table.c.is_purchased.is_(False))
+    else:
+        conditions.append(_same(table.c.location, values.get("location")))
+    existing = (
+        await session.execute(
+            select(table.c.id, table.c.quantity)
+            .where(*conditions)
+            .order_by(table.c.created_at, table.c.id)
+            .limit(1)
+            .with_for_update()
+        )
+    ).first()
+    if existing is None:
+        return None
+    added = values.get("quantity")
+    quantity = existing.quantity
+    if added is not None:
+        quantity = added if quantity is None else quantity + added
+    merged = await session.execute(
+        update(table)
+        .where(table.c.id == existing.id)
+        .values(quantity=quantity)
+        .returning(*visible_columns(table))
+    )
+    return row_to_json(merged.one())

@@ -1,0 +1,33 @@
+"""The model adds an item that is already there: the quantity grows, no second row."""
+
+from __future__ import annotations
+
+from domain.crud.contracts import DbRead
+from tests.kitchen import Kitchen
+
+
+async def test_milk_added_twice_to_the_open_list_is_one_row_with_both_amounts(kitchen: Kitchen):
+    first = await kitchen.create("shopping_list", [{"name": "milk", "quantity": 1, "unit": "l"}])
+    again = await kitchen.create("shopping_list", [{"name": "milk", "quantity": 2, "unit": "L"}])
+    assert again.rows[0]["id"] == first.rows[0]["id"]  # the same ref
+    rows = (await kitchen.run(DbRead(table="shopping_list"))).rows
+    assert [(r["name"], float(r["quantity"])) for r in rows] == [("milk", 3.0)]
+
+
+async def test_one_batch_naming_an_item_twice_adds_it_once(kitchen: Kitchen):
+    await kitchen.create(
+        "inventory",
+        [
+            {"name": "chicken thighs", "quantity": 500, "unit": "g", "location": "fridge"},
+            {"name": "chicken thighs", "quantity": 250, "unit": "g", "location": "fridge"},
+        ],
+    )
+    rows = (await kitchen.run(DbRead(table="inventory"))).rows
+    assert [(r["name"], float(r["quantity"])) for r in rows] == [("chicken thighs", 750.0)]
+
+
+async def test_an_amount_without_a_quantity_leaves_the_one_there(kitchen: Kitchen):
+    await kitchen.create("shopping_list", [{"name": "eggs", "quantity": 6}])
+    await kitchen.create("shopping_list", [{"name": "eggs"}])
+    rows = (await kitchen.run(DbRead(table="shopping_list"))).rows
+    assert [(r["name"], float(r["quantity"])) for r in rows] == [("eggs", 6.0)]
