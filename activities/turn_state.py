@@ -23,7 +23,7 @@ from activities.llm.base import Usage
 from activities.llm.gateway import LlmGateway
 from activities.nodes import call_node
 from domain import context, turns
-from domain.conversation import add_history, record_turn
+from domain.conversation import add_history, record_turn, summarize_assistant_message
 from domain.errors import DomainError
 from domain.nodes import CompressOutput, SummarizeOutput
 from domain.prompts import render
@@ -129,7 +129,7 @@ class TurnStateActivities:
             usage, calls = usage + call.usage, calls + 1
             engagement = parsed.engagement_summary
         else:
-            record.assistant_summary = record.assistant_response[:400]
+            record.assistant_summary = summarize_assistant_message(record.assistant_response)
             engagement = request.state.engagement_summary
         state, evicted = record_turn(request.state, record, summary, request.step_results)
         state.engagement_summary = engagement

@@ -13,7 +13,12 @@ from typing import Any
 
 from domain.bypass import handoff_section
 from domain.clock import Clock, clock_section
-from domain.conversation import BypassSession, ConversationState, StepResult
+from domain.conversation import (
+    BypassSession,
+    ConversationState,
+    StepResult,
+    summarize_assistant_message,
+)
 from domain.entity_cards import PARTS
 from domain.formatters import format_write_confirmation
 from domain.kitchen.entities import BY_TABLE, compute_label
@@ -44,15 +49,10 @@ def _join(*sections: Section) -> str:
     return "\n".join(text for text in (s.render() for s in sections) if text)
 
 
-SAID_LIMIT = 600
-"""Characters of a recent reply shown as it was said (longer ones are cut, and say so)."""
-
-
 def _said(response: str) -> str:
-    """What Alfred actually said (never Summarize's retelling of it)."""
-    if len(response) <= SAID_LIMIT:
-        return response
-    return response[:SAID_LIMIT] + " …(cut)"
+    """What Alfred actually said (never Summarize's retelling of it), long replies
+    shortened as seed 001 shortens them (``summarize_assistant_message``)."""
+    return summarize_assistant_message(response)
 
 
 def conversation_section(state: ConversationState, depth: int = 3) -> str:
@@ -239,6 +239,9 @@ def entity_context(registry: SessionIdRegistry, *, with_detail: bool) -> str:
 
 
 def reasoning_section(state: ConversationState) -> str:
+    """The last turns' reasoning as Think reads it (seed 001 "Formatting by Node"): each
+    turn's decision and goal, its phase and what the user expressed, its steps' outcomes,
+    and Understand's curation (retained with the reason, demoted, dropped)."""
     lines = []
     if state.reasoning_summary:
         lines.append(state.reasoning_summary)
@@ -248,6 +251,21 @@ def reasoning_section(state: ConversationState) -> str:
             f"Turn {summary.turn_num}: {summary.think_decision or 'no plan'} "
             f"({summary.think_goal or ''}) {steps} [{summary.conversation_phase}]"
         )
+        if summary.user_expressed:
+            lines.append(f"  user expressed: {summary.user_expressed}")
+        curation = summary.entity_curation
+        kept = [f"{r.ref} ({r.reason})" for r in curation.retained]
+        for label, refs in (
+            ("kept in context", kept),
+            ("demoted", curation.demoted),
+            ("dropped", curation.dropped),
+        ):
+            if refs:
+                lines.append(f"  curation — {label}: {', '.join(refs)}")
+        if curation.cleared_all:
+            lines.append("  curation — cleared everything")
+        if summary.blocked_reason:
+            lines.append(f"  stopped: {summary.blocked_reason}")
     return "\n".join(lines)
 
 

@@ -8,6 +8,7 @@ original lost both between turns). Stored as JSON in ``conversations.state``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any, Literal
 
@@ -206,3 +207,42 @@ def _reasoning_line(summary: TurnExecutionSummary) -> str:
 
 def _join(existing: str, addition: str) -> str:
     return f"{existing}\n{addition}".strip() if addition else existing
+
+
+# --- assistant messages, shortened for later turns (seed 001 "Assistant Message
+# Summarization") ----------------------------------------------------------------------------
+
+GENERATED_MARKERS = (
+    "ingredients",
+    "instructions",
+    "servings",
+    "serves",
+    "prep time",
+    "cook time",
+    "minutes",
+    "method",
+)
+"""Words a generated recipe shows (the kitchen's ``get_generated_content_markers``)."""
+LIST_ITEMS = re.compile(r"\n\s*(?:[-*]|\d+\.)\s+(.+)")
+NAMES = re.compile(r"\*\*([^*\n]{2,80})\*\*|^#+\s*(.+)$", re.MULTILINE)
+SHORT_LIMIT = 400
+
+
+def summarize_assistant_message(text: str) -> str:
+    """A long reply as later turns read it: generated content as its names ("Generated
+    recipe(s): A, B. [Content archived]"), a list as its intro and first items, anything
+    else its first 400 characters. A short reply is kept as it is."""
+    if len(text) <= SHORT_LIMIT:
+        return text
+    lower = text.lower()
+    if sum(1 for marker in GENERATED_MARKERS if marker in lower) >= 3:
+        names = list(dict.fromkeys((a or b).strip() for a, b in NAMES.findall(text)))
+        if names:
+            return f"Generated recipe(s): {', '.join(names[:6])}. [Content archived]"
+    items = LIST_ITEMS.findall(text)
+    if len(items) >= 5:
+        intro = text.split("\n", 1)[0].strip().rstrip(":")
+        shown = ", ".join(i.strip() for i in items[:3])
+        more = f" +{len(items) - 3} more" if len(items) > 3 else ""
+        return f"{intro} ({len(items)} items: {shown}{more})"
+    return text[:SHORT_LIMIT] + "... [content continues in step results]"

@@ -36,7 +36,9 @@ with workflow.unsafe.imports_passed_through():
         StepResult,
         TurnExecutionSummary,
         TurnRecord,
+        add_history,
         prune_archive,
+        record_turn,
     )
     from domain.curation import apply_curation
     from domain.entity_cards import entity_cards
@@ -672,11 +674,22 @@ class TurnWorkflow:
     async def _finish(self, state: Any, status: str, response: str | None) -> None:
         await self.rt.finish(state, status, response)
 
-    def _state_with_note(self, note: str) -> Any:
+    def _state_with_note(self, note: str, response: str | None = None) -> Any:
+        """The state an ended turn (expired, cancelled, failed) leaves: like any turn, a
+        record of what was said and a summary of what was decided and done (so the next
+        turn's Understand and Think know what happened), and the note."""
         rt = self.rt
         rt.registry.clear_turn_promoted_artifacts()
         state = rt.state.model_copy(deep=True)
         state.registry = rt.registry.to_dict()
+        if rt.loaded:
+            record, summary = self._turn_record(response or note)
+            summary.blocked_reason = summary.blocked_reason or note
+            state, evicted = record_turn(
+                state, record, summary, [rt.step_results[i] for i in sorted(rt.step_results)]
+            )
+            if evicted is not None:  # no model at an ending: the old turn as said
+                state = add_history(state, f"Turn {evicted.turn}: {evicted.user_message[:200]}")
         state.notes.append(note)
         return state
 
@@ -684,13 +697,14 @@ class TurnWorkflow:
         rt = self.rt
         rt.progress.pending = None
         note = f"Turn {rt.turn.turn_number} expired waiting for an answer to a {pause.kind}."
-        await self._finish(self._state_with_note(note), "expired", pause.message)
+        await self._finish(self._state_with_note(note, pause.message), "expired", pause.message)
 
     async def _end_cancelled(self) -> None:
         rt = self.rt
         rt.progress.pending = None
         note = f"Turn {rt.turn.turn_number} was cancelled. {formatters.format_done(rt.written)}"
-        await self._finish(self._state_with_note(note), "cancelled", rt.progress.response)
+        state = self._state_with_note(note, rt.progress.response)
+        await self._finish(state, "cancelled", rt.progress.response)
 
     async def _end_failed(self, error: Exception) -> None:
         """The turn cannot go on: the reason in plain words and what was saved, never the
@@ -711,7 +725,7 @@ class TurnWorkflow:
             f"Turn {rt.turn.turn_number} failed ({problem}). {formatters.format_done(rt.written)}"
         )
         try:
-            await self._finish(self._state_with_note(note), "failed", response)
+            await self._finish(self._state_with_note(note, response), "failed", response)
         except ActivityError:
             workflow.logger.exception("could not record the failed turn")
         rt.set_status("failed")

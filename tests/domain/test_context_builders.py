@@ -328,3 +328,24 @@ def test_think_is_shown_only_the_refs_understand_named_that_exist():
     understood = UnderstandOutput(referenced_entities=["recipe_1", "milk_2l"])
     text = think_context("that one", understood, state, registry).text
     assert "Referenced: recipe_1\n" in text and "milk_2l" not in text
+
+
+def test_thinks_reasoning_trace_shows_what_the_user_expressed_and_the_curation():
+    state, registry = kitchen_session()
+    state.turn_summaries = [
+        TurnExecutionSummary(
+            turn_num=2,
+            think_decision="plan_direct",
+            think_goal="Find a curry",
+            conversation_phase="narrowing",
+            user_expressed="wants it mild, no coconut",
+            entity_curation=CurationSummary(
+                retained=[RetainDecision(ref="recipe_1", reason="the curry they are weighing")],
+                demoted=["recipe_2"],
+            ),
+        )
+    ]
+    text = think_context("that one", UnderstandOutput(), state, registry).text
+    assert "  user expressed: wants it mild, no coconut" in text
+    assert "  curation — kept in context: recipe_1 (the curry they are weighing)" in text
+    assert "  curation — demoted: recipe_2" in text

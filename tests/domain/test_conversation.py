@@ -11,6 +11,7 @@ from domain.conversation import (
     add_history,
     prune_archive,
     record_turn,
+    summarize_assistant_message,
 )
 
 
@@ -64,3 +65,35 @@ def test_the_archive_drops_saved_content_and_keeps_the_newest_items():
     assert "gen_recipe_2" not in pruned and "gen_recipe_23" not in pruned
     assert len(pruned) == ARCHIVE_LIMIT
     assert list(pruned)[-1] == "gen_recipe_22" and "gen_recipe_1" not in pruned
+
+
+def test_a_long_generated_recipe_is_remembered_by_its_names():
+    reply = (
+        "Here's an idea: **Lemon Chicken Traybake** (serves 4, prep time 15 minutes).\n\n"
+        "Ingredients:\n"
+        + "\n".join(f"- {n} good handfuls of something fresh" for n in range(8))
+        + "\n\nInstructions:\n"
+        + "\n".join(f"{n}. Do step {n}." for n in range(1, 8))
+    )
+    assert summarize_assistant_message(reply) == (
+        "Generated recipe(s): Lemon Chicken Traybake. [Content archived]"
+    )
+
+
+def test_a_long_list_is_remembered_by_its_intro_count_and_first_items():
+    reply = "Your shopping list has 7 items:\n" + "\n".join(
+        f"- {name} (need some more of it for the whole of next week)"
+        for name in ["milk", "eggs", "rice", "oil", "salt", "flour", "sugar"]
+    )
+    assert summarize_assistant_message(reply).startswith(
+        "Your shopping list has 7 items (7 items: milk (need some more of it for the whole"
+    )
+    assert summarize_assistant_message(reply).endswith("+4 more)")
+
+
+def test_other_long_replies_keep_their_first_400_characters_and_short_ones_are_kept():
+    long = "word " * 200
+    assert (
+        summarize_assistant_message(long) == long[:400] + "... [content continues in step results]"
+    )
+    assert summarize_assistant_message("Added milk.") == "Added milk."

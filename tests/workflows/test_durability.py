@@ -150,6 +150,8 @@ async def test_cancelling_a_paused_turn_leaves_the_conversation_consistent(turns
     assert row.status == "cancelled"
     state, version = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     assert version == 1 and any("cancelled" in note for note in state.notes)
+    assert [r.user_message for r in state.recent_turns] == ["add milk"]
+    assert "was cancelled" in (state.turn_summaries[0].blocked_reason or "")
 
 
 async def test_think_output_invalid_three_times_gets_an_honest_reply_not_a_failed_turn(

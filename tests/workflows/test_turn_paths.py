@@ -160,6 +160,12 @@ async def test_proposal_expires_after_the_deadline(turns: Turns, temporal_env):
     assert row.status == "expired"
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     assert any("expired" in note for note in state.notes)
+    (record,) = state.recent_turns  # an ended turn is a turn like any other
+    assert record.user_message == "stock me up" and record.assistant_response.startswith(
+        "Add milk?"
+    )
+    (summary,) = state.turn_summaries
+    assert summary.think_decision == "propose" and "expired" in (summary.blocked_reason or "")
 
 
 async def test_a_new_message_after_an_expired_turn_starts_normally(turns: Turns):
@@ -176,6 +182,8 @@ async def test_a_new_message_after_an_expired_turn_starts_normally(turns: Turns)
         second = await (await turns.start("show my list")).result()
     assert second.status == "completed"
     assert "empty" in second.response.lower()
+    understood = [c for c in script.calls if c.node == "understand"][1].user
+    assert "Turn 1 — user: stock me up" in understood  # it knows what happened
 
 
 async def test_understand_clarification_answer_goes_back_through_understand(turns: Turns):

@@ -73,7 +73,7 @@ async def test_user_cannot_read_another_users_rows_even_by_uuid(kitchen, theirs,
 async def test_user_cannot_update_or_delete_another_users_rows(kitchen, theirs, owner_url):
     [victim] = await uuids_of(owner_url, "inventory", "saffron", theirs.user)
     updated = await kitchen.run(
-        DbUpdate(table="inventory", filters=[f("id", "=", victim)], data={"quantity": 0})
+        DbUpdate(table="inventory", filters=[f("id", "=", victim)], data={"quantity": 99})
     )
     deleted = await kitchen.run(DbDelete(table="inventory", filters=[f("id", "=", victim)]))
     assert updated.count == 0 and deleted.count == 0
