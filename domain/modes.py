@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.nodes import ThinkOutput
+
 
 @dataclass(frozen=True)
 class ModeConfig:
@@ -76,3 +78,36 @@ MAX_SCHEMA_REQUESTS_PER_STEP = 2
 
 def mode_config(mode: str | None) -> ModeConfig:
     return MODES[mode or DEFAULT_MODE]
+
+
+WRITES_NEEDING_CONFIRMATION = 2
+"""In plan mode, a plan that writes in this many steps or more is proposed first."""
+
+
+def apply_mode(mode: str | None, think: ThinkOutput) -> ThinkOutput:
+    """Think's decision held to the mode's flags (seed 000's mode table, seed 003's
+    confirmation rules; docs/ARCHITECTURE.md "Modes"):
+
+    - ``quick`` (``skip_think``): Think is only reached when Understand could not take the
+      quick path, and then runs minimally: a proposal is run at once ("execute, inform
+      after"); a question about critical missing information still stands.
+    - ``plan`` (``proposal_required``): a complex plan is confirmed first. A plan that
+      writes in two or more steps, which Think chose to run directly, becomes a proposal;
+      a simple one still runs directly ("Plan mode can still do simple ops quickly").
+    - ``create``: no proposal is forced; Think may still propose (confirmation optional).
+    """
+    config = mode_config(mode)
+    if config.skip_think and think.decision == "propose" and think.steps:
+        return think.model_copy(update={"decision": "plan_direct", "proposal_message": None})
+    writes = sum(1 for s in think.steps if s.step_type == "write")
+    if (
+        config.proposal_required
+        and think.decision == "plan_direct"
+        and writes >= WRITES_NEEDING_CONFIRMATION
+    ):
+        message = (
+            f"This changes your kitchen in {writes} steps, so I'd like your go-ahead first: "
+            f"{think.goal}."
+        )
+        return think.model_copy(update={"decision": "propose", "proposal_message": message})
+    return think

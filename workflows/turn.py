@@ -43,7 +43,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.curation import apply_curation
     from domain.entity_cards import entity_cards
     from domain.mentions import plain_text
-    from domain.modes import BYPASS_MODES, DEFAULT_MODE, mode_config
+    from domain.modes import BYPASS_MODES, DEFAULT_MODE, apply_mode, mode_config
     from domain.nodes import ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
     from workflows import policies
     from workflows.act_loop import ActLoop
@@ -59,7 +59,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from workflows.routing import route_after_think, route_after_understand
     from workflows.runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
-    from workflows.versions import DEGRADE
+    from workflows.versions import DEGRADE, MODE_RULES
 
 
 class _TurnEnded(Exception):
@@ -231,6 +231,8 @@ class TurnWorkflow:
                     think = await self._think(message, pending)
                 except ActivityError as error:
                     return self._gave_up("think", error)
+                if self.rt.versions.has(MODE_RULES):
+                    think = self.think = apply_mode(self.mode, think)
                 if route_after_think(think) == "act":
                     return await self._execute(think.goal, think.steps)
                 if think.decision == "propose":

@@ -39,7 +39,11 @@ FOLLOW_UPS = "queued-follow-ups"
 """A turn started while the one before it was still saving its state (``queued``) waits,
 durably, until that state is saved, then loads it."""
 
-CHANGES: tuple[str, ...] = (DEGRADE, WRITE_CHECKS, FOLLOW_UPS)
+MODE_RULES = "mode-rules"
+"""Think's decision is held to the mode (``domain.modes.apply_mode``): quick runs a
+proposal directly, plan proposes a plan that writes more than once."""
+
+CHANGES: tuple[str, ...] = (DEGRADE, WRITE_CHECKS, FOLLOW_UPS, MODE_RULES)
 """Changes made after ``AT_START``: asked in the first activation, in this order."""
 
 

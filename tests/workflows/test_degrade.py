@@ -44,7 +44,8 @@ async def test_an_act_step_without_a_usable_decision_is_blocked_and_the_reply_sa
         reply("I added milk; I couldn't add the task."),
     )
     async with turns.worker(script):
-        handle = await turns.start("add milk to my list and remind me to buy bread")
+        # create mode: a plan that writes twice runs without a proposal
+        handle = await turns.start("add milk to my list and remind me to buy bread", mode="create")
         result = await handle.result()
         state = await progress(handle)
         await keep_history(handle, "act_step_blocked")
@@ -70,7 +71,8 @@ async def test_a_model_that_stops_answering_after_a_write_ends_with_what_was_sav
         http_error("reply", 503),
     )
     async with turns.worker(script):
-        handle = await turns.start("add milk to my list and remind me to buy bread")
+        # create mode: a plan that writes twice runs without a proposal
+        handle = await turns.start("add milk to my list and remind me to buy bread", mode="create")
         result = await handle.result()
         await keep_history(handle, "model_unavailable_after_write")
     assert result.status == "completed"
