@@ -26,6 +26,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.nodes import ActDecision, GeneratedArtifact, ThinkStep, ToolCall
     from domain.registry import SessionIdRegistry, rename_refs
     from domain.step_checks import ALREADY_DONE, completion_flags, scope_error, write_key
+    from workflows.routing import should_continue_act
     from workflows.runtime import LlmCapReached, TurnRuntime
     from workflows.versions import WRITE_CHECKS
 
@@ -125,6 +126,13 @@ class ActLoop:
                 self._model_failed(run, self.rt.degraded(error))
                 break
             await self._apply(run, step, act.output, act.attempt)
+            # Seed 000's routing decides whether this step goes on (one source of truth);
+            # ``_apply`` has recorded how it ended when it does not.
+            route = should_continue_act(
+                act.output, step_index=run.index, total_steps=len(self.plan)
+            )
+            if route != "continue" or act.output.action == "step_complete":
+                break
         progress.tool_calls = run.tool_calls
         return run
 
