@@ -147,6 +147,8 @@ class ActRequest(BaseModel):
     message: str = ""
     """The user's words this turn: a dictated recipe is saved from them, not from Think's
     retelling."""
+    constraints: list[str] = Field(default_factory=list)
+    """Constraints the user stated this turn (Understand's ``constraint_snapshot``)."""
     clock: Clock | None = None
     """The turn's time and the user's timezone (every node is told the date)."""
     goal: str

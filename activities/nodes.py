@@ -175,6 +175,7 @@ class NodeActivities:
         )
         user = context.act_context(
             message=request.message,
+            constraints=request.constraints,
             goal=request.goal,
             plan=request.plan,
             step_index=request.step_index,

@@ -111,11 +111,18 @@ class MessageCreate(BaseModel):
     finds the turn it started, or the answer it gave (the same receipt), and counts once."""
 
 
+class ChoicePublic(BaseModel):
+    ref: str
+    label: str
+
+
 class PendingPublic(BaseModel):
     pause_id: str
     kind: Literal["proposal", "clarification", "question"]
     message: str
     questions: list[str]
+    options: list[ChoicePublic] = Field(default_factory=list)
+    """A choice between these entities: answer with the number, the label or the ref."""
     plan: list[dict[str, Any]] | None
     expires_at: dt.datetime
 

@@ -6,7 +6,7 @@ import asyncio
 import uuid
 
 from api.deps import Services
-from api.schemas import PendingPublic, TurnPublic
+from api.schemas import ChoicePublic, PendingPublic, TurnPublic
 from domain.db.models import Turn
 from domain.turns import TERMINAL, turn_by_id
 
@@ -64,6 +64,7 @@ async def view(svc: Services, turn: Turn) -> TurnPublic:
             kind=p.kind,
             message=p.message,
             questions=p.questions,
+            options=[ChoicePublic(ref=o.ref, label=o.label) for o in p.options],
             plan=[s.model_dump() for s in p.plan] if p.plan else None,
             expires_at=p.expires_at,
         )

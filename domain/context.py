@@ -11,6 +11,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from domain.batch import BatchManifest
 from domain.bypass import handoff_section
 from domain.clock import Clock, clock_section
 from domain.conversation import (
@@ -20,6 +21,14 @@ from domain.conversation import (
     summarize_assistant_message,
 )
 from domain.entity_cards import PARTS
+from domain.execution_summary import (
+    PlannedStep,
+    batch_progress,
+    next_step,
+    plan_overview,
+    primary_output,
+    warnings,
+)
 from domain.formatters import format_write_confirmation
 from domain.kitchen.entities import BY_TABLE, compute_label
 from domain.kitchen.tables import schema_for_subdomain
@@ -279,6 +288,13 @@ def pending_section(pending: dict[str, Any] | None) -> str:
     lines += [f"- {q}" for q in pending.get("questions", [])]
     if pending.get("answer") is not None:
         lines.append(f"The user's reply to it: {pending['answer']}")
+    if pending.get("options"):
+        chosen = pending.get("chosen")
+        if chosen:
+            lines.append(f"The user chose: {chosen['label']} ({chosen['ref']}).")
+        else:
+            refs = ", ".join(f"{o['label']} ({o['ref']})" for o in pending["options"])
+            lines.append(f"The reply picks none of the options ({refs}) by itself.")
     return "\n".join(lines)
 
 
@@ -365,6 +381,8 @@ def _format_step_result(result: StepResult, *, full: bool) -> str:
     )
     if result.flags:  # the step claimed more than its outcomes show
         head += f"\nNOT CONFIRMED ({'; '.join(result.flags)}): do not present it as done."
+    if result.batch is not None:
+        head += f"\nBatch: {result.batch.progress()}"
     if not full:
         rows = sum(len(t.get("rows", [])) for t in result.tool_results if isinstance(t, dict))
         return f"{head} [{rows} rows; use retrieve_step {result.step_index} for the data]"
@@ -381,6 +399,8 @@ def _format_step_result(result: StepResult, *, full: bool) -> str:
 def act_context(
     *,
     message: str = "",
+    constraints: Sequence[str] = (),
+    batch: BatchManifest | None = None,
     goal: str,
     plan: Sequence[ThinkStep],
     step_index: int,
@@ -421,8 +441,18 @@ def act_context(
             Section("Goal", goal, 100),
             Section("Today", clock_section(clock), 98),
             Section("The user's words this turn", message, 97),
+            Section(
+                "Constraints to hold to",
+                "\n".join(f"- {c}" for c in constraints) if knows_user else "",
+                96,
+            ),
             Section("Plan", "\n".join(plan_lines), 95),
             Section("Current step", current, 99),
+            Section(
+                "Batch to save (every item saved before step_complete)",
+                "\n".join(batch.lines()) if batch is not None else "",
+                92,
+            ),
             Section(f"Schema: {step.subdomain}", schema, 90),
             Section("Previous steps this turn", "\n\n".join(results), 70),
             Section(
@@ -495,6 +525,7 @@ def reply_context(
     breakers: Sequence[str],
     registry: SessionIdRegistry,
     state: ConversationState,
+    plan: Sequence[PlannedStep] = (),
     budget: int = CONDENSED_BUDGET,
     clock: Clock | None = None,
 ) -> Fitted:
@@ -519,14 +550,20 @@ def reply_context(
     if blocked:
         problems.append(f"Blocked: {_json(blocked)}")
     problems += [f"Limit reached: {b}" for b in breakers]
+    warned = warnings(message, step_results, registry, quick_result=quick_result)
     return fit(
         [
             Section("User request", message, 100),
             Section("Today", clock_section(clock), 98),
             Section("Goal", goal or "", 90),
+            Section("Warnings", "\n".join(warned), 99),
+            Section("Plan overview", plan_overview(plan), 87),
+            Section("Batch progress", batch_progress(step_results), 89),
+            Section("Primary output", primary_output(step_results), 86),
             Section("Execution summary", "\n\n".join(outcome) or "(nothing was executed)", 85),
             Section("Saved vs generated", "\n".join(status), 88),
             Section("Problems", "\n".join(problems), 88),
+            Section("Suggested next step", next_step(plan, registry, blocked), 84),
             Section("Conversation phase", phase_section(state), 50),
             Section("Conversation", conversation_section(state, depth=2), 30),
         ],

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from domain.batch import BatchManifest
 from domain.nodes import RetainDecision
 from domain.tokens import estimate_tokens
 
@@ -90,6 +91,8 @@ class StepResult(BaseModel):
     flags: list[str] = Field(default_factory=list)
     """What the step's completion claimed that its outcomes do not support
     (``domain.step_checks``): Reply must not present it as done."""
+    batch: BatchManifest | None = None
+    """A write step that saved generated items: how each one fared (``domain.batch``)."""
 
 
 class Exchange(BaseModel):

@@ -33,8 +33,28 @@ class EntityCuration(BaseModel):
     clear_all: bool = False
 
 
+class EntityMention(BaseModel):
+    """How the user referred to something, and what it resolves to (seed 000)."""
+
+    text: str
+    """The user's words: "the curry", "that one", "it"."""
+    ref: str | None = None
+    confidence: Literal["high", "medium", "low"] = "high"
+
+
+class DisambiguationOption(BaseModel):
+    """One candidate for a reference that could mean several entities."""
+
+    ref: str
+    label: str
+
+
 class UnderstandOutput(BaseModel):
     referenced_entities: list[str] = Field(default_factory=list)
+    entity_mentions: list[EntityMention] = Field(default_factory=list)
+    needs_disambiguation: bool = False
+    disambiguation_options: list[DisambiguationOption] = Field(default_factory=list)
+    """Asked as a choice; the choice resolves to the option's ref."""
     entity_curation: EntityCuration = Field(default_factory=EntityCuration)
     quick_mode: bool = False
     quick_intent: str | None = None

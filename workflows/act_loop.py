@@ -72,8 +72,12 @@ class ActLoop:
         goal: str,
         plan: list[ThinkStep],
         said: Callable[[], str] = lambda: "",
+        constraints: list[str] | None = None,
     ) -> None:
         self.rt = runtime
+        self.constraints = constraints or []
+        """What the user asked to hold to this turn ("no dairy"): steps that write,
+        generate or analyze are shown them (seed 000 ``constraint_snapshot``)."""
         self.mode = mode
         self.goal = goal
         self.plan = plan
@@ -142,6 +146,7 @@ class ActLoop:
             "act",
             ActRequest(
                 message=self.said(),
+                constraints=self.constraints,
                 goal=self.goal,
                 plan=self.plan,
                 step_index=run.index,

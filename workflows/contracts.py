@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from activities.llm.base import Usage
-from domain.nodes import ThinkStep
+from domain.nodes import DisambiguationOption, ThinkStep
 
 TurnStatus = Literal[
     "queued", "running", "awaiting_input", "replied", "completed", "failed", "expired", "cancelled"
@@ -103,6 +103,8 @@ class PendingPause(BaseModel):
     source: Literal["understand", "think", "act"]
     message: str
     questions: list[str] = Field(default_factory=list)
+    options: list[DisambiguationOption] = Field(default_factory=list)
+    """A choice between these entities (Understand's disambiguation); empty otherwise."""
     plan: list[ThinkStep] | None = None
     step_index: int | None = None
     expires_at: dt.datetime

@@ -16,7 +16,7 @@ ActRoute = Literal["continue", "reply", "ask_user", "fail"]
 
 
 def route_after_understand(understand: UnderstandOutput) -> UnderstandRoute:
-    if understand.needs_clarification:
+    if understand.needs_clarification or understand.needs_disambiguation:
         return "reply"
     if understand.quick_mode:
         return "act_quick"

@@ -30,6 +30,7 @@ with workflow.unsafe.imports_passed_through():
         UnderstandResult,
     )
     from domain import formatters
+    from domain.choices import checked_options, format_choice, resolve_choice
     from domain.conversation import (
         CurationSummary,
         StepExecutionSummary,
@@ -44,7 +45,13 @@ with workflow.unsafe.imports_passed_through():
     from domain.entity_cards import entity_cards
     from domain.mentions import plain_text
     from domain.modes import BYPASS_MODES, DEFAULT_MODE, apply_mode, mode_config
-    from domain.nodes import ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
+    from domain.nodes import (
+        DisambiguationOption,
+        ThinkOutput,
+        ThinkStep,
+        ToolCall,
+        UnderstandOutput,
+    )
     from workflows import policies
     from workflows.act_loop import ActLoop
     from workflows.contracts import (
@@ -59,7 +66,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from workflows.routing import route_after_think, route_after_understand
     from workflows.runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
-    from workflows.versions import DEGRADE, MODE_RULES
+    from workflows.versions import CHOICES, DEGRADE, MODE_RULES
 
 
 class _TurnEnded(Exception):
@@ -220,12 +227,22 @@ class TurnWorkflow:
                     stage = "think"
                     continue
                 questions = understand.clarification_questions
-                answer = await self._pause(
-                    "clarification",
-                    "understand",
-                    formatters.format_clarification(questions),
-                    questions=questions,
-                )
+                if understand.needs_disambiguation:
+                    options = understand.disambiguation_options
+                    answer = await self._pause(
+                        "clarification",
+                        "understand",
+                        format_choice(questions[0] if questions else None, options),
+                        questions=questions[:1],
+                        options=options,
+                    )
+                else:
+                    answer = await self._pause(
+                        "clarification",
+                        "understand",
+                        formatters.format_clarification(questions),
+                        questions=questions,
+                    )
             else:
                 try:
                     think = await self._think(message, pending)
@@ -266,8 +283,9 @@ class TurnWorkflow:
             if isinstance(answer, str):
                 return answer  # rejected, or the pause cap was reached
             text = plain_text(answer.text or answer.action)
-            self.said.append(text)
-            pending = self._pending_context(text)
+            chosen = self._chosen(text)
+            self.said.append(f"{chosen.label} ({chosen.ref})" if chosen else text)
+            pending = self._pending_context(text, chosen)
             message = self._what_the_user_said()  # the request stays; the answer is added
             stage = "understand"  # seed 003 §5: every reply goes back through Understand
 
@@ -289,11 +307,20 @@ class TurnWorkflow:
             UnderstandResult,
             summary="understand",
         )
-        self.understand = result.output
-        self.curation_summary, ignored = apply_curation(rt.registry, result.output)
+        output = result.output
+        if output.needs_disambiguation:
+            # Only registry entities can be chosen; fewer than two left is no choice.
+            options = checked_options(rt.registry, output.disambiguation_options)
+            if len(options) < 2 or not rt.versions.has(CHOICES):
+                options = []
+            output = output.model_copy(
+                update={"needs_disambiguation": bool(options), "disambiguation_options": options}
+            )
+        self.understand = output
+        self.curation_summary, ignored = apply_curation(rt.registry, output)
         if ignored:
             workflow.logger.info("understand named unknown refs: %s", ignored)
-        return result.output
+        return output
 
     async def _think(self, message: str, pending: dict[str, Any] | None) -> ThinkOutput:
         rt = self.rt
@@ -402,7 +429,10 @@ class TurnWorkflow:
             "plan",
             {"goal": goal, "total_steps": len(steps), "steps": [s.model_dump() for s in steps]},
         )
-        loop = ActLoop(rt, self.mode, goal, steps, said=self._what_the_user_said)
+        constraints = self.understand.constraint_snapshot if self.understand else []
+        loop = ActLoop(
+            rt, self.mode, goal, steps, said=self._what_the_user_said, constraints=constraints
+        )
         groups = sorted(dict.fromkeys(s.group for s in steps))
         for group in groups:
             runs = await loop.run_group([i for i, s in enumerate(steps) if s.group == group])
@@ -520,18 +550,35 @@ class TurnWorkflow:
         answers = "; ".join(self.said[1:])
         return f"{self.said[0]} (then answered: {answers})"
 
-    def _pending_context(self, answer: str) -> dict[str, Any]:
+    def _chosen(self, answer: str) -> DisambiguationOption | None:
+        """The candidate the answer picks, when the pause was a choice; the ref is marked
+        as referenced, so this turn's nodes see it as what the user means."""
+        pause = self.last_pause
+        if pause is None or not pause.options:
+            return None
+        chosen = resolve_choice(answer, pause.options)
+        if chosen is not None:
+            self.rt.registry.touch(chosen.ref)
+        return chosen
+
+    def _pending_context(
+        self, answer: str, chosen: DisambiguationOption | None = None
+    ) -> dict[str, Any]:
         """What Understand and Think are shown about the pause the user just answered."""
         pause = self.last_pause
         if pause is None:
             return {"answer": answer}
-        return {
+        context: dict[str, Any] = {
             "kind": pause.kind,
             "source": pause.source,
             "message": pause.message,
             "questions": pause.questions,
             "answer": answer,
         }
+        if pause.options:
+            context["options"] = [o.model_dump() for o in pause.options]
+            context["chosen"] = chosen.model_dump() if chosen else None
+        return context
 
     async def _pause(
         self,
@@ -542,6 +589,7 @@ class TurnWorkflow:
         questions: list[str] | None = None,
         plan: list[ThinkStep] | None = None,
         step_index: int | None = None,
+        options: list[DisambiguationOption] | None = None,
     ) -> UserInput | str:
         """Wait for the user's input; a reply text ends the turn instead (reject, cap)."""
         rt = self.rt
@@ -557,6 +605,7 @@ class TurnWorkflow:
             source=source,
             message=message,
             questions=questions or [],
+            options=options or [],
             plan=plan,
             step_index=step_index,
             expires_at=workflow.now() + timeout,

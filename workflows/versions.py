@@ -43,7 +43,11 @@ MODE_RULES = "mode-rules"
 """Think's decision is held to the mode (``domain.modes.apply_mode``): quick runs a
 proposal directly, plan proposes a plan that writes more than once."""
 
-CHANGES: tuple[str, ...] = (DEGRADE, WRITE_CHECKS, FOLLOW_UPS, MODE_RULES)
+CHOICES = "disambiguation-choices"
+"""Understand's ``needs_disambiguation`` is asked as a numbered choice between registry
+entities, and the answer is resolved to the chosen ref before Understand runs again."""
+
+CHANGES: tuple[str, ...] = (DEGRADE, WRITE_CHECKS, FOLLOW_UPS, MODE_RULES, CHOICES)
 """Changes made after ``AT_START``: asked in the first activation, in this order."""
 
 

@@ -1,8 +1,9 @@
 """Understand's and Think's answers.
 
 Understand's answer is read generously: an inconsistent answer has a safe reading (a
-clarification wins over quick mode; quick mode without a subdomain is the planned path; a
-clarification without a question is no clarification), so it is never refused. Think's
+choice between candidates wins over a question, a question over quick mode; quick mode
+without a subdomain is the planned path; a clarification without a question, or a choice
+with fewer than two candidates, is none), so it is never refused. Think's
 decision is a union, one shape per decision, so a plan without steps or a proposal
 without its message cannot be written at all.
 """
@@ -16,7 +17,9 @@ from pydantic import Field, create_model
 
 from domain.answers.base import Answer, Text
 from domain.nodes import (
+    DisambiguationOption,
     EntityCuration,
+    EntityMention,
     RetainDecision,
     StepType,
     Subdomain,
@@ -40,10 +43,24 @@ class Curation(Answer):
     clear_all: bool = False
 
 
+class Mention(Answer):
+    text: Text
+    ref: str | None = None
+    confidence: Literal["high", "medium", "low"] = "high"
+
+
+class Option(Answer):
+    ref: str
+    label: Text
+
+
 class UnderstandAnswer(Answer):
     contract = UnderstandOutput
 
     referenced_entities: list[str] = Field(default_factory=list)
+    entity_mentions: list[Mention] = Field(default_factory=list)
+    needs_disambiguation: bool = False
+    disambiguation_options: list[Option] = Field(default_factory=list)
     entity_curation: Curation = Field(default_factory=Curation)
     quick_mode: bool = False
     quick_intent: str | None = None
@@ -54,10 +71,13 @@ class UnderstandAnswer(Answer):
 
     def to_output(self) -> UnderstandOutput:
         questions = [q for q in self.clarification_questions if q.strip()]
-        asking = self.needs_clarification and bool(questions)
+        options = list({o.ref: o for o in self.disambiguation_options}.values())
+        choosing = self.needs_disambiguation and len(options) >= 2
+        asking = self.needs_clarification and bool(questions) and not choosing
         quick = (
             self.quick_mode
             and not asking
+            and not choosing
             and self.quick_subdomain is not None
             and bool((self.quick_intent or "").strip())
         )
@@ -65,6 +85,14 @@ class UnderstandAnswer(Answer):
         retain = [RetainDecision(ref=r.ref, reason=r.reason) for r in curation.retain_active]
         return UnderstandOutput(
             referenced_entities=self.referenced_entities,
+            entity_mentions=[
+                EntityMention(text=m.text, ref=m.ref, confidence=m.confidence)
+                for m in self.entity_mentions
+            ],
+            needs_disambiguation=choosing,
+            disambiguation_options=[DisambiguationOption(ref=o.ref, label=o.label) for o in options]
+            if choosing
+            else [],
             entity_curation=EntityCuration(
                 retain_active=retain,
                 demote=curation.demote,
@@ -75,7 +103,7 @@ class UnderstandAnswer(Answer):
             quick_intent=self.quick_intent if quick else None,
             quick_subdomain=self.quick_subdomain if quick else None,
             needs_clarification=asking,
-            clarification_questions=questions if asking else [],
+            clarification_questions=questions if asking or choosing else [],
             constraint_snapshot=[c for c in self.constraint_snapshot if c.strip()],
         )
 

@@ -117,6 +117,39 @@ async def test_a_plain_message_answers_a_paused_clarification(api: Api):
     assert "empty" in done["response"].lower()
 
 
+async def test_a_choice_lists_its_options_and_a_number_answers_it(api: Api):
+    for name in ("Chicken curry", "Lentil curry"):
+        assert (await api.post("/v1/recipes", json={"name": name})).status_code == 201
+    conversation = await api.conversation()
+    choice = understand(
+        needs_disambiguation=True,
+        disambiguation_options=[
+            {"ref": "recipe_1", "label": "?"},
+            {"ref": "recipe_2", "label": "?"},
+        ],
+    )
+    provider = script(
+        quick("Show the recipes", "recipes"),
+        {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "recipes"}}},
+        choice,
+        quick("Show recipe_2", "recipes"),
+        {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "recipes"}}},
+    )
+    url = f"/v1/conversations/{conversation}/messages?wait=true"
+    async with api.worker(provider):
+        await api.post(url, json={"text": "my recipes"})
+        body = (await api.post(url, json={"text": "open the curry"})).json()
+        assert body["status"] == "awaiting_input"
+        options = body["pending"]["options"]
+        assert [o["ref"] for o in options] == ["recipe_1", "recipe_2"]
+        assert sorted(o["label"] for o in options) == ["Chicken curry", "Lentil curry"]
+        await api.post(url, json={"text": "2"})
+        done = await settled(api, body["id"], "completed")
+    assert done["status"] == "completed"
+    understood = [c.user for c in provider.calls if c.node == "understand"][-1]
+    assert f"The user chose: {options[1]['label']} (recipe_2)." in understood
+
+
 async def test_a_proposal_is_confirmed_through_input(api: Api):
     conversation = await api.conversation()
     provider = script(understand(), propose("Stock up", "Add milk?", SHOP), *add_milk())

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
+
+from domain.batch import BatchItem, BatchManifest
 from domain.context import (
     act_context,
     reply_context,
@@ -281,6 +284,39 @@ def test_act_sees_the_users_own_words_for_the_turn():
         state=state,
     ).text
     assert f"## The user's words this turn\n{words}\n" in text
+
+
+def act_for(step_type: str = "write", **fields) -> str:
+    """Act's prompt for a one-step plan of ``step_type``, with ``fields`` given."""
+    state, registry = kitchen_session()
+    defaults = {"goal": "g", "step_index": 0, "prior_results": [], "tool_results": []}
+    return act_context(
+        **{**defaults, **fields}, plan=plan_of(step_type), registry=registry, state=state
+    ).text
+
+
+@pytest.mark.parametrize(
+    ("step_type", "shown"), [("write", True), ("generate", True), ("read", False)]
+)
+def test_steps_that_write_or_generate_hold_to_the_users_constraints(step_type: str, shown: bool):
+    text = act_for(step_type, constraints=["no dairy", "use the cod"])
+    assert ("## Constraints to hold to\n- no dairy\n- use the cod\n" in text) is shown
+
+
+def test_a_write_step_saving_a_batch_is_shown_each_items_status():
+    batch = BatchManifest(
+        step_index=0,
+        items=[
+            BatchItem(
+                ref="gen_recipe_1", label="Dal", status="completed", result_ref="gen_recipe_1"
+            ),
+            BatchItem(ref="gen_recipe_2", label="Naan"),
+        ],
+    )
+    assert (
+        "## Batch to save (every item saved before step_complete)\n"
+        "- gen_recipe_1 (Dal): completed as gen_recipe_1\n- gen_recipe_2 (Naan): pending\n"
+    ) in act_for("write", batch=batch)
 
 
 def test_the_conversation_shows_what_alfred_said_not_a_summary_of_it():

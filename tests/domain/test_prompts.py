@@ -49,7 +49,13 @@ VARIABLES: dict[str, dict[str, object]] = {
 """The documented variables of each template; templates not listed take none."""
 
 FIELDS_IN_TEMPLATE: dict[str, tuple[type[BaseModel], ...]] = {
-    "understand": (plan_answers.UnderstandAnswer, plan_answers.Curation, plan_answers.Retain),
+    "understand": (
+        plan_answers.UnderstandAnswer,
+        plan_answers.Curation,
+        plan_answers.Retain,
+        plan_answers.Mention,
+        plan_answers.Option,
+    ),
     "think": (
         answer_model("think", max_steps=8),
         plan_answers.Step,

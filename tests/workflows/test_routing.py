@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.nodes import ActDecision, ThinkOutput, ThinkStep, UnderstandOutput
+from domain.nodes import ActDecision, DisambiguationOption, ThinkOutput, ThinkStep, UnderstandOutput
 from workflows.routing import route_after_think, route_after_understand, should_continue_act
 
 STEP = ThinkStep(description="read inventory", step_type="read", subdomain="inventory")
@@ -19,6 +19,17 @@ def test_understand_clarification_goes_to_reply_first():
         quick_subdomain="inventory",
     )
     assert route_after_understand(both) == "reply"
+
+
+def test_understand_disambiguation_goes_to_reply_first():
+    choice = UnderstandOutput(
+        needs_disambiguation=True,
+        disambiguation_options=[
+            DisambiguationOption(ref="recipe_1", label="A"),
+            DisambiguationOption(ref="recipe_2", label="B"),
+        ],
+    )
+    assert route_after_understand(choice) == "reply"
 
 
 def test_understand_quick_mode_goes_to_act_quick():

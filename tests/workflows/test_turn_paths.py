@@ -320,3 +320,106 @@ async def test_the_reply_and_the_record_know_the_answer_to_a_clarification(turns
     assert said in by_node["reply"]
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     assert state.recent_turns[0].user_message == "show me that one (then answered: the chicken one)"
+
+
+async def two_curries_listed(turns: Turns, executor, choice: dict, *rest: dict):
+    """A first turn lists two saved curries (recipe_1, recipe_2); the script then goes on
+    with ``choice`` (Understand's answer to "open the curry") and ``rest``."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "recipes", [{"name": "Chicken curry"}, {"name": "Lentil curry"}]
+    )
+    return turns.script(
+        quick("Show the user's recipes", "recipes"),
+        {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "recipes"}}},
+        choice,
+        *rest,
+        plan("Show it", step("Read the recipe", "read", "recipes")),
+        tool("db_read", table="recipes"),
+        complete("Read it"),
+        reply("Here it is."),
+    )
+
+
+def curry_choice(*options: tuple[str, str], question: str | None = None) -> dict:
+    return understand(
+        needs_disambiguation=True,
+        disambiguation_options=[{"ref": ref, "label": label} for ref, label in options],
+        clarification_questions=[question] if question else [],
+    )
+
+
+async def test_an_ambiguous_reference_is_asked_as_a_choice_that_resolves_to_the_ref(
+    turns: Turns, executor
+):
+    # The model's labels are not shown, and a ref the registry lacks is no option.
+    offered = [("recipe_1", "?"), ("recipe_2", "?"), ("recipe_9", "Invented")]
+    choice = curry_choice(*offered, question="Which curry do you mean?")
+    script = await two_curries_listed(
+        turns, executor, choice, understand(referenced_entities=["recipe_2"])
+    )
+    async with turns.worker(script):
+        await (await turns.start("show my recipes")).result()
+        handle = await turns.start("open the curry")
+        paused = await awaiting(handle)
+        options = paused.pending.options
+        assert [o.ref for o in options] == ["recipe_1", "recipe_2"]
+        labels = [o.label for o in options]
+        assert sorted(labels) == ["Chicken curry", "Lentil curry"]
+        asked = f"Which curry do you mean?\n\n1. {labels[0]}\n2. {labels[1]}"
+        assert paused.pending.message == asked
+        await send(handle, answer("answer", "the second one"))
+        result = await handle.result()
+        await keep_history(handle, "disambiguation_choice")
+    assert result.status == "completed"
+    understood = [c for c in script.calls if c.node == "understand"][2].user
+    assert f"The user chose: {labels[1]} (recipe_2)." in understood
+    said = f"open the curry (then answered: {labels[1]} (recipe_2))"
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert state.recent_turns[1].user_message == said
+
+
+async def test_a_choice_answer_that_picks_nothing_goes_back_to_understand_as_said(
+    turns: Turns, executor
+):
+    choice = curry_choice(("recipe_1", "a"), ("recipe_2", "b"))
+    script = await two_curries_listed(turns, executor, choice, understand())
+    async with turns.worker(script):
+        await (await turns.start("show my recipes")).result()
+        handle = await turns.start("open the curry")
+        paused = await awaiting(handle)
+        assert paused.pending.message.startswith("Which one do you mean?\n\n1. ")
+        await send(handle, answer("answer", "neither, I meant soup"))
+        await handle.result()
+    understood = [c for c in script.calls if c.node == "understand"][2].user
+    assert "The user's reply to it: neither, I meant soup" in understood
+    assert "The reply picks none of the options (" in understood
+
+
+async def test_a_choice_with_one_known_candidate_is_no_choice(turns: Turns):
+    script = turns.script(
+        curry_choice(("recipe_1", "a"), ("recipe_2", "b")),
+        plan("Read", step("Read recipes", "read", "recipes")),
+        tool("db_read", table="recipes"),
+        complete("Read"),
+        reply("Nothing saved yet."),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("open the curry")).result()
+    assert result.status == "completed"  # the registry is empty: nothing to choose between
+    assert [c.node for c in script.calls][:2] == ["understand", "think"]
+
+
+async def test_the_users_constraints_reach_think_and_the_write_step(turns: Turns, executor):
+    script = turns.script(
+        understand(constraint_snapshot=["no dairy"]),
+        plan("Shop", SHOP),
+        tool("db_create", table="shopping_list", data=[{"name": "oat milk"}]),
+        complete("Added oat milk"),
+        reply("Added oat milk."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("add milk, but no dairy")).result()
+    by_node = {c.node: c.user for c in script.calls}
+    assert "Constraints: no dairy" in by_node["think"]
+    assert "## Constraints to hold to\n- no dairy\n" in by_node["act"]
+    assert await shopping_names(turns, executor) == ["oat milk"]

@@ -36,6 +36,47 @@ def test_a_clarification_without_a_question_is_no_clarification():
     assert not out.needs_clarification and out.clarification_questions == []
 
 
+OPTIONS = [{"ref": "recipe_1", "label": "Chicken curry"}, {"ref": "recipe_2", "label": "Dal"}]
+
+
+def test_a_choice_wins_over_a_question_and_the_quick_path_and_keeps_its_question():
+    out = understand(
+        needs_disambiguation=True,
+        disambiguation_options=OPTIONS,
+        needs_clarification=True,
+        clarification_questions=["Which curry?"],
+        quick_mode=True,
+        quick_intent="Show recipes",
+        quick_subdomain="recipes",
+    )
+    assert out.needs_disambiguation and [o.ref for o in out.disambiguation_options] == [
+        "recipe_1",
+        "recipe_2",
+    ]
+    assert not out.needs_clarification and not out.quick_mode
+    assert out.clarification_questions == ["Which curry?"]
+
+
+def test_a_choice_needs_two_different_candidates():
+    once = understand(needs_disambiguation=True, disambiguation_options=OPTIONS[:1])
+    twice = understand(needs_disambiguation=True, disambiguation_options=[OPTIONS[0]] * 2)
+    for out in (once, twice):
+        assert not out.needs_disambiguation and out.disambiguation_options == []
+
+
+def test_options_without_the_flag_are_no_choice():
+    out = understand(needs_disambiguation=False, disambiguation_options=OPTIONS)
+    assert not out.needs_disambiguation and out.disambiguation_options == []
+
+
+def test_entity_mentions_keep_the_users_words_and_the_confidence():
+    out = understand(
+        entity_mentions=[{"text": "the curry", "ref": None, "confidence": "low"}],
+    )
+    assert out.entity_mentions[0].text == "the curry"
+    assert out.entity_mentions[0].ref is None and out.entity_mentions[0].confidence == "low"
+
+
 def think(outcome: dict, max_steps: int = 8) -> ThinkOutput:
     model = answer_model("think", max_steps=max_steps)
     return model.model_validate({"goal": "Dinner", "outcome": outcome}).to_output()

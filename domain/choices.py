@@ -1,0 +1,84 @@
+"""Disambiguation as a choice (seed 000 `needs_disambiguation`): the candidates Understand
+named, checked against the registry, asked as a numbered list, and the user's answer
+resolved back to one ref.
+
+The model's options are untrusted: a ref the registry does not know is dropped and the
+label shown is the registry's, so the user only ever chooses between real entities.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from domain.nodes import DisambiguationOption
+from domain.registry import SessionIdRegistry
+
+ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "last": -1,
+}
+
+
+def checked_options(
+    registry: SessionIdRegistry, options: Sequence[DisambiguationOption]
+) -> list[DisambiguationOption]:
+    """The options whose ref the registry knows, once each, labelled as the registry has it."""
+    known = set(registry.known_refs())
+    seen: set[str] = set()
+    checked: list[DisambiguationOption] = []
+    for option in options:
+        if option.ref not in known or option.ref in seen:
+            continue
+        seen.add(option.ref)
+        checked.append(
+            DisambiguationOption(ref=option.ref, label=registry.label(option.ref) or option.label)
+        )
+    return checked
+
+
+def format_choice(question: str | None, options: Sequence[DisambiguationOption]) -> str:
+    """The question (or "Which one do you mean?") and the candidates, numbered."""
+    lead = (question or "").strip() or "Which one do you mean?"
+    numbered = [f"{n}. {option.label}" for n, option in enumerate(options, start=1)]
+    return "\n".join([lead, "", *numbered])
+
+
+def resolve_choice(
+    answer: str, options: Sequence[DisambiguationOption]
+) -> DisambiguationOption | None:
+    """The option the user's answer picks: its number ("2", "the second one", "last"), its
+    ref, or words of only one label ("the chicken one"). None when it picks none or several."""
+    text = answer.strip().lower()
+    if not text or not options:
+        return None
+    number = re.fullmatch(r"\D*?(\d+)\.?\D*", text)
+    if number:
+        index = int(number.group(1))
+        return options[index - 1] if 1 <= index <= len(options) else None
+    words = set(re.findall(r"[a-z0-9_]+", text))
+    for word, index in ORDINALS.items():
+        if word in words:
+            return options[index] if index < 0 else _nth(options, index)
+    by_ref = [o for o in options if o.ref.lower() in words]
+    if len(by_ref) == 1:
+        return by_ref[0]
+    if text in (o.label.lower() for o in options):
+        return next(o for o in options if o.label.lower() == text)
+    meaningful = words - _FILLER
+    matching = [o for o in options if meaningful & set(re.findall(r"[a-z0-9]+", o.label.lower()))]
+    return matching[0] if len(matching) == 1 else None
+
+
+def _nth(options: Sequence[DisambiguationOption], index: int) -> DisambiguationOption | None:
+    return options[index - 1] if index <= len(options) else None
+
+
+_FILLER = frozenset(
+    "the a an one that this it i mean meant want please yes no of with and my".split()
+)

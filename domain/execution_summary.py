@@ -1,0 +1,113 @@
+"""Reply's execution summary (seed 000 "Execution Summary"): the handoff from Act to Reply.
+
+Built from what the turn did, not from what any model said it did: the plan against what
+ran (steps skipped after a blocked group included), each batch's progress, the primary
+output (the last analyze or generate step), warnings where the words and the deeds differ
+(the user asked for a change and nothing changed; content the user asked to save is still
+only generated) and one next step to suggest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from domain.conversation import StepResult
+from domain.intent import requested_change
+from domain.registry import SessionIdRegistry
+
+WRITE_TOOLS = ("db_create", "db_update", "db_delete")
+
+
+class PlannedStep(BaseModel):
+    """One step of Think's plan and how far it got (the turn's step progress)."""
+
+    index: int
+    description: str
+    step_type: str
+    subdomain: str
+    status: str
+
+
+def plan_overview(plan: Sequence[PlannedStep]) -> str:
+    """ "3 steps planned: 2 completed, 1 skipped", then one line per step."""
+    if not plan:
+        return ""
+    counts: dict[str, int] = {}
+    for step in plan:
+        counts[step.status] = counts.get(step.status, 0) + 1
+    tally = ", ".join(f"{n} {status}" for status, n in counts.items())
+    lines = [f"{len(plan)} steps planned: {tally}."]
+    for step in plan:
+        line = f"- step {step.index} [{step.step_type}/{step.subdomain}] {step.description}"
+        lines.append(f"{line}: {step.status}")
+    return "\n".join(lines)
+
+
+def batch_progress(step_results: Sequence[StepResult]) -> str:
+    """Each batch's "2 of 3 saved", with what failed and what is still unsaved."""
+    return "\n".join(
+        f"Step {r.step_index}: {r.batch.progress()}" for r in step_results if r.batch is not None
+    )
+
+
+def primary_output(step_results: Sequence[StepResult]) -> str:
+    """The last analyze or generate step: what the user most likely wants to see."""
+    for result in reversed(step_results):
+        if result.step_type in ("analyze", "generate") and result.outcome == "completed":
+            return f"Step {result.step_index} ({result.step_type}): {result.description}"
+    return ""
+
+
+def changed_anything(step_results: Sequence[StepResult]) -> bool:
+    """Whether a write of this turn succeeded."""
+    return any(
+        isinstance(t, dict) and t.get("tool") in WRITE_TOOLS and "error" not in t
+        for r in step_results
+        for t in r.tool_results
+    )
+
+
+def warnings(
+    message: str,
+    step_results: Sequence[StepResult],
+    registry: SessionIdRegistry,
+    *,
+    quick_result: dict[str, Any] | None = None,
+) -> list[str]:
+    """Where the words and the deeds differ: Reply must say so, never imply it was done."""
+    found = []
+    asked = requested_change(message)
+    generated_now = any(r.artifacts for r in step_results)
+    if asked and not changed_anything(step_results) and not generated_now:
+        did = "only looked data up" if (quick_result or step_results) else "did nothing"
+        found.append(
+            f'ACTION MISMATCH: the user asked for a change ("{asked}"), but this turn {did}: '
+            "nothing was created, changed or deleted. Say so plainly; do not imply it was done."
+        )
+    unsaved = registry.get_truly_pending_artifacts()
+    if unsaved and asked in ("save", "store", "keep", "add", "create"):
+        names = ", ".join(registry.label(r) or r for r in unsaved)
+        found.append(f"NOT SAVED: the user asked to save, but these are only generated: {names}.")
+    return found
+
+
+def next_step(
+    plan: Sequence[PlannedStep],
+    registry: SessionIdRegistry,
+    blocked: dict[str, Any] | None,
+) -> str:
+    """One suggestion: the blocked step's own, else saving what is only generated, else
+    running what was skipped."""
+    if blocked and blocked.get("suggested_next"):
+        return str(blocked["suggested_next"])
+    unsaved = registry.get_truly_pending_artifacts()
+    if unsaved:
+        names = ", ".join(registry.label(r) or r for r in unsaved)
+        return f"Offer to save {names}, or to change it first."
+    skipped = [s for s in plan if s.status == "skipped"]
+    if skipped:
+        return f"Offer to try what was not done: {skipped[0].description}."
+    return ""

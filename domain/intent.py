@@ -1,0 +1,42 @@
+"""Whether the user asked for a change (seed 000 "action mismatch"): a plain reading of the
+message's words, no model, used only to keep Reply honest when a turn changed nothing.
+
+A request counts when a clause starts with a verb that changes the kitchen ("add eggs",
+"please delete the dal", "can you mark milk as bought") or reports a change to record
+("I bought eggs", "we're out of rice"). Questions about changes ("what should I add?",
+"how do I delete a recipe?") do not count.
+"""
+
+from __future__ import annotations
+
+import re
+
+CHANGE_VERBS = frozenset(
+    """add put buy remove delete drop erase update change edit rename mark set save store
+    create make plan schedule move replace swap increase decrease reduce cancel clear
+    tick uncheck complete finish log record""".split()
+)
+REPORTS = re.compile(
+    r"\b(?:i|we)(?:'ve| have)?\s+(?:just\s+)?(?:bought|got|used(?: up)?|finished|ate|"
+    r"cooked|threw out|ran out of)\b|\b(?:i'm|we're|i am|we are)\s+out of\b",
+    re.IGNORECASE,
+)
+LEAD_INS = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|and|also|then|now|yes|great|thanks|please|alfred|hey|"
+    r"just|go ahead and|can you|could you|would you|will you|i want you to|"
+    r"i'd like you to|i need you to|let's|lets)\b[\s,]*)+",
+    re.IGNORECASE,
+)
+CLAUSES = re.compile(r"[.!?;\n]+|,\s*(?:and|then)\s+")
+
+
+def requested_change(message: str) -> str | None:
+    """The change verb (or reported change) the message asks for, or None."""
+    report = REPORTS.search(message)
+    if report:
+        return report.group(0).lower()
+    for clause in CLAUSES.split(message):
+        words = LEAD_INS.sub("", clause.strip()).split()
+        if words and (verb := words[0].lower().strip(",:")) in CHANGE_VERBS:
+            return verb
+    return None

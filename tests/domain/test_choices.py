@@ -1,0 +1,70 @@
+"""A choice between candidates: only registry entities, numbered, and the answer resolved."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.choices import checked_options, format_choice, resolve_choice
+from domain.nodes import DisambiguationOption
+from domain.registry import SessionIdRegistry
+
+CURRIES = [
+    DisambiguationOption(ref="recipe_1", label="Chicken curry"),
+    DisambiguationOption(ref="recipe_2", label="Lentil curry"),
+    DisambiguationOption(ref="recipe_3", label="Green Thai curry"),
+]
+
+
+def registry_with_curries() -> SessionIdRegistry:
+    registry = SessionIdRegistry()
+    for n, name in enumerate(["Chicken curry", "Lentil curry"], start=1):
+        uuid = f"00000000-0000-0000-0000-00000000000{n}"
+        registry.register_created(uuid, "recipes", {"id": uuid, "name": name})
+    return registry
+
+
+def test_only_refs_the_registry_knows_are_options_labelled_as_the_registry_has_them():
+    registry = registry_with_curries()
+    offered = [
+        DisambiguationOption(ref="recipe_2", label="whatever the model wrote"),
+        DisambiguationOption(ref="recipe_9", label="Invented"),
+        DisambiguationOption(ref="recipe_1", label="Chicken curry"),
+        DisambiguationOption(ref="recipe_2", label="again"),
+    ]
+    checked = checked_options(registry, offered)
+    assert [(o.ref, o.label) for o in checked] == [
+        ("recipe_2", "Lentil curry"),
+        ("recipe_1", "Chicken curry"),
+    ]
+
+
+def test_the_choice_is_the_question_and_the_numbered_candidates():
+    assert format_choice("Which curry?", CURRIES[:2]) == (
+        "Which curry?\n\n1. Chicken curry\n2. Lentil curry"
+    )
+    assert format_choice(None, CURRIES[:2]).startswith("Which one do you mean?\n\n1. ")
+
+
+@pytest.mark.parametrize(
+    ("answer", "ref"),
+    [
+        ("2", "recipe_2"),
+        ("2.", "recipe_2"),
+        ("number 3 please", "recipe_3"),
+        ("the first one", "recipe_1"),
+        ("Second", "recipe_2"),
+        ("the last one", "recipe_3"),
+        ("recipe_3", "recipe_3"),
+        ("Lentil curry", "recipe_2"),
+        ("the chicken one", "recipe_1"),
+        ("thai", "recipe_3"),
+    ],
+)
+def test_an_answer_picks_by_number_ordinal_ref_or_words_of_one_label(answer: str, ref: str):
+    chosen = resolve_choice(answer, CURRIES)
+    assert chosen is not None and chosen.ref == ref
+
+
+@pytest.mark.parametrize("answer", ["", "the curry", "4", "0", "neither", "the sixth"])
+def test_an_answer_that_fits_none_or_several_picks_nothing(answer: str):
+    assert resolve_choice(answer, CURRIES) is None

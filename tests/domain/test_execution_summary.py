@@ -1,0 +1,119 @@
+"""Reply's execution summary: the plan against what ran, batches, the primary output,
+warnings where words and deeds differ, and one next step."""
+
+from __future__ import annotations
+
+from domain.batch import BatchItem, BatchManifest
+from domain.context import reply_context
+from domain.conversation import ConversationState, StepResult
+from domain.execution_summary import (
+    PlannedStep,
+    next_step,
+    plan_overview,
+    primary_output,
+    warnings,
+)
+from domain.registry import SessionIdRegistry
+
+
+def planned(*statuses: str) -> list[PlannedStep]:
+    return [
+        PlannedStep(
+            index=i, description=f"step {i}", step_type="read", subdomain="recipes", status=s
+        )
+        for i, s in enumerate(statuses)
+    ]
+
+
+def result(index: int, step_type: str, *tools: dict, **fields) -> StepResult:
+    return StepResult(
+        step_index=index,
+        description=f"{step_type} things",
+        step_type=step_type,
+        subdomain="recipes",
+        tool_results=list(tools),
+        **fields,
+    )
+
+
+READ = {"tool": "db_read", "params": {"table": "recipes"}, "count": 2, "rows": []}
+WROTE = {"tool": "db_create", "params": {"table": "shopping_list"}, "count": 1, "rows": []}
+REFUSED = {"tool": "db_create", "params": {"table": "shopping_list"}, "error": "bad value"}
+
+
+def test_the_plan_overview_counts_steps_by_outcome_including_the_skipped():
+    text = plan_overview(planned("completed", "blocked", "skipped"))
+    assert text.splitlines()[0] == "3 steps planned: 1 completed, 1 blocked, 1 skipped."
+    assert text.splitlines()[3] == "- step 2 [read/recipes] step 2: skipped"
+    assert plan_overview([]) == ""
+
+
+def test_the_primary_output_is_the_last_completed_analyze_or_generate_step():
+    steps = [result(0, "read"), result(1, "generate"), result(2, "analyze"), result(3, "write")]
+    assert primary_output(steps) == "Step 2 (analyze): analyze things"
+    assert primary_output([result(0, "read")]) == ""
+
+
+def test_a_change_asked_for_and_only_reads_made_is_an_action_mismatch():
+    registry = SessionIdRegistry()
+    only_read = warnings("add eggs to my list", [result(0, "read", READ)], registry)
+    failed = warnings("add eggs to my list", [result(0, "write", REFUSED)], registry)
+    done = warnings("add eggs to my list", [result(0, "write", WROTE)], registry)
+    looked_up = warnings("what's on my list?", [result(0, "read", READ)], registry)
+    quick = warnings("add eggs", [], registry, quick_result={"table": "shopping_list"})
+    assert only_read[0].startswith('ACTION MISMATCH: the user asked for a change ("add")')
+    assert "only looked data up" in only_read[0] and failed == only_read
+    assert done == [] and looked_up == []
+    assert "only looked data up" in quick[0]
+
+
+def test_content_the_user_asked_to_save_that_is_only_generated_is_flagged():
+    registry = SessionIdRegistry()
+    registry.register_generated("recipe", {"name": "Dal"})
+    steps = [result(0, "generate", artifacts=["gen_recipe_1"])]
+    assert warnings("save the dal", steps, registry) == [
+        "NOT SAVED: the user asked to save, but these are only generated: Dal."
+    ]
+    assert warnings("invent a dal", steps, registry) == []
+
+
+def test_one_next_step_the_blocked_steps_own_then_saving_then_what_was_skipped():
+    registry = SessionIdRegistry()
+    assert next_step(planned("skipped"), registry, {"suggested_next": "Try tomorrow."}) == (
+        "Try tomorrow."
+    )
+    assert next_step(planned("completed", "skipped"), registry, None) == (
+        "Offer to try what was not done: step 1."
+    )
+    registry.register_generated("recipe", {"name": "Dal"})
+    assert next_step(planned("skipped"), registry, None) == (
+        "Offer to save Dal, or to change it first."
+    )
+    assert next_step(planned("completed"), SessionIdRegistry(), None) == ""
+
+
+def test_reply_is_shown_the_warnings_the_plan_the_batch_and_the_suggestion():
+    batch = BatchManifest(
+        step_index=1,
+        items=[
+            BatchItem(
+                ref="gen_recipe_1", label="Dal", status="completed", result_ref="gen_recipe_1"
+            ),
+            BatchItem(ref="gen_recipe_2", label="Naan", status="failed", error="no name"),
+        ],
+    )
+    text = reply_context(
+        message="delete the old tacos",
+        goal="Tidy up",
+        step_results=[result(0, "read", READ), result(1, "write", batch=batch)],
+        quick_result=None,
+        blocked=None,
+        breakers=[],
+        registry=SessionIdRegistry(),
+        state=ConversationState(),
+        plan=planned("completed", "completed", "skipped"),
+    ).text
+    assert "## Warnings\nACTION MISMATCH" in text
+    assert "## Plan overview\n3 steps planned: 2 completed, 1 skipped." in text
+    assert "## Batch progress\nStep 1: 1 of 2 saved; Naan (gen_recipe_2) failed: no name\n" in text
+    assert "## Suggested next step\nOffer to try what was not done: step 2." in text

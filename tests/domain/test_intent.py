@@ -1,0 +1,41 @@
+"""Whether a message asks for a change: what Reply is warned about when nothing changed."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.intent import requested_change
+
+
+@pytest.mark.parametrize(
+    ("message", "verb"),
+    [
+        ("add eggs to the shopping list", "add"),
+        ("Please delete the dal recipe", "delete"),
+        ("can you mark milk as bought?", "mark"),
+        ("ok, and then rename it to Sunday dal", "rename"),
+        ("show my list, then remove the butter", "remove"),
+        ("Make a shopping list for the week", "make"),
+        ("I just bought 2 liters of milk", "i just bought"),
+        ("we're out of rice", "we're out of"),
+        ("I used up the rice", "i used up"),
+    ],
+)
+def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
+    assert requested_change(message) == verb
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what's in my pantry?",
+        "what should I add to my curry?",
+        "how do I delete a recipe?",
+        "can you show my shopping list",
+        "check my pantry",
+        "what can I cook tonight?",
+        "",
+    ],
+)
+def test_questions_and_lookups_are_not(message: str):
+    assert requested_change(message) is None
