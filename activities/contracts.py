@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from activities.llm.base import Usage
+from domain.batch import BatchManifest
 from domain.clock import Clock
 from domain.conversation import (
     BypassSession,
@@ -17,6 +18,7 @@ from domain.conversation import (
     TurnRecord,
 )
 from domain.crud.contracts import CrudResult
+from domain.execution_summary import PlannedStep
 from domain.nodes import (
     ActDecision,
     ActQuickDecision,
@@ -149,6 +151,8 @@ class ActRequest(BaseModel):
     retelling."""
     constraints: list[str] = Field(default_factory=list)
     """Constraints the user stated this turn (Understand's ``constraint_snapshot``)."""
+    batch: BatchManifest | None = None
+    """The generated items this write step saves, with each one's status."""
     clock: Clock | None = None
     """The turn's time and the user's timezone (every node is told the date)."""
     goal: str
@@ -187,6 +191,8 @@ class ReplyRequest(BaseModel):
     message: str
     mode: str
     goal: str | None = None
+    plan: list[PlannedStep] = Field(default_factory=list)
+    """Think's steps and how far each got (planned against completed, skipped)."""
     step_results: list[StepResult] = Field(default_factory=list)
     quick_result: dict[str, Any] | None = None
     blocked: dict[str, Any] | None = None

@@ -176,6 +176,7 @@ class NodeActivities:
         user = context.act_context(
             message=request.message,
             constraints=request.constraints,
+            batch=request.batch,
             goal=request.goal,
             plan=request.plan,
             step_index=request.step_index,
@@ -239,6 +240,7 @@ class NodeActivities:
             breakers=request.breakers,
             registry=SessionIdRegistry.from_dict(request.registry),
             state=request.state,
+            plan=request.plan,
             budget=self.context_budget,
             clock=request.clock,
         )

@@ -70,6 +70,15 @@ def changed_anything(step_results: Sequence[StepResult]) -> bool:
     )
 
 
+def unmet_change(message: str, step_results: Sequence[StepResult]) -> str | None:
+    """The change the user asked for (``domain.intent``) when the turn made none: no write
+    succeeded and nothing was generated. None when there is no mismatch."""
+    asked = requested_change(message)
+    if asked is None or changed_anything(step_results):
+        return None
+    return None if any(r.artifacts for r in step_results) else asked
+
+
 def warnings(
     message: str,
     step_results: Sequence[StepResult],
@@ -79,16 +88,15 @@ def warnings(
 ) -> list[str]:
     """Where the words and the deeds differ: Reply must say so, never imply it was done."""
     found = []
-    asked = requested_change(message)
-    generated_now = any(r.artifacts for r in step_results)
-    if asked and not changed_anything(step_results) and not generated_now:
+    unmet = unmet_change(message, step_results)
+    if unmet:
         did = "only looked data up" if (quick_result or step_results) else "did nothing"
         found.append(
-            f'ACTION MISMATCH: the user asked for a change ("{asked}"), but this turn {did}: '
+            f'ACTION MISMATCH: the user asked for a change ("{unmet}"), but this turn {did}: '
             "nothing was created, changed or deleted. Say so plainly; do not imply it was done."
         )
     unsaved = registry.get_truly_pending_artifacts()
-    if unsaved and asked in ("save", "store", "keep", "add", "create"):
+    if unsaved and requested_change(message) in ("save", "store", "keep", "add", "create"):
         names = ", ".join(registry.label(r) or r for r in unsaved)
         found.append(f"NOT SAVED: the user asked to save, but these are only generated: {names}.")
     return found

@@ -720,3 +720,12 @@ def format_outcome(summaries: Sequence[str], done: Sequence[str]) -> str:
     parts = [s.strip().rstrip(".") + "." for s in summaries if s.strip()]
     parts += [d for d in done if d not in parts]
     return "Here is what I got done: " + (" ".join(parts) or "nothing yet.")
+
+
+def format_nothing_changed(asked: str) -> str:
+    """The honest line when the user asked for a change ("add", "I bought") and the turn
+    only looked data up (seed 000 action mismatch)."""
+    return (
+        f'You asked me to change something ("{asked}"), but I only looked it up: '
+        "nothing was added, changed or removed. Ask again and I'll make the change."
+    )

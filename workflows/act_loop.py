@@ -20,6 +20,7 @@ from temporalio.exceptions import ActivityError
 
 with workflow.unsafe.imports_passed_through():
     from activities.contracts import ActRequest, ActResult
+    from domain.batch import MAX_EARLY_COMPLETIONS, BatchManifest, start_manifest, track_write
     from domain.conversation import StepResult
     from domain.formatters import format_write_confirmation, model_problem
     from domain.modes import MAX_SCHEMA_REQUESTS_PER_STEP, MAX_TOOL_CALLS_PER_STEP
@@ -28,7 +29,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.step_checks import ALREADY_DONE, completion_flags, scope_error, write_key
     from workflows.routing import should_continue_act
     from workflows.runtime import LlmCapReached, TurnRuntime
-    from workflows.versions import WRITE_CHECKS
+    from workflows.versions import BATCHES, WRITE_CHECKS
 
 ALLOWED_TOOLS: dict[str, tuple[str, ...]] = {
     "read": ("db_read",),
@@ -62,6 +63,10 @@ class StepRun:
     result: StepResult | None = None
     exit: dict[str, Any] | None = None
     """ask_user / blocked / fail / breaker: why the step stopped without completing."""
+    batch: BatchManifest | None = None
+    """The generated items a write step saves, each one's status (seed 000)."""
+    early_completions: int = 0
+    """step_complete refused because items were still pending."""
 
 
 class ActLoop:
@@ -110,6 +115,11 @@ class ActLoop:
         progress = self.rt.progress.steps[run.index]
         if progress.status == "pending":
             progress.status = "running"
+            if step.step_type == "write" and self.rt.versions.has(BATCHES):
+                run.batch = start_manifest(
+                    run.registry, run.index, step.subdomain, step.description, self.said()
+                )
+                progress.batch = run.batch
             self.rt.emit(
                 "step",
                 {
@@ -135,6 +145,8 @@ class ActLoop:
             route = should_continue_act(
                 act.output, step_index=run.index, total_steps=len(self.plan)
             )
+            if act.output.action == "step_complete" and run.result is None:
+                continue  # refused: the batch has items pending (the tool results say so)
             if route != "continue" or act.output.action == "step_complete":
                 break
         progress.tool_calls = run.tool_calls
@@ -153,6 +165,7 @@ class ActLoop:
                 mode=self.mode,
                 prior_results=[self.rt.step_results[i] for i in sorted(self.rt.step_results)],
                 tool_results=run.tool_results,
+                batch=run.batch,
                 registry=run.registry.for_prompt().to_dict(),
                 state=self.rt.state.for_prompt(),
                 context=self.rt.context,
@@ -240,6 +253,8 @@ class ActLoop:
                 notes=result.result.notes,
             )
         run.tool_results.append(entry)
+        if run.batch is not None and call.tool != "db_read":
+            track_write(run.batch, run.registry, entry)
         table = str(call.params.get("table"))
         if call.tool != "db_read" and result.result is not None:
             run.writes.append(write_key(call.tool, call.params))
@@ -268,6 +283,13 @@ class ActLoop:
         return None
 
     def _complete(self, run: StepRun, step: ThinkStep, d: ActDecision) -> None:
+        unsaved: list[str] = []
+        if run.batch is not None and run.batch.pending():
+            if run.early_completions < MAX_EARLY_COMPLETIONS:
+                run.early_completions += 1
+                run.tool_results.append({"tool": "step_complete", "error": run.batch.refusal()})
+                return
+            unsaved = [f"batch not finished: {run.batch.progress()}"]
         artifacts: list[str] = []
         data = d.data
         if step.step_type == "generate" and d.artifacts:
@@ -300,7 +322,8 @@ class ActLoop:
             tool_results=run.tool_results,
             artifacts=artifacts,
             note=d.note_for_next_step,
-            flags=flags,
+            flags=flags + unsaved,
+            batch=run.batch,
         )
         progress = self.rt.progress.steps[run.index]
         progress.status = "completed"

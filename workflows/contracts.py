@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from activities.llm.base import Usage
+from domain.batch import BatchManifest
 from domain.nodes import DisambiguationOption, ThinkStep
 
 TurnStatus = Literal[
@@ -121,6 +122,8 @@ class StepProgress(BaseModel):
     ] = "pending"
     tool_calls: int = 0
     summary: str = ""
+    batch: BatchManifest | None = None
+    """A write step saving generated items: each item's status."""
 
 
 class TurnProgress(BaseModel):

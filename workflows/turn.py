@@ -43,6 +43,8 @@ with workflow.unsafe.imports_passed_through():
     )
     from domain.curation import apply_curation
     from domain.entity_cards import entity_cards
+    from domain.execution_summary import PlannedStep, unmet_change
+    from domain.intent import requested_change
     from domain.mentions import plain_text
     from domain.modes import BYPASS_MODES, DEFAULT_MODE, apply_mode, mode_config
     from domain.nodes import (
@@ -67,6 +69,10 @@ with workflow.unsafe.imports_passed_through():
     from workflows.routing import route_after_think, route_after_understand
     from workflows.runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
     from workflows.versions import CHOICES, DEGRADE, MODE_RULES
+
+
+PLANNED = dict.fromkeys(PlannedStep.model_fields, True)
+"""The fields of a step's progress that Reply's plan overview reads."""
 
 
 class _TurnEnded(Exception):
@@ -402,7 +408,12 @@ class TurnWorkflow:
         text = formatters.format_quick_result(
             subdomain, table, result.result.rows, filtered=bool(call.params.get("filters"))
         )
-        return text if text is not None else await self._llm_reply()
+        if text is None:
+            return await self._llm_reply()  # Reply is warned of a mismatch itself
+        asked = requested_change(rt.message)
+        if asked:  # a write request answered with a list: say that nothing changed
+            return f"{formatters.format_nothing_changed(asked)}\n\n{text}"
+        return text
 
     async def _execute(self, goal: str, steps: list[ThinkStep]) -> str:
         rt = self.rt
@@ -503,6 +514,10 @@ class TurnWorkflow:
                     message=self._what_the_user_said(),
                     mode=self.mode,
                     goal=self.think.goal if self.think else None,
+                    plan=[
+                        PlannedStep.model_validate(s.model_dump(include=PLANNED))
+                        for s in rt.progress.steps
+                    ],
                     step_results=[rt.step_results[i] for i in sorted(rt.step_results)],
                     quick_result=self.quick,
                     blocked=blocked,
@@ -529,6 +544,10 @@ class TurnWorkflow:
         if self.quick is not None and "count" in self.quick:
             summaries.append(f"I found {self.quick['count']} matching {self.quick['table']} rows")
         text = formatters.format_outcome(summaries, rt.written)
+        steps = [r for _, r in sorted(rt.step_results.items())]
+        unmet = unmet_change(self._what_the_user_said(), steps)
+        if unmet:
+            text = f"{formatters.format_nothing_changed(unmet)} {text}"
         blocked = self.exit if self.exit and self.exit.get("kind") == "blocked" else None
         if blocked and blocked.get("details"):
             text += f" {str(blocked['details']).rstrip('.')}."

@@ -47,7 +47,11 @@ CHOICES = "disambiguation-choices"
 """Understand's ``needs_disambiguation`` is asked as a numbered choice between registry
 entities, and the answer is resolved to the chosen ref before Understand runs again."""
 
-CHANGES: tuple[str, ...] = (DEGRADE, WRITE_CHECKS, FOLLOW_UPS, MODE_RULES, CHOICES)
+BATCHES = "batch-manifest"
+"""A write step that saves generated items keeps a manifest (``domain.batch``) and may not
+complete while an item is pending (twice refused, then completed with the rest flagged)."""
+
+CHANGES: tuple[str, ...] = (DEGRADE, WRITE_CHECKS, FOLLOW_UPS, MODE_RULES, CHOICES, BATCHES)
 """Changes made after ``AT_START``: asked in the first activation, in this order."""
 
 

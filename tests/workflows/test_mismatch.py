@@ -1,0 +1,61 @@
+"""Action mismatch (seed 000): the user asked for a change and the turn only looked data
+up; the reply says so, on the quick path and the planned one, with or without a model."""
+
+from __future__ import annotations
+
+from domain.registry import SessionIdRegistry
+from tests.kitchen import PANTRY, Kitchen
+from tests.workflows.conftest import Turns
+from tests.workflows.script import complete, plan, quick, reply, step, tool, understand
+
+NOTHING_CHANGED = 'You asked me to change something ("add"), but I only looked it up'
+
+
+async def quick_pantry_answer(turns: Turns, executor, message: str) -> str:
+    """The quick path's answer to ``message``: Understand takes it for an inventory read."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create("inventory", PANTRY)
+    script = turns.script(
+        quick("Show the inventory", "inventory"),
+        {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "inventory"}}},
+    )
+    async with turns.worker(script):
+        return (await (await turns.start(message)).result()).response
+
+
+async def test_a_write_request_answered_by_the_quick_path_says_nothing_changed(
+    turns: Turns, executor
+):
+    added = await quick_pantry_answer(turns, executor, "add eggs to my pantry")
+    assert added.startswith(NOTHING_CHANGED)
+    assert "milk" in added  # the list it did read follows
+
+
+async def test_a_lookup_on_the_quick_path_has_no_such_note(turns: Turns, executor):
+    shown = await quick_pantry_answer(turns, executor, "what's in my pantry?")
+    assert "milk" in shown and "only looked it up" not in shown
+
+
+def only_a_read() -> list[dict]:
+    return [
+        understand(),
+        plan("Shop", step("Read the list", "read", "shopping")),
+        tool("db_read", table="shopping_list"),
+        complete("The list is empty"),
+    ]
+
+
+async def test_reply_is_warned_when_a_planned_turn_only_read(turns: Turns):
+    script = turns.script(*only_a_read(), reply("I only checked your list."))
+    async with turns.worker(script):
+        await (await turns.start("add eggs to the shopping list")).result()
+    reply_prompt = [c.user for c in script.calls if c.node == "reply"][0]
+    assert '## Warnings\nACTION MISMATCH: the user asked for a change ("add")' in reply_prompt
+
+
+async def test_the_reply_without_a_model_says_nothing_changed(turns: Turns):
+    script = turns.script(*only_a_read())  # no reply answer: the model call fails
+    async with turns.worker(script):
+        result = await (await turns.start("add eggs to the shopping list")).result()
+    assert result.status == "completed"
+    assert result.response.startswith(NOTHING_CHANGED)
+    assert "The list is empty." in result.response
