@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from domain.nodes import DisambiguationOption
 from domain.registry import SessionIdRegistry
+from domain.turn_context import FreshEntity
 
 ORDINALS = {
     "first": 1,
@@ -40,6 +41,32 @@ def checked_options(
             DisambiguationOption(ref=option.ref, label=registry.label(option.ref) or option.label)
         )
     return checked
+
+
+WHERE = {"inventory": "in your inventory", "shopping_list": "on your shopping list"}
+
+
+def which_to_delete(
+    candidates: Sequence[FreshEntity], familiar: Sequence[str]
+) -> list[DisambiguationOption]:
+    """The choice for a delete that could mean rows of several tables ("delete the eggs":
+    the fridge's or the list's), each labelled with where it is. No choice when the
+    conversation already points at one of them (``familiar``: refs it had seen before)."""
+    if len({c.table for c in candidates}) < 2:
+        return []
+    seen = [c for c in candidates if c.ref in familiar]
+    if len(seen) == 1:
+        return []
+    options = []
+    for candidate in candidates:
+        data = candidate.data or {}
+        where = WHERE.get(candidate.table, candidate.table)
+        if data.get("location"):
+            where += f", {data['location']}"
+        options.append(
+            DisambiguationOption(ref=candidate.ref, label=f"{data.get('name')} ({where})")
+        )
+    return options
 
 
 def format_choice(question: str | None, options: Sequence[DisambiguationOption]) -> str:
@@ -80,5 +107,6 @@ def _nth(options: Sequence[DisambiguationOption], index: int) -> DisambiguationO
 
 
 _FILLER = frozenset(
-    "the a an one that this it i mean meant want please yes no of with and my".split()
+    "the a an one ones that this it i mean meant want please yes no of with and my your in on"
+    " from to for".split()
 )

@@ -14,7 +14,7 @@ import re
 CHANGE_VERBS = frozenset(
     """add put buy remove delete drop erase update change edit rename mark set save store
     create make plan schedule move replace swap increase decrease reduce cancel clear
-    tick uncheck complete finish log record""".split()
+    tick uncheck complete finish log record throw""".split()
 )
 REPORTS = re.compile(
     r"\b(?:i|we)(?:'ve| have)?\s+(?:just\s+)?(?:bought|got|used(?: up)?|finished|ate|"
@@ -25,6 +25,12 @@ LEAD_INS = re.compile(
     r"^(?:(?:ok(?:ay)?|so|and|also|then|now|yes|great|thanks|please|alfred|hey|"
     r"just|go ahead and|can you|could you|would you|will you|i want you to|"
     r"i'd like you to|i need you to|let's|lets)\b[\s,]*)+",
+    re.IGNORECASE,
+)
+DELETE_VERBS = frozenset({"delete", "remove", "drop", "erase", "throw"})
+PLACES = re.compile(
+    r"\b(?:pantry|fridge|freezer|cupboard|inventory|stock|shopping|list|basket|cart|"
+    r"recipes?|meal|plan|tasks?)\b",
     re.IGNORECASE,
 )
 CLAUSES = re.compile(r"[.!?;\n]+|,\s*(?:and|then)\s+")
@@ -40,3 +46,9 @@ def requested_change(message: str) -> str | None:
         if words and (verb := words[0].lower().strip(",:")) in CHANGE_VERBS:
             return verb
     return None
+
+
+def unplaced_delete(message: str) -> bool:
+    """A delete request that says what, not where ("delete the eggs", not "remove the eggs
+    from my list"): it could mean rows of several tables."""
+    return requested_change(message) in DELETE_VERBS and PLACES.search(message) is None

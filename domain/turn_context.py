@@ -48,6 +48,10 @@ class TurnContext(BaseModel):
     entities: list[FreshEntity] = Field(default_factory=list)
     unresolved_mentions: list[str] = Field(default_factory=list)
     """Mentions that name no row of this user (or are malformed)."""
+    delete_candidates: list[FreshEntity] = Field(default_factory=list)
+    """A delete request that names an item but no place ("delete the eggs"): the rows of
+    that name in more than one table (inventory and the open shopping list), so the turn
+    can ask which one is meant."""
     timezone: str = "UTC"
     """The user's timezone (``preferences.timezone``): the local time models are shown."""
 

@@ -104,6 +104,8 @@ class TurnRuntime:
         self.step_results: dict[int, StepResult] = {}
         self.timings: dict[str, str] = {}
         self.context = TurnContext()
+        self.familiar: list[str] = []
+        """Refs of ``context.delete_candidates`` the last two turns referenced."""
         """Profile, dashboard and fresh rows (empty for turns recorded before it existed)."""
         self.message = plain_text(turn.message)
         """The message as every model reads it: mentions as label and ref (``prepare``)."""
@@ -363,6 +365,14 @@ class TurnRuntime:
                     [entity.data], entity.table, action=entity.action
                 )
         self.message = with_refs(turn.message, refs)
+        recent = turn.turn_number - 2
+        for entity in self.context.delete_candidates:
+            known = self.registry.uuid_to_ref.get(entity.id.lower())
+            if known is not None and (self.registry.last_referenced(known) or 0) >= recent:
+                self.familiar.append(known)
+            if entity.data is not None:
+                (row,) = self.registry.translate_read_output([entity.data], entity.table)
+                entity.ref, entity.data = str(row["id"]), row
 
     async def finish(self, state: ConversationState, status: str, response: str | None) -> None:
         """Save the conversation state the turn leaves behind and its final status. A

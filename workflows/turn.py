@@ -30,7 +30,7 @@ with workflow.unsafe.imports_passed_through():
         UnderstandResult,
     )
     from domain import formatters
-    from domain.choices import checked_options, format_choice, resolve_choice
+    from domain.choices import checked_options, format_choice, resolve_choice, which_to_delete
     from domain.conversation import (
         CurationSummary,
         StepExecutionSummary,
@@ -68,7 +68,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from workflows.routing import route_after_think, route_after_understand
     from workflows.runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
-    from workflows.versions import CHOICES, DEGRADE, MODE_RULES
+    from workflows.versions import CHOICES, DEGRADE, MODE_RULES, WHICH_DELETE
 
 
 PLANNED = dict.fromkeys(PlannedStep.model_fields, True)
@@ -92,6 +92,8 @@ class TurnWorkflow:
         """Answers accepted by the ``answer`` update, by input id (a repeat gets the same)."""
         self.pauses = 0
         self.understand: UnderstandOutput | None = None
+        self.asked_which = False
+        """Whether this turn asked which of several same-named rows to delete."""
         self.think: ThinkOutput | None = None
         self.curation_summary: Any = None
         self.quick: dict[str, Any] | None = None
@@ -322,6 +324,19 @@ class TurnWorkflow:
             output = output.model_copy(
                 update={"needs_disambiguation": bool(options), "disambiguation_options": options}
             )
+        if not output.needs_disambiguation and not self.asked_which:
+            options = which_to_delete(rt.context.delete_candidates, rt.familiar)
+            if options and rt.versions.has(WHICH_DELETE):
+                self.asked_which = True  # once: the answer is not asked about again
+                output = output.model_copy(
+                    update={
+                        "needs_disambiguation": True,
+                        "disambiguation_options": options,
+                        "needs_clarification": False,
+                        "clarification_questions": ["Which one should I delete?"],
+                        "quick_mode": False,
+                    }
+                )
         self.understand = output
         self.curation_summary, ignored = apply_curation(rt.registry, output)
         if ignored:

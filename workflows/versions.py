@@ -51,7 +51,19 @@ BATCHES = "batch-manifest"
 """A write step that saves generated items keeps a manifest (``domain.batch``) and may not
 complete while an item is pending (twice refused, then completed with the rest flagged)."""
 
-CHANGES: tuple[str, ...] = (DEGRADE, WRITE_CHECKS, FOLLOW_UPS, MODE_RULES, CHOICES, BATCHES)
+WHICH_DELETE = "which-delete"
+"""A delete request naming an item in several tables and no place ("delete the eggs") is
+asked as a choice between them, unless the last two turns pointed at one."""
+
+CHANGES: tuple[str, ...] = (
+    DEGRADE,
+    WRITE_CHECKS,
+    FOLLOW_UPS,
+    MODE_RULES,
+    CHOICES,
+    BATCHES,
+    WHICH_DELETE,
+)
 """Changes made after ``AT_START``: asked in the first activation, in this order."""
 
 

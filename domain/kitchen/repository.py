@@ -19,7 +19,17 @@ import datetime as dt
 import uuid
 from typing import Any
 
-from sqlalchemy import Table, case, delete, func, insert, literal_column, select, update
+from sqlalchemy import (
+    Table,
+    case,
+    delete,
+    func,
+    insert,
+    literal,
+    literal_column,
+    select,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -86,6 +96,21 @@ async def list_rows(session: AsyncSession, name: str, *, limit: int = 500) -> li
     t = _table(table_spec(name).name)
     order = [t.c.created_at] if "created_at" in t.c else []
     return await _list(session, t.name, [], order, limit, 0)
+
+
+async def rows_named_in(
+    session: AsyncSession, name: str, text: str, *, limit: int = 5
+) -> list[Row]:
+    """Rows of ``name`` (inventory, open shopping items) whose name occurs in ``text``
+    (case-insensitive; the text is a bound parameter, never SQL)."""
+    t = _table(name)
+    conditions = [
+        func.strpos(func.lower(literal(text)), func.lower(t.c.name)) > 0,
+        func.length(t.c.name) >= 3,
+    ]
+    if "is_purchased" in t.c:
+        conditions.append(t.c.is_purchased.is_(False))
+    return await _list(session, name, conditions, [func.lower(t.c.name)], limit, 0)
 
 
 async def list_inventory(

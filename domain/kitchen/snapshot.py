@@ -7,6 +7,7 @@ limits it to the user's own rows: a mention of someone else's recipe finds nothi
 from __future__ import annotations
 
 import datetime as dt
+import re
 import uuid
 
 from sqlalchemy import Table, func, select
@@ -14,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from domain.clock import DEFAULT_TIMEZONE, local_date
 from domain.db.models import Base
+from domain.intent import unplaced_delete
 from domain.kitchen import repository
 from domain.kitchen.entities import BY_TABLE
 from domain.kitchen.tables import TABLES
@@ -93,6 +95,27 @@ async def fresh_row(session: AsyncSession, table: str, row_id: str) -> dict | No
     return await repository.get_row(session, table, uuid.UUID(row_id))
 
 
+SAME_NAME_TABLES = ("inventory", "shopping_list")
+
+
+async def delete_candidates(session: AsyncSession, message: str) -> list[FreshEntity]:
+    """Rows named (as whole words) in ``message`` whose name occurs in more than one of
+    ``SAME_NAME_TABLES``: "the eggs" in the fridge and on the list."""
+    found: dict[str, list[FreshEntity]] = {}
+    for table in SAME_NAME_TABLES:
+        for row in await repository.rows_named_in(session, table, message):
+            name = str(row.get("name") or "").lower()
+            if re.search(rf"\b{re.escape(name)}\b", message.lower()):
+                entity = FreshEntity(table=table, id=str(row["id"]), action="read", data=row)
+                found.setdefault(name, []).append(entity)
+    return [
+        entity
+        for entities in found.values()
+        if len({e.table for e in entities}) > 1
+        for entity in entities
+    ]
+
+
 async def turn_context(
     session: AsyncSession,
     *,
@@ -134,6 +157,7 @@ async def turn_context(
             entities.append(
                 FreshEntity(table=mention.table, id=mention.id, action="mentioned:user", data=data)
             )
+    candidates = await delete_candidates(session, message) if unplaced_delete(message) else []
     profile = await repository.get_preferences(session)
     timezone = (profile or {}).get("timezone") or DEFAULT_TIMEZONE
     if now is not None:  # the user's local date, not UTC's, decides "today"
@@ -143,5 +167,6 @@ async def turn_context(
         dashboard=await kitchen_dashboard(session, today),
         entities=entities,
         unresolved_mentions=unresolved,
+        delete_candidates=candidates,
         timezone=timezone,
     )

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from domain.choices import checked_options, format_choice, resolve_choice
+from domain.choices import checked_options, format_choice, resolve_choice, which_to_delete
 from domain.nodes import DisambiguationOption
 from domain.registry import SessionIdRegistry
+from domain.turn_context import FreshEntity
 
 CURRIES = [
     DisambiguationOption(ref="recipe_1", label="Chicken curry"),
@@ -68,3 +69,29 @@ def test_an_answer_picks_by_number_ordinal_ref_or_words_of_one_label(answer: str
 @pytest.mark.parametrize("answer", ["", "the curry", "4", "0", "neither", "the sixth"])
 def test_an_answer_that_fits_none_or_several_picks_nothing(answer: str):
     assert resolve_choice(answer, CURRIES) is None
+
+
+def eggs(table: str, ref: str, **data) -> FreshEntity:
+    return FreshEntity(
+        table=table, id=ref, action="read", ref=ref, data={"id": ref, "name": "eggs", **data}
+    )
+
+
+FRIDGE_EGGS = eggs("inventory", "inv_1", location="fridge")
+LISTED_EGGS = eggs("shopping_list", "shop_1")
+
+
+def test_a_delete_that_could_mean_two_tables_asks_which_saying_where_each_is():
+    options = which_to_delete([FRIDGE_EGGS, LISTED_EGGS], familiar=[])
+    assert [(o.ref, o.label) for o in options] == [
+        ("inv_1", "eggs (in your inventory, fridge)"),
+        ("shop_1", "eggs (on your shopping list)"),
+    ]
+    assert resolve_choice("the ones on the list", options).ref == "shop_1"
+
+
+def test_no_choice_when_the_conversation_points_at_one_or_only_one_table_has_it():
+    assert which_to_delete([FRIDGE_EGGS, LISTED_EGGS], familiar=["shop_1"]) == []
+    assert which_to_delete([FRIDGE_EGGS, eggs("inventory", "inv_2")], familiar=[]) == []
+    both_seen = which_to_delete([FRIDGE_EGGS, LISTED_EGGS], familiar=["inv_1", "shop_1"])
+    assert len(both_seen) == 2

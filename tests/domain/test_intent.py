@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.intent import requested_change
+from domain.intent import requested_change, unplaced_delete
 
 
 @pytest.mark.parametrize(
@@ -39,3 +39,18 @@ def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
 )
 def test_questions_and_lookups_are_not(message: str):
     assert requested_change(message) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "unplaced"),
+    [
+        ("delete the eggs", True),
+        ("throw out the milk", True),
+        ("remove the eggs from my shopping list", False),
+        ("delete the eggs in the fridge", False),
+        ("add eggs", False),
+        ("what eggs do I have?", False),
+    ],
+)
+def test_a_delete_that_says_what_but_not_where(message: str, unplaced: bool):
+    assert unplaced_delete(message) is unplaced

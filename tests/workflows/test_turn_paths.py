@@ -423,3 +423,40 @@ async def test_the_users_constraints_reach_think_and_the_write_step(turns: Turns
     assert "Constraints: no dairy" in by_node["think"]
     assert "## Constraints to hold to\n- no dairy\n" in by_node["act"]
     assert await shopping_names(turns, executor) == ["oat milk"]
+
+
+async def test_deleting_an_item_found_in_two_places_asks_which_and_deletes_that_one(
+    turns: Turns, executor
+):
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("inventory", PANTRY)  # eggs in the fridge
+    await kitchen.create("shopping_list", [{"name": "eggs"}, {"name": "flour"}])
+    script = turns.script(
+        understand(),  # the model saw no ambiguity: the turn asks anyway
+        understand(),
+        plan("Delete the listed eggs", step("Delete the eggs from the list", "write", "shopping")),
+        tool(
+            "db_delete",
+            table="shopping_list",
+            filters=[{"field": "name", "op": "=", "value": "eggs"}],
+        ),
+        complete("Deleted eggs from the list"),
+        reply("Removed eggs from your shopping list."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("delete the eggs")
+        paused = await awaiting(handle)
+        labels = [o.label for o in paused.pending.options]
+        assert labels == ["eggs (in your inventory, fridge)", "eggs (on your shopping list)"]
+        assert paused.pending.message.startswith("Which one should I delete?\n\n1. eggs (in")
+        await send(handle, answer("answer", "2"))
+        result = await handle.result()
+        await keep_history(handle, "which_delete")
+    assert result.status == "completed"
+    chosen = paused.pending.options[1].ref
+    assert (
+        f"The user chose: eggs (on your shopping list) ({chosen})."
+        in [c.user for c in script.calls if c.node == "understand"][1]
+    )
+    assert await shopping_names(turns, executor) == ["flour"]
+    assert "eggs" in await kitchen.names("inventory")

@@ -114,3 +114,23 @@ async def test_the_profile_is_the_users_preferences(sessions, user):
 
 def _uuid(value: str) -> uuid.UUID:
     return uuid.UUID(value)
+
+
+async def test_a_delete_naming_an_item_in_two_tables_brings_both_rows(sessions, pantry: Kitchen):
+    await pantry.create("shopping_list", [{"name": "eggs"}, {"name": "egg noodles"}])
+    await pantry.create("shopping_list", [{"name": "rice", "is_purchased": True}])
+
+    async def candidates(message: str) -> list[tuple[str, str]]:
+        async with user_transaction(sessions, pantry.user) as session:
+            context = await turn_context(session, today=TODAY, message=message, ui_changes=[])
+        return sorted((e.table, e.data["name"]) for e in context.delete_candidates)
+
+    assert await candidates("delete the eggs") == [("inventory", "eggs"), ("shopping_list", "eggs")]
+    assert await candidates("please remove the Eggs.") == [
+        ("inventory", "eggs"),
+        ("shopping_list", "eggs"),
+    ]
+    assert await candidates("delete the eggs from my shopping list") == []  # it says where
+    assert await candidates("delete the rice") == []  # bought: only the pantry's is open
+    assert await candidates("delete the milk") == []  # in one table only
+    assert await candidates("how many eggs do I have?") == []  # no delete asked
