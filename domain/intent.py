@@ -33,6 +33,8 @@ PLACES = re.compile(
     r"recipes?|meal|plan|tasks?)\b",
     re.IGNORECASE,
 )
+SYMBOLS = re.compile(r"^[^\w]+")
+"""Emoji, bullets and punctuation before a clause's first word."""
 CLAUSES = re.compile(r"[.!?;\n]+|,\s*(?:and|then)\s+")
 
 
@@ -42,7 +44,7 @@ def requested_change(message: str) -> str | None:
     if report:
         return report.group(0).lower()
     for clause in CLAUSES.split(message):
-        words = LEAD_INS.sub("", clause.strip()).split()
+        words = LEAD_INS.sub("", SYMBOLS.sub("", clause.strip())).split()
         if words and (verb := words[0].lower().strip(",:")) in CHANGE_VERBS:
             return verb
     return None

@@ -127,8 +127,8 @@ CAPABILITIES: tuple[str, ...] = (
     '("show my pantry", "what\'s on my shopping list")',
     "add or remove items on your shopping list or in your inventory "
     '("add milk and eggs to my shopping list", "remove rice from my pantry")',
-    'suggest a recipe from my small built-in set ("suggest a recipe with chicken"), '
-    'then "save it" to keep it',
+    'suggest a recipe from my small built-in set ("suggest a recipe with chicken", '
+    '"what can I cook with what I have"), then "save it" to keep it',
     'plan next week\'s dinners from your saved recipes ("plan my dinners for next week")',
 )
 HELP_TEXT = (
@@ -144,6 +144,22 @@ WHICH_ONE_QUESTION = (
     '"show my recipes".'
 )
 SAVE_HINT = "Say 'save it' to keep it."
+SAVE_WHICH_LEAD = "Do you mean "
+"""How the demo asks before saving a recipe the last turn did not suggest."""
+EMPTY_STOCK = (
+    "Your inventory is empty, so I can't suggest something from what you have. Tell me "
+    'what you bought ("I bought eggs and rice"), or ask for any recipe ("suggest a '
+    'recipe").'
+)
+
+
+def cannot_text(asked: str) -> str:
+    """The answer to a request the rules recognise as one they cannot carry out."""
+    return (
+        f'I understood "{asked}", but that is more than the offline demo model can do, so '
+        f"I did nothing.\n\n{HELP_TEXT}"
+    )
+
 
 SUBDOMAIN_TABLE: dict[str, str] = {
     "inventory": "inventory",
@@ -166,10 +182,16 @@ SHOW_INTENT: dict[str, str] = {
 _SPACES = re.compile(r"\s+")
 
 
+_LEADING = re.compile(r"^[^\w@]+")
+"""Emoji, bullets and punctuation before the first word ("🛒 add milk")."""
+
+
 def normalize(message: str) -> str:
-    """Lower case, straight quotes, single spaces, no trailing punctuation."""
+    """Lower case, straight quotes, single spaces, no leading symbols or trailing
+    punctuation."""
     text = message.lower().replace("\u2019", "'").replace("\u2018", "'")
-    return _SPACES.sub(" ", text).strip().rstrip(".!?;:, ").strip()
+    text = _LEADING.sub("", _SPACES.sub(" ", text).strip())
+    return text.rstrip(".!?;:, ").strip()
 
 
 _SAVE = re.compile(r"\b(?:save|keep|store)\b")
@@ -206,6 +228,14 @@ _SUGGEST = re.compile(
     r"|\b(?:cook|make) (?:something|anything)\b"
     r"|\b(?:cook|make) with\b"
     r"|\brecipe\b"
+)
+_FROM_STOCK = re.compile(
+    r"\bwhat (?:i|we) (?:have|got|'ve got)\b|\bon hand\b|\bmy (?:ingredients|stock)\b"
+    r"|\b(?:in|from) (?:my|the|our) (?:pantry|fridge|freezer|inventory|kitchen|cupboards?)\b"
+)
+_CREATE = re.compile(
+    r"^(?:please |can you |could you |would you )*"
+    r"(?:make|create|build|write|generate|prepare|draw up|put together|organi[sz]e)\b"
 )
 _WITH = re.compile(r"\b(?:with|using|featuring|including|containing|from)\s+(?P<wish>.+)$")
 _FOR = re.compile(r"\bfor\s+(?P<wish>.+)$")
@@ -368,8 +398,8 @@ class Intent:
     """What the rules made of a message."""
 
     kind: str
-    """show | add | remove | suggest | save | save_nothing | plan_week | ambiguous | decline
-    | help"""
+    """show | add | remove | suggest | suggest_from_stock | save | save_which | save_nothing
+    | plan_week | ambiguous | decline | cannot | help"""
     subdomain: str | None = None
     place: Place | None = None
     items: list[Item] = field(default_factory=list)
@@ -421,6 +451,11 @@ def newest_pending_recipe(registry: SessionIdRegistry, hint: str = "") -> tuple[
     return ref, label(ref)
 
 
+def _recent(registry: SessionIdRegistry, ref: str) -> bool:
+    """Whether the last turn (or this one) suggested or referenced ``ref``."""
+    return (registry.last_referenced(ref) or 0) >= registry.current_turn - 1
+
+
 def classify(
     message: str,
     registry: SessionIdRegistry,
@@ -442,11 +477,27 @@ def classify(
     if not text:
         return Intent("help")
 
+    if (
+        answering
+        and pending
+        and str(pending.get("message", "")).startswith(SAVE_WHICH_LEAD)
+        and _AFFIRM.match(text)
+    ):
+        found = newest_pending_recipe(registry)
+        if found is not None:
+            return Intent("save", subdomain="recipes", ref=found[0], label=found[1])
+
     if _SAVE.search(text) and _SAVE_OBJECT.search(text):
         found = newest_pending_recipe(registry, text)
         if found is None:
             return Intent("save_nothing", subdomain="recipes")
-        return Intent("save", subdomain="recipes", ref=found[0], label=found[1])
+        ref, label = found
+        named = set(wish_words(label)) & (set(wish_words(text)) - {"save", "keep", "store"})
+        if not named and not answering and not _recent(registry, ref):
+            # "save that" about something the last turn did not suggest (a brainstorm
+            # in between): ask rather than save an older suggestion.
+            return Intent("save_which", subdomain="recipes", ref=ref, label=label)
+        return Intent("save", subdomain="recipes", ref=ref, label=label)
 
     if _THAT_ONE.search(text) or _PRONOUN_ONLY.match(text):
         return Intent("help" if answering else "ambiguous")
@@ -472,7 +523,12 @@ def classify(
         return _item_intent("remove", items, "inventory", "inventory", answering)
 
     if _SUGGEST.search(text):
+        if _FROM_STOCK.search(text):
+            return Intent("suggest_from_stock", subdomain="recipes")
         return Intent("suggest", subdomain="recipes", wish=_wish(text))
+
+    if _CREATE.match(text):  # "make a shopping list for the week": not a show, not a guess
+        return Intent("cannot", wish=text)
 
     for subdomain, pattern in _SHOW_TABLES:
         if pattern.search(text):
@@ -509,6 +565,9 @@ _PLAN_STEP = re.compile(
 READ_RECIPES_STEP = "Read your saved recipes"
 HELP_STEP = "Explain what the offline demo model understands"
 DECLINE_STEP = "Acknowledge that nothing will be done"
+CANNOT_STEP = "Say the demo model cannot do this"
+STOCK_STEP = "Read what is in stock"
+FROM_STOCK_STEP = "Suggest a recipe from what is in stock"
 DECLINED = "The user declined."
 
 
@@ -563,9 +622,20 @@ def understand(req: UnderstandRequest, today: dt.date) -> UnderstandOutput:
         return UnderstandOutput(
             needs_clarification=True, clarification_questions=[SAVE_NOTHING_QUESTION]
         )
+    if intent.kind == "save_which":
+        return UnderstandOutput(
+            needs_clarification=True, clarification_questions=[save_which_question(intent)]
+        )
     if intent.kind == "save" and intent.ref:
         return UnderstandOutput(referenced_entities=[intent.ref])
     return UnderstandOutput()
+
+
+def save_which_question(intent: Intent) -> str:
+    return (
+        f"{SAVE_WHICH_LEAD}{intent.label}, the recipe I suggested earlier? Say yes to save it, "
+        f"or tell me which one you mean."
+    )
 
 
 def think(req: ThinkRequest, today: dt.date) -> ThinkOutput:
@@ -594,6 +664,35 @@ def think(req: ThinkRequest, today: dt.date) -> ThinkOutput:
             goal=what,
             decision="plan_direct",
             steps=[ThinkStep(description=what, step_type="generate", subdomain="recipes")],
+        )
+    if kind == "suggest_from_stock":
+        return ThinkOutput(
+            goal=FROM_STOCK_STEP,
+            decision="plan_direct",
+            steps=[
+                ThinkStep(description=STOCK_STEP, step_type="read", subdomain="inventory"),
+                ThinkStep(
+                    description=FROM_STOCK_STEP, step_type="generate", subdomain="recipes", group=1
+                ),
+            ],
+        )
+    if kind == "cannot":
+        return ThinkOutput(
+            goal="Say what the demo model cannot do",
+            decision="plan_direct",
+            steps=[
+                ThinkStep(
+                    description=f"{CANNOT_STEP}: {intent.wish}",
+                    step_type="analyze",
+                    subdomain="recipes",
+                )
+            ],
+        )
+    if kind == "save_which":
+        return ThinkOutput(
+            goal="Save a recipe",
+            decision="clarify",
+            clarification_questions=[save_which_question(intent)],
         )
     if kind == "save" and intent.ref:
         return ThinkOutput(
@@ -770,6 +869,27 @@ def _summary(kind: str, step: ThinkStep, entry: dict[str, Any]) -> ActDecision:
     return _complete(f"Found {count} {noun}: {', '.join(names)}.", data)
 
 
+def _suggest_from_stock(prior: list[StepResult]) -> ActDecision:
+    """A built-in recipe using what the inventory read found; none when it found nothing."""
+    stock = [
+        str(row.get("name"))
+        for result in prior
+        for entry in result.tool_results
+        if entry.get("tool") == "db_read" and entry.get("table") == "inventory"
+        for row in entry.get("rows") or []
+        if isinstance(row, dict) and row.get("name")
+    ]
+    if not stock:
+        return _complete(EMPTY_STOCK)
+    recipe, matched = find_recipe(" ".join(stock))
+    have = _names_text(stock[:6])
+    if matched:
+        lead = f"From what you have ({have}), here's an idea:"
+    else:
+        lead = f"None of my built-in recipes uses what you have ({have}); here is one anyway:"
+    return _complete(lead, artifacts=[GeneratedArtifact(type="recipe", content=recipe)])
+
+
 def act(req: ActRequest) -> ActDecision:
     step = req.plan[req.step_index]
     calls = [e for e in req.tool_results if isinstance(e, dict) and "tool" in e]
@@ -778,6 +898,8 @@ def act(req: ActRequest) -> ActDecision:
             str(calls[-1]["error"]),
             next_="Try rephrasing the request; the demo model only knows a few patterns.",
         )
+    if step.step_type == "generate" and step.description == FROM_STOCK_STEP:
+        return _suggest_from_stock(req.prior_results)
     if step.step_type == "generate":
         match = _SUGGEST_STEP.match(step.description.strip().rstrip("."))
         wish = match.group("wish") if match else None
@@ -790,6 +912,9 @@ def act(req: ActRequest) -> ActDecision:
     if step.step_type == "analyze":
         if step.description == DECLINE_STEP:
             return _complete("Nothing to do: the user declined.", {"refs": [], "text": DECLINED})
+        if step.description.startswith(f"{CANNOT_STEP}: "):
+            asked = step.description.removeprefix(f"{CANNOT_STEP}: ")
+            return _complete("Nothing done: beyond the demo model.", {"text": cannot_text(asked)})
         return _complete(
             "The offline demo model understands a few request patterns.",
             {"refs": [], "text": "; ".join(CAPABILITIES)},
@@ -914,7 +1039,9 @@ def _reply_recipe(result: StepResult) -> str:
     for content in contents.values():
         if not isinstance(content, dict):
             continue
-        if wish and not find_recipe(wish)[1]:
+        if result.description == FROM_STOCK_STEP:
+            lead = result.summary
+        elif wish and not find_recipe(wish)[1]:
             lead = (
                 f"I don't know a recipe with {wish} (I'm the offline demo model with a small "
                 f"built-in set), so here is {content.get('name')} instead:"
@@ -926,6 +1053,8 @@ def _reply_recipe(result: StepResult) -> str:
             content.get("name")
         )
         parts.append(f"{lead}\n\n{shown}\n\n{SAVE_HINT}")
+    if not parts and result.description == FROM_STOCK_STEP:
+        return result.summary  # the inventory was empty: it says so
     return "\n\n".join(parts) or "I couldn't come up with a recipe."
 
 
@@ -937,6 +1066,10 @@ def _reply_step(result: StepResult, later_writes: bool) -> str:
     if result.step_type == "analyze":
         if isinstance(result.data, dict) and result.data.get("text") == DECLINED:
             return formatters.format_rejection()
+        if isinstance(result.data, dict) and str(result.data.get("text", "")).startswith(
+            "I understood"
+        ):
+            return str(result.data["text"])
         return HELP_TEXT
     if result.step_type == "write":
         texts = [_reply_write(e) for e in _write_entries(result)]
@@ -962,7 +1095,8 @@ def reply(req: ReplyRequest) -> ReplyOutput:
         parts.append(text or f"I found {len(rows)} rows.")
     steps = sorted(req.step_results, key=lambda r: r.step_index)
     for n, result in enumerate(steps):
-        later_writes = any(s.step_type == "write" for s in steps[n + 1 :])
+        # A read that fed a later write or suggestion: that step's reply says it all.
+        later_writes = any(s.step_type in ("write", "generate") for s in steps[n + 1 :])
         text = _reply_step(result, later_writes)
         if text:
             parts.append(text)

@@ -11,6 +11,7 @@ from domain.intent import requested_change, unplaced_delete
     ("message", "verb"),
     [
         ("add eggs to the shopping list", "add"),
+        ("🛒 - add eggs", "add"),
         ("Please delete the dal recipe", "delete"),
         ("can you mark milk as bought?", "mark"),
         ("ok, and then rename it to Sunday dal", "rename"),

@@ -9,6 +9,7 @@ import uuid
 import pytest
 
 from activities.llm.demo_provider import (
+    EMPTY_STOCK,
     HELP_TEXT,
     SAVE_HINT,
     SAVE_NOTHING_QUESTION,
@@ -323,3 +324,86 @@ async def test_demo_brainstorm_offers_ideas_and_keeps_one_as_unsaved_content(
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
     pending = SessionIdRegistry.from_dict(state.registry).get_truly_pending_artifacts()
     assert list(pending) == ["gen_recipe_1"] and state.handoff.action == "save"
+
+
+# --- honest when a rule half-matches ---------------------------------------------------------
+
+
+async def said_by(turns: Turns, message: str, mode: str | None = None):
+    """The turn's words as it settles: its reply, or the question it paused on."""
+    handle = await turns.start(message, mode=mode)
+    settled = await wait_for(
+        handle, lambda p: p.status in ("awaiting_input", "completed", "failed")
+    )
+    return handle, settled.pending.message if settled.pending else settled.response
+
+
+ASKED_WHICH = "Do you mean Lemon Chicken Traybake, the recipe I suggested earlier?"
+
+
+@pytest.mark.parametrize(
+    ("seed", "before", "message", "says", "then"),
+    [
+        pytest.param(
+            [],
+            [],
+            "🛒 add milk to my shopping list",
+            "Added milk to your shopping list.",
+            {"shopping_list": ["milk"]},
+            id="a leading emoji does not turn an add into a show",
+        ),
+        pytest.param(
+            [],
+            [],
+            "make a shopping list for the week",
+            'I understood "make a shopping list for the week", but that is more than the '
+            "offline demo model can do, so I did nothing.",
+            {"shopping_list": [], "meal_plans": []},
+            id="a request it cannot do is not guessed",
+        ),
+        pytest.param(
+            [],
+            [],
+            "what can I cook with what I have",
+            EMPTY_STOCK,
+            {"recipes": []},
+            id="cooking from an empty pantry says it is empty",
+        ),
+        pytest.param(
+            PANTRY,
+            [],
+            "what can I cook with what I have?",
+            "From what you have (",
+            {"recipes": []},
+            id="cooking from a stocked pantry names what it used",
+        ),
+        pytest.param(
+            [],
+            [
+                ("suggest a recipe with chicken", None),
+                ("ideas with lentils", "brainstorm"),
+                ("done", "brainstorm"),
+            ],
+            "save that",
+            ASKED_WHICH,
+            {"recipes": []},
+            id="save that after a brainstorm about something else asks",
+        ),
+    ],
+)
+async def test_a_half_matching_message_gets_an_honest_answer_and_no_other_action(
+    turns: Turns, executor, seed, before, message, says, then
+):
+    if seed:
+        await kitchen(turns, executor).create("inventory", seed)
+    async with turns.worker(DemoProvider()):
+        for text, mode in before:
+            await (await turns.start(text, mode=mode)).result()
+        handle, said = await said_by(turns, message)
+        for table, names in then.items():
+            assert sorted(r["name"] for r in await rows(turns, executor, table)) == names
+        if said.startswith(ASKED_WHICH):  # the question names the recipe; yes saves that one
+            await send(handle, answer("answer", "yes"))
+            saved = await handle.result()
+            assert saved.response == "Saved Lemon Chicken Traybake to your recipes."
+    assert said.startswith(says)
