@@ -23,6 +23,7 @@ from tests.workflows.script import (
     tool,
     understand,
 )
+from tests.workflows.test_batches import generate_then_save, saving
 
 SHOP = step("Add milk", "write", "shopping")
 
@@ -148,6 +149,24 @@ async def test_a_choice_lists_its_options_and_a_number_answers_it(api: Api):
     assert done["status"] == "completed"
     understood = [c.user for c in provider.calls if c.node == "understand"][-1]
     assert f"The user chose: {options[1]['label']} (recipe_2)." in understood
+
+
+async def test_a_finished_turn_shows_each_batch_items_status(api: Api):
+    conversation = await api.conversation()
+    save_all = generate_then_save(
+        saving("gen_recipe_1", "gen_recipe_2", "gen_recipe_3"), complete("Saved all three")
+    )
+    async with api.worker(script(*save_all)):
+        started = await api.post(
+            f"/v1/conversations/{conversation}/messages", json={"text": "dinner, saved"}
+        )
+        done = await settled(api, started.json()["id"], "completed")
+    batch = done["steps"][1]["batch"]
+    assert [(i["label"], i["status"]) for i in batch["items"]] == [
+        ("Butter Chicken", "completed"),
+        ("Dal", "completed"),
+        ("Naan", "completed"),
+    ]
 
 
 async def test_a_proposal_is_confirmed_through_input(api: Api):
