@@ -20,6 +20,7 @@ from temporalio.exceptions import ActivityError
 
 with workflow.unsafe.imports_passed_through():
     from activities.contracts import ActRequest, ActResult
+    from activities.nodes import NodeActivities
     from domain.batch import MAX_EARLY_COMPLETIONS, BatchManifest, start_manifest, track_write
     from domain.conversation import StepResult
     from domain.formatters import format_write_confirmation, model_problem
@@ -155,7 +156,7 @@ class ActLoop:
     async def _decide(self, run: StepRun) -> ActResult:
         step = self.plan[run.index]
         return await self.rt.llm(
-            "act",
+            NodeActivities.act,
             ActRequest(
                 message=self.said(),
                 constraints=self.constraints,
@@ -171,7 +172,6 @@ class ActLoop:
                 context=self.rt.context,
                 clock=self.rt.clock(),
             ),
-            ActResult,
             summary=f"act step {run.index + 1}/{len(self.plan)}: {step.step_type} {step.subdomain}",
         )
 

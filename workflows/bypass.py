@@ -18,7 +18,8 @@ from temporalio.contrib.workflow_streams import WorkflowStream
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
 with workflow.unsafe.imports_passed_through():
-    from activities.contracts import BypassRequest, BypassResult
+    from activities.contracts import BypassRequest
+    from activities.nodes import NodeActivities
     from domain.bypass import after_exchange, open_session
     from domain.modes import BYPASS_MODES
     from workflows.contracts import ProgressQuery, TurnInput, TurnOutput, TurnProgress, UserInput
@@ -89,7 +90,7 @@ class BypassTurnWorkflow:
         session = open_session(rt.state, rt.registry, mode, turn.turn_number, rt.context)
         rt.emit("thinking", {"message": turn.message, "mode": mode})
         result = await rt.llm(
-            "bypass",
+            NodeActivities.bypass,
             BypassRequest(
                 message=rt.message,
                 mode=mode,
@@ -97,7 +98,6 @@ class BypassTurnWorkflow:
                 context=rt.context,
                 clock=rt.clock(),
             ),
-            BypassResult,
             summary=f"{mode}",
         )
         output = result.output

@@ -9,6 +9,7 @@ every progress event records the attempt of the activity that produced it.
 from __future__ import annotations
 
 import builtins
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any, TypeVar
 
@@ -25,22 +26,21 @@ from temporalio.exceptions import (
 with workflow.unsafe.imports_passed_through():
     from activities.contracts import (
         BeginTurnRequest,
-        BeginTurnResult,
         CrudCallRequest,
         CrudCallResult,
         FinishTurnRequest,
-        FinishTurnResult,
         MarkTurnRequest,
-        MarkTurnResult,
         NodeCall,
         PrepareTurnRequest,
-        PrepareTurnResult,
         PreviousTurnRequest,
-        PreviousTurnResult,
         SchemaRequest,
         SchemaResult,
+        SummarizeResult,
     )
+    from activities.crud import CrudActivities
     from activities.llm.base import Usage
+    from activities.turn_context import TurnContextActivities
+    from activities.turn_state import TurnStateActivities
     from domain.clock import Clock
     from domain.conversation import ConversationState, StepResult
     from domain.entity_cards import entity_cards
@@ -59,6 +59,7 @@ EVENTS = "events"
 QUEUE_RECHECK = timedelta(seconds=5)
 """How often a queued turn checks again without a wake-up (one that came too early)."""
 R = TypeVar("R", bound=BaseModel)
+Req = TypeVar("Req", bound=BaseModel)
 
 
 class LlmCapReached(Exception):
@@ -194,16 +195,26 @@ class TurnRuntime:
     def llm_budget_left(self) -> int:
         return self.turn.limits.max_llm_calls - self.progress.llm_calls
 
-    async def llm(self, name: str, request: BaseModel, result_type: type[R], summary: str) -> R:
-        """Call an LLM node activity, if the per-turn budget allows another call."""
-        if self.llm_budget_left <= 0:
-            raise LlmCapReached(name)
-        self.progress.llm_calls += 1
+    async def llm(
+        self,
+        activity: Callable[[Any, Req], Awaitable[R]],
+        request: Req,
+        summary: str,
+        *,
+        budgeted: bool = True,
+    ) -> R:
+        """Call a model activity by reference (``NodeActivities.understand``): the SDK takes
+        its name and result type from the method. ``budgeted`` calls count one model call
+        up front and are refused once the turn's budget is spent; every call adds its
+        usage and the calls it reports (repairs, Summarize's own calls)."""
+        if budgeted:
+            if self.llm_budget_left <= 0:
+                raise LlmCapReached(activity.__name__)
+            self.progress.llm_calls += 1
         try:
-            result = await workflow.execute_activity(
-                name,
+            result = await workflow.execute_activity_method(
+                activity,
                 request,
-                result_type=result_type,
                 summary=summary,
                 **policies.llm(self.turn.limits.llm_timeout_seconds),
             )
@@ -215,6 +226,9 @@ class TurnRuntime:
             self.progress.llm_calls += result.llm_attempts - 1
             if result.llm_attempts > 1:
                 self.show_details()
+        elif isinstance(result, SummarizeResult):
+            self.progress.usage = self.progress.usage + result.usage
+            self.progress.llm_calls += result.llm_calls
         return result
 
     def _count_failed(self, error: ActivityError) -> None:
@@ -229,10 +243,12 @@ class TurnRuntime:
         self.progress.usage = self.progress.usage + usage
         self.progress.llm_calls += usage.repairs
 
-    async def local(self, name: str, request: BaseModel, result_type: type[R], summary: str) -> R:
-        """A short, idempotent database activity, run as a local activity."""
-        return await workflow.execute_local_activity(
-            name, request, result_type=result_type, summary=summary, **policies.DB
+    async def local(
+        self, activity: Callable[[Any, Req], Awaitable[R]], request: Req, summary: str
+    ) -> R:
+        """A short, idempotent database activity, by reference, run as a local activity."""
+        return await workflow.execute_local_activity_method(
+            activity, request, summary=summary, **policies.DB
         )
 
     async def crud(
@@ -240,7 +256,7 @@ class TurnRuntime:
     ) -> tuple[CrudCallResult, SessionIdRegistry]:
         target = call.params.get("table", "?")
         result = await self.local(
-            "crud",
+            CrudActivities.crud,
             CrudCallRequest(
                 user_id=self.turn.user_id,
                 call=call,
@@ -248,23 +264,21 @@ class TurnRuntime:
                 idempotency_key=key,
                 step=step,
             ),
-            CrudCallResult,
             summary=f"{call.tool} {target}",
         )
         return result, SessionIdRegistry.from_dict(result.registry)
 
     async def schema(self, subdomain: str) -> SchemaResult:
         return await self.local(
-            "fetch_schema",
+            CrudActivities.fetch_schema,
             SchemaRequest(subdomain=subdomain),
-            SchemaResult,
             summary=f"schema {subdomain}",
         )
 
     async def mark_turn(self, status: str, response: str | None = None) -> None:
         plan = self.plan_record()
         await self.local(
-            "mark_turn",
+            TurnStateActivities.mark_turn,
             MarkTurnRequest(
                 conversation_id=self.turn.conversation_id,
                 user_id=self.turn.user_id,
@@ -274,7 +288,6 @@ class TurnRuntime:
                 plan=plan,
                 usage=self.progress.usage,
             ),
-            MarkTurnResult,
             summary=f"turn {status}",
         )
 
@@ -292,7 +305,7 @@ class TurnRuntime:
         while True:
             self.previous_saved = False
             found = await self.local(
-                "previous_turn", request, PreviousTurnResult, summary="previous turn saved?"
+                TurnStateActivities.previous_turn, request, summary="previous turn saved?"
             )
             if found.settled:
                 if self.progress.status == "queued":
@@ -314,7 +327,7 @@ class TurnRuntime:
         """Start the turn's row and load the conversation state and registry it starts from."""
         turn = self.turn
         begun = await self.local(
-            "begin_turn",
+            TurnStateActivities.begin_turn,
             BeginTurnRequest(
                 conversation_id=turn.conversation_id,
                 user_id=turn.user_id,
@@ -322,7 +335,6 @@ class TurnRuntime:
                 workflow_id=self.workflow_id,
                 message=turn.message,
             ),
-            BeginTurnResult,
             summary="load conversation",
         )
         self.state, self.version = begun.state, begun.version
@@ -335,7 +347,7 @@ class TurnRuntime:
         the profile and kitchen dashboard are loaded, before any node runs."""
         turn = self.turn
         prepared = await self.local(
-            "prepare_turn",
+            TurnContextActivities.prepare_turn,
             PrepareTurnRequest(
                 user_id=turn.user_id,
                 message=turn.message,
@@ -346,7 +358,6 @@ class TurnRuntime:
                     for c in turn.ui_changes
                 ],
             ),
-            PrepareTurnResult,
             summary="load profile, dashboard, changes and mentions",
         )
         self.context = prepared.context
@@ -386,7 +397,7 @@ class TurnRuntime:
                 self.emit(status, {"turn": self.turn.turn_number})
             return
         finished = await self.local(
-            "finish_turn",
+            TurnStateActivities.finish_turn,
             FinishTurnRequest(
                 conversation_id=self.turn.conversation_id,
                 user_id=self.turn.user_id,
@@ -399,7 +410,6 @@ class TurnRuntime:
                 usage=self.progress.usage,
                 timings=dict(self.timings),
             ),
-            FinishTurnResult,
             summary=f"save conversation ({status})",
         )
         self.version = finished.version

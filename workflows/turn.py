@@ -19,16 +19,14 @@ from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_
 with workflow.unsafe.imports_passed_through():
     from activities.contracts import (
         ActQuickRequest,
-        ActQuickResult,
         ReplyRequest,
-        ReplyResult,
         SummarizeRequest,
         SummarizeResult,
         ThinkRequest,
-        ThinkResult,
         UnderstandRequest,
-        UnderstandResult,
     )
+    from activities.nodes import NodeActivities
+    from activities.turn_state import TurnStateActivities
     from domain import formatters
     from domain.choices import checked_options, format_choice, resolve_choice, which_to_delete
     from domain.conversation import (
@@ -54,7 +52,6 @@ with workflow.unsafe.imports_passed_through():
         ToolCall,
         UnderstandOutput,
     )
-    from workflows import policies
     from workflows.act_loop import ActLoop
     from workflows.contracts import (
         InputReceipt,
@@ -302,7 +299,7 @@ class TurnWorkflow:
     async def _understand(self, message: str, pending: dict[str, Any] | None) -> UnderstandOutput:
         rt = self.rt
         result = await rt.llm(
-            "understand",
+            NodeActivities.understand,
             UnderstandRequest(
                 message=message,
                 mode=self.mode,
@@ -312,7 +309,6 @@ class TurnWorkflow:
                 context=rt.context,
                 clock=rt.clock(),
             ),
-            UnderstandResult,
             summary="understand",
         )
         output = result.output
@@ -346,7 +342,7 @@ class TurnWorkflow:
     async def _think(self, message: str, pending: dict[str, Any] | None) -> ThinkOutput:
         rt = self.rt
         result = await rt.llm(
-            "think",
+            NodeActivities.think,
             ThinkRequest(
                 message=message,
                 mode=self.mode,
@@ -357,7 +353,6 @@ class TurnWorkflow:
                 context=rt.context,
                 clock=rt.clock(),
             ),
-            ThinkResult,
             summary="think",
         )
         self.think = result.output
@@ -377,7 +372,7 @@ class TurnWorkflow:
         for attempt in range(2 if degrade else 1):
             try:
                 decision = await rt.llm(
-                    "act_quick",
+                    NodeActivities.act_quick,
                     ActQuickRequest(
                         message=message,
                         intent=understand.quick_intent or message,
@@ -386,7 +381,6 @@ class TurnWorkflow:
                         clock=rt.clock(),
                         previous=previous,
                     ),
-                    ActQuickResult,
                     summary=f"act quick: read {subdomain}",
                 )
             except ActivityError as error:
@@ -524,7 +518,7 @@ class TurnWorkflow:
         blocked = self.exit if self.exit and self.exit.get("kind") != "fail" else None
         try:
             result = await rt.llm(
-                "reply",
+                NodeActivities.reply,
                 ReplyRequest(
                     message=self._what_the_user_said(),
                     mode=self.mode,
@@ -541,7 +535,6 @@ class TurnWorkflow:
                     state=rt.state.for_prompt(),
                     clock=rt.clock(),
                 ),
-                ReplyResult,
                 summary="reply",
             )
         except LlmCapReached:
@@ -698,8 +691,6 @@ class TurnWorkflow:
                 raise
             rt.fallback("summarize", rt.degraded(error))
             summarized = await self._summarize(state, record, summary, use_llm=False)
-        rt.progress.usage = rt.progress.usage + summarized.usage
-        rt.progress.llm_calls += summarized.llm_calls
         await self._finish(summarized.state, "completed", response)
         rt.emit("context_updated", {"turn": rt.turn.turn_number}, attempt=summarized.attempt)
 
@@ -707,8 +698,10 @@ class TurnWorkflow:
         self, state: Any, record: TurnRecord, summary: TurnExecutionSummary, *, use_llm: bool
     ) -> SummarizeResult:
         rt = self.rt
-        return await workflow.execute_activity(
-            "summarize",
+        # Summarize decides its own model calls (up to 3, none without the model): the
+        # budget is checked before (``use_llm``) and the calls it made are counted after.
+        return await rt.llm(
+            TurnStateActivities.summarize,
             SummarizeRequest(
                 state=state,
                 record=record,
@@ -716,9 +709,8 @@ class TurnWorkflow:
                 step_results=[rt.step_results[i] for i in sorted(rt.step_results)],
                 use_llm=use_llm,
             ),
-            result_type=SummarizeResult,
             summary="summarize" if use_llm else "summarize (without the model)",
-            **policies.llm(rt.turn.limits.llm_timeout_seconds),
+            budgeted=False,
         )
 
     def _turn_record(self, response: str) -> tuple[TurnRecord, TurnExecutionSummary]:
