@@ -22,6 +22,7 @@ from collections import defaultdict
 from activities.llm.script_provider import ScriptProvider
 from api.stack import connect
 from bench.report import markers, run_bench
+from bench.script import act_answer, plan_answer
 from domain.crud.contracts import DbCreate
 from domain.crud.executor import CrudExecutor
 from domain.db.engine import create_engine, session_factory
@@ -61,12 +62,8 @@ def _step(description: str, step_type: str, subdomain: str, group: int = 0) -> d
     }
 
 
-def _plan(goal: str, *steps: dict) -> dict:
-    return {"node": "think", "output": {"goal": goal, "decision": "plan_direct", "steps": [*steps]}}
-
-
-def _act(step: int, **output) -> dict:
-    return {"node": "act", "step": step, "output": output}
+_plan = plan_answer
+_act = act_answer
 
 
 def _recipe(cycle: int, *extra: str) -> dict:

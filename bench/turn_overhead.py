@@ -24,12 +24,9 @@ from activities.llm.script_provider import ScriptProvider
 from api.stack import connect
 from bench.noop_workflow import NoopInput, NoopWorkflow, noop
 from bench.report import markers, run_bench
+from bench.script import BenchConversation, act_answer, plan_answer
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings
-from domain.turns import create_conversation
-from domain.users import create_user
-from workflows.contracts import TurnInput, TurnLimits
-from workflows.turn import TurnWorkflow
 from workflows.worker import build_worker
 
 START, END = markers("turn_overhead")
@@ -41,56 +38,31 @@ def plan_turn_script(turns: int) -> ScriptProvider:
     for n in range(turns):
         responses += [
             {"node": "understand", "output": {}},
-            {
-                "node": "think",
-                "output": {
-                    "goal": "restock",
-                    "decision": "plan_direct",
-                    "steps": [
-                        {
-                            "description": "Read inventory",
-                            "step_type": "read",
-                            "subdomain": "inventory",
-                            "group": 0,
-                        },
-                        {
-                            "description": "Add to list",
-                            "step_type": "write",
-                            "subdomain": "shopping",
-                            "group": 1,
-                        },
-                    ],
+            plan_answer(
+                "restock",
+                {"description": "Read inventory", "step_type": "read", "subdomain": "inventory"},
+                {
+                    "description": "Add to list",
+                    "step_type": "write",
+                    "subdomain": "shopping",
+                    "group": 1,
                 },
-            },
-            {
-                "node": "act",
-                "step": 0,
-                "output": {
-                    "action": "tool_call",
-                    "tool_call": {"tool": "db_read", "params": {"table": "inventory"}},
+            ),
+            act_answer(
+                0,
+                action="tool_call",
+                tool_call={"tool": "db_read", "params": {"table": "inventory"}},
+            ),
+            act_answer(0, action="step_complete", result_summary="read"),
+            act_answer(
+                1,
+                action="tool_call",
+                tool_call={
+                    "tool": "db_create",
+                    "params": {"table": "shopping_list", "data": {"name": f"item {n}"}},
                 },
-            },
-            {
-                "node": "act",
-                "step": 0,
-                "output": {"action": "step_complete", "result_summary": "read"},
-            },
-            {
-                "node": "act",
-                "step": 1,
-                "output": {
-                    "action": "tool_call",
-                    "tool_call": {
-                        "tool": "db_create",
-                        "params": {"table": "shopping_list", "data": {"name": f"item {n}"}},
-                    },
-                },
-            },
-            {
-                "node": "act",
-                "step": 1,
-                "output": {"action": "step_complete", "result_summary": "added"},
-            },
+            ),
+            act_answer(1, action="step_complete", result_summary="added"),
             {"node": "reply", "output": {"response": f"Added item {n}."}},
         ]
     responses += [
@@ -117,8 +89,7 @@ async def measure(address: str, app_url: str, turns: int) -> dict:
     client = await connect(Settings(_env_file=None, temporal_address=address))
     engine = create_engine(app_url)
     sessions = session_factory(engine)
-    user_id, _ = await create_user(sessions, "bench")
-    conversation = await create_conversation(sessions, user_id, "bench")
+    talk = await BenchConversation.create(client, sessions)
     queue = f"bench-{uuid.uuid4().hex[:8]}"
     provider = plan_turn_script(turns)
     wall, activities, events, sizes = [], [], [], []
@@ -127,17 +98,8 @@ async def measure(address: str, app_url: str, turns: int) -> dict:
         Worker(client, task_queue=f"{queue}-noop", workflows=[NoopWorkflow], activities=[noop]),
     ):
         for n in range(1, turns + 1):
-            turn = TurnInput(
-                conversation_id=conversation,
-                user_id=str(user_id),
-                turn_number=n,
-                message=f"add item {n}",
-                limits=TurnLimits(),
-            )
             started = time.perf_counter()
-            handle = await client.start_workflow(
-                TurnWorkflow.run, turn, id=f"bench-{conversation}-{n}", task_queue=queue
-            )
+            handle = await talk.start(n, queue)
             result = await handle.result()
             wall.append(time.perf_counter() - started)
             assert result.status == "completed", result
