@@ -11,9 +11,9 @@ from __future__ import annotations
 from pydantic import TypeAdapter, ValidationError
 from temporalio import activity
 
-from activities.contracts import CrudCallRequest, CrudCallResult, SchemaRequest, SchemaResult
-from activities.errors import to_application_error
-from domain.crud.contracts import CrudRequest
+from activities.failures import to_application_error
+from activities.payloads import CrudCallRequest, CrudCallResult, SchemaRequest, SchemaResult
+from domain.crud.calls import CrudRequest
 from domain.crud.executor import CrudExecutor
 from domain.errors import CrudValidationError, MissingIdempotencyKey
 from domain.kitchen.tables import schema_for_subdomain

@@ -6,7 +6,11 @@ from temporalio import activity
 from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.service import RPCError, RPCStatusCode
 
-from activities.contracts import (
+from activities.failures import to_application_error
+from activities.llm.gateway import LlmGateway
+from activities.llm.provider import Usage
+from activities.model_nodes import call_node
+from activities.payloads import (
     BeginTurnRequest,
     BeginTurnResult,
     FinishTurnRequest,
@@ -18,23 +22,19 @@ from activities.contracts import (
     SummarizeRequest,
     SummarizeResult,
 )
-from activities.errors import to_application_error
-from activities.llm.base import Usage
-from activities.llm.gateway import LlmGateway
-from activities.nodes import call_node
-from domain import context, turns
+from domain import context, turn_store
 from domain.conversation import add_history, record_turn, summarize_assistant_message
 from domain.errors import DomainError
 from domain.nodes import CompressOutput, SummarizeOutput
 from domain.prompts import render
 
 PREVIOUS_SAVED = "previous_turn_saved"
-"""The signal a queued turn waits for (``workflows.runtime.TurnRuntime.wait_for_previous``)."""
+"""The signal a queued turn waits for (``workflows.turn_runtime.TurnRuntime.wait_for_previous``)."""
 
 
 class TurnStateActivities:
     def __init__(
-        self, sessions: turns.Sessions, gateway: LlmGateway, client: Client | None = None
+        self, sessions: turn_store.Sessions, gateway: LlmGateway, client: Client | None = None
     ) -> None:
         self.sessions = sessions
         self.gateway = gateway
@@ -47,14 +47,14 @@ class TurnStateActivities:
         """Whether the turn before this one has saved its state. A turn left busy by a
         workflow that is gone (terminated, timed out) is ended here, so the queue moves."""
         attempt = activity.info().attempt
-        previous = await turns.previous_turn(
+        previous = await turn_store.previous_turn(
             self.sessions, request.user_id, request.conversation_id, request.turn_number
         )
-        if previous is None or previous.status in turns.TERMINAL:
+        if previous is None or previous.status in turn_store.TERMINAL:
             status = previous.status if previous is not None else ""
             return PreviousTurnResult(settled=True, previous_status=status, attempt=attempt)
         if self.client is not None and await _gone(self.client, previous.workflow_id):
-            await turns.end_abandoned_turn(
+            await turn_store.end_abandoned_turn(
                 self.sessions,
                 request.user_id,
                 previous,
@@ -68,7 +68,7 @@ class TurnStateActivities:
         """Tell the turn queued behind this one (if any) that the state is saved."""
         if self.client is None:
             return
-        next_id = turns.turn_workflow_id(request.conversation_id, request.turn_number + 1)
+        next_id = turn_store.turn_workflow_id(request.conversation_id, request.turn_number + 1)
         try:
             await self.client.get_workflow_handle(next_id).signal(PREVIOUS_SAVED)
         except RPCError:
@@ -77,7 +77,7 @@ class TurnStateActivities:
     @activity.defn(name="begin_turn")
     async def begin_turn(self, request: BeginTurnRequest) -> BeginTurnResult:
         try:
-            state, version = await turns.start_turn(
+            state, version = await turn_store.start_turn(
                 self.sessions,
                 user_id=request.user_id,
                 conversation_id=request.conversation_id,
@@ -91,7 +91,7 @@ class TurnStateActivities:
 
     @activity.defn(name="mark_turn")
     async def mark_turn(self, request: MarkTurnRequest) -> MarkTurnResult:
-        await turns.set_turn_status(
+        await turn_store.set_turn_status(
             self.sessions,
             user_id=request.user_id,
             conversation_id=request.conversation_id,
@@ -153,7 +153,7 @@ class TurnStateActivities:
     @activity.defn(name="finish_turn")
     async def finish_turn(self, request: FinishTurnRequest) -> FinishTurnResult:
         try:
-            version = await turns.finish_turn(
+            version = await turn_store.finish_turn(
                 self.sessions,
                 user_id=request.user_id,
                 conversation_id=request.conversation_id,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 
 from api.deps import Services
-from domain import turns
+from domain import turn_store
 from domain.db.models import Turn
 
 REASONS = {
@@ -34,6 +34,6 @@ async def free_if_abandoned(svc: Services, user_id: str, turn: Turn) -> bool:
         if age.total_seconds() < svc.settings.turn_start_grace_seconds:
             return False  # another request may be starting it right now
     status = "cancelled" if liveness == "cancelled" else "failed"
-    return await turns.end_abandoned_turn(
+    return await turn_store.end_abandoned_turn(
         svc.sessions, user_id, turn, status=status, reason=REASONS[liveness]
     )

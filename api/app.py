@@ -10,7 +10,7 @@ from fastapi_offline import FastAPIOffline
 from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 
-from api import errors, web_page
+from api import problems, web_page
 from api.deps import Services
 from api.routes import agui, conversations, health, kitchen, turns
 from api.temporal import TurnClient
@@ -56,7 +56,7 @@ def create_app(
     )
     if services is not None:
         app.state.services = services  # also without a lifespan (in-process test clients)
-    errors.install(app)
+    problems.install(app)
     web_page.install(app)
     app.include_router(health.router)
     app.include_router(conversations.router)

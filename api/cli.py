@@ -17,7 +17,7 @@ from activities.llm.providers import provider_from_settings
 from api import stack
 from api.devserver import dev_server
 from domain.db.engine import create_engine, session_factory
-from domain.db.runtime import Database, prepare_database
+from domain.db.server import Database, prepare_database
 from domain.settings import Settings
 from domain.users import create_user
 
@@ -198,7 +198,7 @@ def parser() -> argparse.ArgumentParser:
     chat.add_argument("--token", help="bearer token (default: .alfred/dev-token)")
     chat.add_argument("--conversation", help="continue this conversation id")
     chat.add_argument("--mode", choices=["quick", "plan", "create", "cook", "brainstorm"])
-    from evals.cli import add_parser as add_eval
+    from evals.command import add_parser as add_eval
 
     add_eval(commands)
     return top
@@ -223,7 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "turns":
         return cmd_turns_end_stuck(settings, dry_run=args.dry_run)
     if args.command == "eval":
-        from evals.cli import cmd_eval
+        from evals.command import cmd_eval
 
         return _leave(cmd_eval(settings, args))
     return cmd_users_create(settings, args.name)

@@ -9,10 +9,10 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from api.errors import ApiError
+from api.problems import ApiError
 from api.temporal import TurnClient
 from domain.settings import Settings
-from domain.turns import Sessions
+from domain.turn_store import Sessions
 from domain.users import user_for_token
 
 

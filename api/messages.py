@@ -15,12 +15,12 @@ from temporalio.service import RPCError
 
 from api.abandoned import free_if_abandoned
 from api.deps import Services
-from api.errors import ApiError
+from api.problems import ApiError
 from api.schemas import MessageCreate
 from api.temporal import AnswerRefused
-from domain import turns
+from domain import turn_store
 from domain.db.models import Turn
-from workflows.contracts import InputReceipt, TurnInput, TurnLimits, UiChange, UserInput
+from workflows.interface import InputReceipt, TurnInput, TurnLimits, UiChange, UserInput
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ async def take_message(
         run_id = await svc.turns.start(turn.workflow_id, turn_input)
     except RPCError as error:
         # Leave the conversation usable: the reserved turn never started.
-        await turns.set_turn_status(
+        await turn_store.set_turn_status(
             svc.sessions,
             user_id=user_id,
             conversation_id=conversation_id,
@@ -70,13 +70,13 @@ async def take_message(
         raise ApiError(
             503, "temporal_unavailable", "could not start the turn; send the message again"
         ) from None
-    await turns.set_run_id(svc.sessions, user_id, turn.id, run_id)
+    await turn_store.set_run_id(svc.sessions, user_id, turn.id, run_id)
     return turn, None
 
 
 async def _reserve(
     svc: Services, user_id: str, conversation_id: str, body: MessageCreate
-) -> tuple[turns.Reservation, InputReceipt | None]:
+) -> tuple[turn_store.Reservation, InputReceipt | None]:
     """The turn this message starts, or the paused turn it answered, with the receipt."""
     reservation = await _claim(svc, user_id, conversation_id, body)
     if reservation.kind in ("start", "existing"):
@@ -88,7 +88,7 @@ async def _reserve(
         if not await free_if_abandoned(svc, user_id, reservation.turn):
             raise ApiError(409, refused.code, str(refused)) from None
     else:
-        await turns.record_input(svc.sessions, user_id, reservation.turn, answer.input_id)
+        await turn_store.record_input(svc.sessions, user_id, reservation.turn, answer.input_id)
         return reservation, receipt
     # The paused turn's workflow was gone: it is ended, and this message starts the next.
     reservation = await _claim(svc, user_id, conversation_id, body)
@@ -99,16 +99,16 @@ async def _reserve(
 
 async def _claim(
     svc: Services, user_id: str, conversation_id: str, body: MessageCreate
-) -> turns.Reservation:
+) -> turn_store.Reservation:
     """Reserve the next turn; a busy turn whose workflow is gone is ended first
     (``api.abandoned``), not waited on for ever."""
     try:
-        return await turns.reserve_turn(
+        return await turn_store.reserve_turn(
             svc.sessions, user_id, conversation_id, body.text, input_id=body.input_id
         )
-    except turns.TurnInProgress as busy:
+    except turn_store.TurnInProgress as busy:
         if busy.turn is None or not await free_if_abandoned(svc, user_id, busy.turn):
             raise
-    return await turns.reserve_turn(
+    return await turn_store.reserve_turn(
         svc.sessions, user_id, conversation_id, body.text, input_id=body.input_id
     )

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, Field, model_validator
 
 from domain.kitchen.tables import TABLES
-from workflows.contracts import InputReceipt
+from workflows.interface import InputReceipt
 
 Mode = Literal["quick", "plan", "create", "cook", "brainstorm"]
 KitchenTable = Literal[tuple(sorted(name for name, spec in TABLES.items() if spec.writable))]  # type: ignore[valid-type]

@@ -15,14 +15,14 @@ from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.service import RPCError
 
-from activities.llm.base import LlmProvider
+from activities.llm.provider import LlmProvider
 from activities.llm.providers import provider_from_settings
 from api.app import create_app
 from api.deps import Services
 from api.temporal import TurnClient
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings
-from domain.turns import Sessions
+from domain.turn_store import Sessions
 from domain.users import create_user, user_for_token
 from workflows.search_attributes import register_search_attributes
 from workflows.worker import build_worker

@@ -23,7 +23,7 @@ from temporalio.contrib.workflow_streams import WorkflowStreamClient
 
 from activities.streaming import TOKENS
 from api.temporal import TurnClient
-from workflows.runtime import EVENTS
+from workflows.turn_runtime import EVENTS
 
 T = TypeVar("T")
 FINAL_EVENTS = ("context_updated", "error", "expired", "cancelled")

@@ -16,8 +16,8 @@ from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.worker import Replayer
 
-from domain import turns
-from workflows.bypass import BypassTurnWorkflow
+from domain import turn_store
+from workflows.bypass_turn import BypassTurnWorkflow
 from workflows.search_attributes import USER_ID
 from workflows.turn import TurnWorkflow
 
@@ -59,14 +59,14 @@ async def find_stuck(
     return stuck
 
 
-async def end_stuck(client: Client, sessions: turns.Sessions, stuck: StuckTurn) -> bool:
+async def end_stuck(client: Client, sessions: turn_store.Sessions, stuck: StuckTurn) -> bool:
     """Terminate the stuck run and end its turn row; False when the row had ended."""
     await client.get_workflow_handle(stuck.workflow_id).terminate(
         f"its history does not replay with this code: {stuck.error[:500]}"
     )
-    turn = await turns.turn_by_workflow_id(sessions, stuck.user_id, stuck.workflow_id)
+    turn = await turn_store.turn_by_workflow_id(sessions, stuck.user_id, stuck.workflow_id)
     if turn is None:
         return False
-    return await turns.end_abandoned_turn(
+    return await turn_store.end_abandoned_turn(
         sessions, stuck.user_id, turn, status="failed", reason=REASON
     )

@@ -19,7 +19,7 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from domain.modes import BYPASS_MODES
 from domain.settings import Settings
-from workflows.contracts import InputReceipt, ProgressQuery, TurnInput, TurnProgress, UserInput
+from workflows.interface import InputReceipt, ProgressQuery, TurnInput, TurnProgress, UserInput
 from workflows.search_attributes import CONVERSATION_ID, TURN_STATUS, USER_ID
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ import uuid
 from api.deps import Services
 from api.schemas import ChoicePublic, PendingPublic, TurnPublic
 from domain.db.models import Turn
-from domain.turns import TERMINAL, turn_by_id
+from domain.turn_store import TERMINAL, turn_by_id
 
 SETTLED = ("replied", "awaiting_input", *TERMINAL)
 """States ``?wait=true`` returns on: the user has something to read or answer."""

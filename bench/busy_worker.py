@@ -44,19 +44,19 @@ from temporalio.api.enums.v1 import EventType
 from temporalio.client import Client, WorkflowHandle, WorkflowHistory
 from temporalio.worker import Worker
 
-from activities.llm.base import LlmReply, LlmRequest
+from activities.llm.provider import LlmReply, LlmRequest
 from activities.llm.script_provider import ScriptProvider
 from api.stack import connect
-from bench.report import markers, run_bench
+from bench.harness import markers, run_bench
 from bench.turn_overhead import percentile
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings
-from domain.turns import create_conversation
+from domain.turn_store import create_conversation
 from domain.users import create_user
 from tests.replay import LOCAL_ACTIVITY_MARKER, replay_failures
 from tests.workflows.script import complete, propose, reply, step, tool, understand
 from tests.workflows.variants import TurnWorkflowAskingLate
-from workflows.contracts import (
+from workflows.interface import (
     InputReceipt,
     ProgressQuery,
     TurnInput,

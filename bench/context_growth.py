@@ -21,17 +21,17 @@ from collections import defaultdict
 
 from activities.llm.script_provider import ScriptProvider
 from api.stack import connect
-from bench.report import markers, run_bench
-from bench.script import act_answer, plan_answer
-from domain.crud.contracts import DbCreate
+from bench.harness import markers, run_bench
+from bench.scripted import act_answer, plan_answer
+from domain.crud.calls import DbCreate
 from domain.crud.executor import CrudExecutor
 from domain.db.engine import create_engine, session_factory
 from domain.registry import SessionIdRegistry
 from domain.settings import Settings
 from domain.tokens import estimate_tokens
-from domain.turns import create_conversation
+from domain.turn_store import create_conversation
 from domain.users import create_user
-from workflows.contracts import TurnInput, TurnLimits
+from workflows.interface import TurnInput, TurnLimits
 from workflows.turn import TurnWorkflow
 from workflows.worker import build_worker
 

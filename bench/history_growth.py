@@ -25,8 +25,8 @@ from temporalio.api.enums.v1 import EventType
 from temporalio.client import WorkflowHistory
 
 from api.stack import connect
-from bench.report import markers, run_bench
-from bench.script import BenchConversation
+from bench.harness import markers, run_bench
+from bench.scripted import BenchConversation
 from bench.turn_overhead import plan_turn_script
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings

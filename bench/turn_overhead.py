@@ -22,9 +22,9 @@ from temporalio.worker import Worker
 
 from activities.llm.script_provider import ScriptProvider
 from api.stack import connect
+from bench.harness import markers, run_bench
 from bench.noop_workflow import NoopInput, NoopWorkflow, noop
-from bench.report import markers, run_bench
-from bench.script import BenchConversation, act_answer, plan_answer
+from bench.scripted import BenchConversation, act_answer, plan_answer
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings
 from workflows.worker import build_worker

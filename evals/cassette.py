@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from activities.llm.base import LlmError, LlmProvider, LlmReply, LlmRequest, Usage
+from activities.llm.provider import LlmError, LlmProvider, LlmReply, LlmRequest, Usage
 from evals.scenario import expand
 
 CASSETTES_DIR = Path(__file__).parent / "cassettes"

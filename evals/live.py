@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 
-from activities.llm.base import LlmProvider, LlmReply, LlmRequest
+from activities.llm.provider import LlmProvider, LlmReply, LlmRequest
 from api.app import create_app
 from api.deps import Services
 from api.stack import connect, ensure_search_attributes

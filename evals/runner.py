@@ -23,14 +23,14 @@ from pydantic import BaseModel, Field
 
 from domain.clock import local_date
 from domain.conversation import ConversationState
-from domain.crud.contracts import DbCreate
+from domain.crud.calls import DbCreate
 from domain.crud.executor import CrudExecutor
 from domain.db.engine import user_transaction
 from domain.kitchen import repository
 from domain.kitchen.entities import BY_TABLE
 from domain.kitchen.tables import TABLES
 from domain.registry import SessionIdRegistry
-from domain.turns import Sessions, load_conversation
+from domain.turn_store import Sessions, load_conversation
 from domain.users import create_user
 from evals.cassette import Call, Replay, Watch
 from evals.checks import Check, check_turn

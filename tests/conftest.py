@@ -29,7 +29,7 @@ from domain.db.urls import app_url
 from domain.registry import SessionIdRegistry
 from domain.settings import Settings
 from domain.users import create_user
-from tests.kitchen import PANTRY, Kitchen
+from tests.kitchen_helper import PANTRY, Kitchen
 from tests.replay import HistoryRecorder
 from workflows.search_attributes import register_search_attributes
 

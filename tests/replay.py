@@ -28,7 +28,7 @@ from temporalio.client import (
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.worker import Replayer
 
-from workflows.bypass import BypassTurnWorkflow
+from workflows.bypass_turn import BypassTurnWorkflow
 from workflows.turn import TurnWorkflow
 
 LOCAL_ACTIVITY_MARKER = "core_local_activity"

@@ -19,8 +19,8 @@ from temporalio import workflow
 from temporalio.exceptions import ActivityError
 
 with workflow.unsafe.imports_passed_through():
-    from activities.contracts import ActRequest, ActResult
-    from activities.nodes import NodeActivities
+    from activities.model_nodes import NodeActivities
+    from activities.payloads import ActRequest, ActResult
     from domain.batch import MAX_EARLY_COMPLETIONS, BatchManifest, start_manifest, track_write
     from domain.conversation import StepResult
     from domain.formatters import format_write_confirmation, model_problem
@@ -29,7 +29,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.registry import SessionIdRegistry, rename_refs
     from domain.step_checks import ALREADY_DONE, completion_flags, scope_error, write_key
     from workflows.routing import should_continue_act
-    from workflows.runtime import LlmCapReached, TurnRuntime
+    from workflows.turn_runtime import LlmCapReached, TurnRuntime
     from workflows.versions import BATCHES, WRITE_CHECKS
 
 ALLOWED_TOOLS: dict[str, tuple[str, ...]] = {

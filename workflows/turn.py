@@ -1,7 +1,7 @@
 """TurnWorkflow: one conversation turn, Understand → (Think → Act loop | Act Quick) → Reply
 → Summarize (seed 000), with durable pauses for proposals, clarifications and questions.
 
-Every node and every CRUD call is an activity (see ``workflows.runtime``); routing is the
+Every node and every CRUD call is an activity (see ``workflows.turn_runtime``); routing is the
 seeds' functions in ``workflows.routing``; the Act loop is ``workflows.act_loop``. The
 response is visible (status ``replied``, a ``done`` event) before Summarize runs.
 """
@@ -17,7 +17,8 @@ from temporalio.contrib.workflow_streams import WorkflowStream
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
 with workflow.unsafe.imports_passed_through():
-    from activities.contracts import (
+    from activities.model_nodes import NodeActivities
+    from activities.payloads import (
         ActQuickRequest,
         ReplyRequest,
         SummarizeRequest,
@@ -25,7 +26,6 @@ with workflow.unsafe.imports_passed_through():
         ThinkRequest,
         UnderstandRequest,
     )
-    from activities.nodes import NodeActivities
     from activities.turn_state import TurnStateActivities
     from domain import formatters
     from domain.choices import checked_options, format_choice, resolve_choice, which_to_delete
@@ -53,7 +53,7 @@ with workflow.unsafe.imports_passed_through():
         UnderstandOutput,
     )
     from workflows.act_loop import ActLoop
-    from workflows.contracts import (
+    from workflows.interface import (
         InputReceipt,
         PendingPause,
         ProgressQuery,
@@ -64,7 +64,7 @@ with workflow.unsafe.imports_passed_through():
         UserInput,
     )
     from workflows.routing import route_after_think, route_after_understand
-    from workflows.runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
+    from workflows.turn_runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
     from workflows.versions import CHOICES, DEGRADE, MODE_RULES, WHICH_DELETE
 
 

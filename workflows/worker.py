@@ -10,15 +10,15 @@ from temporalio.client import Client
 from temporalio.worker import Worker
 
 from activities.crud import CrudActivities
-from activities.llm.base import LlmProvider
 from activities.llm.gateway import LlmGateway
-from activities.nodes import NodeActivities
-from activities.turn_context import TurnContextActivities
+from activities.llm.provider import LlmProvider
+from activities.model_nodes import NodeActivities
+from activities.preparation import TurnContextActivities
 from activities.turn_state import TurnStateActivities
 from domain.crud.executor import CrudExecutor
 from domain.settings import Settings
-from domain.turns import Sessions
-from workflows.bypass import BypassTurnWorkflow
+from domain.turn_store import Sessions
+from workflows.bypass_turn import BypassTurnWorkflow
 from workflows.turn import TurnWorkflow
 
 

@@ -4,7 +4,7 @@ without an API key.
 **This is not an LLM.** It does not read the prompts. It matches the lower-cased user
 message against a handful of fixed patterns and builds each node's output from the node's
 request model, which every node activity passes in ``LlmRequest.extra["request"]`` (see
-``activities/nodes.py``). Anything it does not recognise gets an honest list of what it
+``activities/model_nodes.py``). Anything it does not recognise gets an honest list of what it
 does understand. Its outputs go through the gateway's validation like any model's.
 
 Later nodes do not re-read the user: the demo's own Think writes what Act needs into the
@@ -89,7 +89,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from activities.contracts import (
+from activities.llm.demo_recipes import find_recipe, recipe_names, wish_text, wish_words
+from activities.llm.provider import LlmError, LlmReply, LlmRequest, Usage, stream_whole
+from activities.payloads import (
     ActQuickRequest,
     ActRequest,
     BypassRequest,
@@ -98,8 +100,6 @@ from activities.contracts import (
     ThinkRequest,
     UnderstandRequest,
 )
-from activities.llm.base import LlmError, LlmReply, LlmRequest, Usage, stream_whole
-from activities.llm.demo_recipes import find_recipe, recipe_names, wish_text, wish_words
 from domain import formatters
 from domain.conversation import StepResult
 from domain.nodes import (

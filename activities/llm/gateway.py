@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from activities.llm.base import LlmError, LlmProvider, LlmReply, LlmRequest, Usage
+from activities.llm.provider import LlmError, LlmProvider, LlmReply, LlmRequest, Usage
 
 
 class LlmResult(BaseModel):

@@ -18,7 +18,7 @@ from typing import Any
 
 import openai
 
-from activities.llm.base import AnswerStream, LlmError, LlmReply, LlmRequest, Usage
+from activities.llm.provider import AnswerStream, LlmError, LlmReply, LlmRequest, Usage
 from activities.llm.schema import schema_text, strict_schema
 from domain.settings import Settings
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from activities.llm.base import LlmProvider
 from activities.llm.demo_provider import DemoProvider
 from activities.llm.openai_provider import OpenAIProvider
+from activities.llm.provider import LlmProvider
 from activities.llm.script_provider import ScriptProvider
 from domain.settings import Settings
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from activities.llm.base import LlmError, LlmReply, LlmRequest, Usage, stream_whole
+from activities.llm.provider import LlmError, LlmReply, LlmRequest, Usage, stream_whole
 from domain.nodes import NODE_OUTPUTS
 
 

@@ -42,13 +42,13 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from temporalio.contrib.workflow_streams import WorkflowStreamClient
 
 from api.deps import CurrentUser, ServicesDep
-from api.errors import ApiError
 from api.messages import take_message
+from api.problems import ApiError
 from api.schemas import MessageCreate
 from api.streams import Item, turn_items
-from domain import turns
+from domain import turn_store
 from domain.db.models import Turn
-from workflows.contracts import UserInput
+from workflows.interface import UserInput
 
 router = APIRouter(prefix="/v1/agui", tags=["ag-ui"])
 
@@ -68,7 +68,7 @@ async def start_run(body: RunAgentInput, user: CurrentUser, svc: ServicesDep) ->
         conversation_id = str(uuid.UUID(body.thread_id))
     except ValueError:
         raise ApiError(404, "not_found", "threadId names no conversation") from None
-    _, rows = await turns.conversation_with_turns(
+    _, rows = await turn_store.conversation_with_turns(
         svc.sessions, str(user), uuid.UUID(conversation_id)
     )
     if body.resume:

@@ -26,7 +26,7 @@ from api.schemas import (
 )
 from api.streams import Item, turn_items, with_heartbeats
 from api.turn_view import view, wait_until_settled
-from domain import turns
+from domain import turn_store
 from domain.db.models import Conversation, Turn
 from domain.entity_cards import entity_cards
 from domain.registry import SessionIdRegistry
@@ -49,8 +49,8 @@ def _public(conversation) -> ConversationPublic:
 async def create_conversation(
     body: ConversationCreate, user: CurrentUser, svc: ServicesDep
 ) -> ConversationPublic:
-    conversation_id = await turns.create_conversation(svc.sessions, user, body.title)
-    conversation, _ = await turns.conversation_with_turns(
+    conversation_id = await turn_store.create_conversation(svc.sessions, user, body.title)
+    conversation, _ = await turn_store.conversation_with_turns(
         svc.sessions, str(user), uuid.UUID(conversation_id)
     )
     return _public(conversation)
@@ -58,14 +58,14 @@ async def create_conversation(
 
 @router.get("", response_model=list[ConversationPublic])
 async def list_conversations(user: CurrentUser, svc: ServicesDep) -> list[ConversationPublic]:
-    return [_public(c) for c in await turns.list_conversations(svc.sessions, str(user))]
+    return [_public(c) for c in await turn_store.list_conversations(svc.sessions, str(user))]
 
 
 @router.get("/{conversation_id}", response_model=ConversationDetail)
 async def read_conversation(
     conversation_id: uuid.UUID, user: CurrentUser, svc: ServicesDep
 ) -> ConversationDetail:
-    conversation, rows = await turns.conversation_with_turns(
+    conversation, rows = await turn_store.conversation_with_turns(
         svc.sessions, str(user), conversation_id
     )
     registry = SessionIdRegistry.from_dict((conversation.state or {}).get("registry"))
@@ -89,7 +89,7 @@ async def owned_conversation(
     conversation_id: uuid.UUID, user: CurrentUser, svc: ServicesDep
 ) -> tuple[Conversation, list[Turn]]:
     """The caller's conversation and its turns, or 404: resolved before a stream starts."""
-    return await turns.conversation_with_turns(svc.sessions, str(user), conversation_id)
+    return await turn_store.conversation_with_turns(svc.sessions, str(user), conversation_id)
 
 
 @router.get("/{conversation_id}/events", response_class=EventSourceResponse)
@@ -116,7 +116,9 @@ async def stream_conversation(
     async def items() -> AsyncIterator[tuple[int, str, Item]]:
         turn_number, offset = number, after
         while True:
-            turn = await turns.get_turn(svc.sessions, str(user), str(conversation.id), turn_number)
+            turn = await turn_store.get_turn(
+                svc.sessions, str(user), str(conversation.id), turn_number
+            )
             if turn is None:
                 await asyncio.sleep(settings.sse_poll_seconds)
                 continue
@@ -173,6 +175,6 @@ async def post_message(
         response.status_code = 200
         public = await wait_until_settled(svc, str(user), turn.id)
     else:
-        public = await view(svc, await turns.turn_by_id(svc.sessions, str(user), turn.id))
+        public = await view(svc, await turn_store.turn_by_id(svc.sessions, str(user), turn.id))
     public.accepted_input = receipt
     return public

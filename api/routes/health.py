@@ -7,7 +7,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
 from api.deps import ServicesDep
-from api.errors import RETRY_AFTER_SECONDS
+from api.problems import RETRY_AFTER_SECONDS
 
 router = APIRouter(tags=["health"])
 

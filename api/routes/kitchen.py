@@ -21,7 +21,6 @@ from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel
 
 from api.deps import CurrentUser, ServicesDep
-from api.errors import ApiError
 from api.kitchen_schemas import (
     InventoryItemCreate,
     InventoryItemPublic,
@@ -42,6 +41,7 @@ from api.kitchen_schemas import (
     TaskUpdate,
     empty_preferences,
 )
+from api.problems import ApiError
 from api.schemas import SafeText
 from domain.db.engine import user_transaction
 from domain.kitchen import repository

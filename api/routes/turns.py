@@ -12,13 +12,13 @@ from fastapi import APIRouter, Depends, Header
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
 from api.deps import CurrentUser, ServicesDep
-from api.errors import ApiError
+from api.problems import ApiError
 from api.schemas import InputCreate, TurnPublic
 from api.streams import turn_items, with_heartbeats
 from api.turn_view import view
 from domain.db.models import Turn
-from domain.turns import TERMINAL, turn_by_id
-from workflows.contracts import UserInput
+from domain.turn_store import TERMINAL, turn_by_id
+from workflows.interface import UserInput
 
 router = APIRouter(prefix="/v1/turns", tags=["turns"])
 
@@ -48,7 +48,7 @@ async def submit_input(body: InputCreate, turn: OwnedTurn, svc: ServicesDep) -> 
         text=body.text,
         pause_id=body.pause_id,
     )
-    receipt = await svc.turns.answer(turn.workflow_id, answer)  # refusals: api.errors
+    receipt = await svc.turns.answer(turn.workflow_id, answer)  # refusals: api.problems
     public = await view(svc, turn)
     public.accepted_input = receipt
     return public

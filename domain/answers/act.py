@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal, Union, get_args
 from pydantic import Discriminator, Field, Tag, create_model
 
 from domain.answers.base import Answer, Text
-from domain.answers.rows import (
+from domain.answers.table_rows import (
     Filter,
     MealContent,
     RecipeContent,

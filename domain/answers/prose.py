@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from domain.answers.base import Answer, Text
-from domain.answers.rows import RecipeContent, content_answer, content_values
+from domain.answers.table_rows import RecipeContent, content_answer, content_values
 from domain.nodes import BypassOutput, CompressOutput, Handoff, ReplyOutput, SummarizeOutput
 
 

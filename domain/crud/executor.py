@@ -19,7 +19,7 @@ from sqlalchemy.exc import DataError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.crud import ingredients
-from domain.crud.contracts import CrudResult, DbCreate, DbDelete, DbRead, DbUpdate, Filter, Row
+from domain.crud.calls import CrudResult, DbCreate, DbDelete, DbRead, DbUpdate, Filter, Row
 from domain.crud.filters import NameMatch, compile_filter, compile_where
 from domain.crud.merge import merge_into_existing
 from domain.crud.rows import (

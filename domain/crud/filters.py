@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Table, Text, and_, cast, false, func, literal, not_, or_, true
 from sqlalchemy.dialects.postgresql import ARRAY
 
-from domain.crud.contracts import Filter
+from domain.crud.calls import Filter
 from domain.crud.validate import LIST_OPS, coerce
 from domain.kitchen.tables import Column
 

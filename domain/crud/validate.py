@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import BigInteger, Integer, SmallInteger
 
 from domain.clock import is_timezone
-from domain.crud.contracts import OPERATORS, Filter
+from domain.crud.calls import OPERATORS, Filter
 from domain.db.models import Base
 from domain.errors import CrudValidationError
 from domain.kitchen.tables import ENUMS, HIDDEN, SYSTEM_SET, TABLES, Column, TableSpec

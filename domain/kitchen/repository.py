@@ -41,7 +41,7 @@ from domain.db.models import Base
 from domain.errors import CrudValidationError
 from domain.kitchen.entities import BY_TYPE
 from domain.kitchen.tables import ENUMS, TABLES, TableSpec
-from domain.turns import record_kitchen_change
+from domain.turn_store import record_kitchen_change
 
 Row = dict[str, Any]
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from temporalio.testing import ActivityEnvironment
 
-from activities.contracts import CrudCallRequest
 from activities.crud import CrudActivities
+from activities.payloads import CrudCallRequest
 from domain.crud import validate
 from domain.crud.executor import CrudExecutor
 from domain.nodes import ToolCall

@@ -13,7 +13,7 @@ import time
 from activities.llm.script_provider import ScriptProvider
 from api.chat import ChatSession, describe, parse_events
 from tests.api.conftest import Api
-from tests.e2e.stack import ROOT
+from tests.e2e.live_stack import ROOT
 from tests.workflows.conftest import COMPRESS, SUMMARIZE
 from tests.workflows.script import (
     clarify_first,

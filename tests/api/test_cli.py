@@ -12,7 +12,7 @@ import pytest
 
 from domain.db import bootstrap
 from domain.db.urls import libpq_dsn
-from tests.e2e.stack import Stack
+from tests.e2e.live_stack import Stack
 
 ALFRED = [sys.executable, "-m", "api.cli"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -7,9 +7,9 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 
-from activities.llm.base import LlmReply, LlmRequest
+from activities.llm.provider import LlmReply, LlmRequest
 from activities.llm.script_provider import ScriptProvider
-from domain.turns import load_conversation
+from domain.turn_store import load_conversation
 from tests.api.conftest import Api
 from tests.api.test_turns import SHOP, add_milk, quick_list, script, settled
 from tests.workflows.script import clarify_first, plan, understand

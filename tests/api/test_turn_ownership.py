@@ -14,7 +14,7 @@ from temporalio.worker import Worker
 from api.abandoned import free_if_abandoned
 from api.stuck import end_stuck, find_stuck
 from api.temporal import TurnClient
-from domain import turns
+from domain import turn_store
 from tests.api.conftest import Api
 from tests.api.test_turns import SHOP, add_milk, script, settled
 from tests.workflows.script import propose, understand
@@ -34,7 +34,7 @@ async def test_a_turn_reserved_but_never_started_is_ended_by_the_next_message(ap
     conversation = await api.conversation()
     # The API died between reserving turn 1 and starting its workflow.
     orphan = (
-        await turns.reserve_turn(api.services.sessions, str(api.user_id), conversation, "hi")
+        await turn_store.reserve_turn(api.services.sessions, str(api.user_id), conversation, "hi")
     ).turn
     api.services.settings.turn_start_grace_seconds = 3600
     refused = await say(api, conversation, "add milk")
@@ -47,7 +47,7 @@ async def test_a_turn_reserved_but_never_started_is_ended_by_the_next_message(ap
         ended = (await api.get(f"/v1/turns/{orphan.id}")).json()
         assert ended["status"] == "failed"
         assert "never started" in ended["response"]
-        state, _ = await turns.load_conversation(
+        state, _ = await turn_store.load_conversation(
             api.services.sessions, str(api.user_id), conversation
         )
         assert any("Turn 1 ended without finishing" in note for note in state.notes)
@@ -183,8 +183,8 @@ async def test_a_turn_is_never_ended_on_a_guess_when_temporal_is_unreachable(api
     assert await turn_client.liveness("turn-x-1") == "unknown"
     conversation = await api.conversation()
     sessions, user = api.services.sessions, str(api.user_id)
-    reserved = (await turns.reserve_turn(sessions, user, conversation, "hi")).turn
+    reserved = (await turn_store.reserve_turn(sessions, user, conversation, "hi")).turn
     services = dataclasses.replace(api.services, turns=turn_client)
     services.settings = services.settings.model_copy(update={"turn_start_grace_seconds": 0})
     assert not await free_if_abandoned(services, user, reserved)
-    assert (await turns.turn_by_id(sessions, user, reserved.id)).status == "running"
+    assert (await turn_store.turn_by_id(sessions, user, reserved.id)).status == "running"

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from domain import prompts
 from domain.answers import act as act_answers
-from domain.answers import answer_model, prose, rows
+from domain.answers import answer_model, prose, table_rows
 from domain.answers import plan as plan_answers
 from domain.nodes import NODE_OUTPUTS, ActDecision, StepType, ThinkStep
 from domain.prompts import (
@@ -69,28 +69,28 @@ FIELDS_IN_TEMPLATE: dict[str, tuple[type[BaseModel], ...]] = {
         act_answers.StepData,
         *act_answers.COMMON,
     ),
-    "act/read": (act_answers.ReadCall, rows.Filter),
+    "act/read": (act_answers.ReadCall, table_rows.Filter),
     "act/write": (
         act_answers._Create,  # noqa: SLF001
         act_answers._Update,  # noqa: SLF001
         act_answers._Delete,  # noqa: SLF001
-        rows.change_model("tasks"),
+        table_rows.change_model("tasks"),
     ),
     "act/analyze": (act_answers.StepData,),
     "act/generate": (
         act_answers.GeneratedComplete,
         act_answers.RecipeArtifact,
-        rows.RecipeContent,
-        rows.IngredientLine,
-        rows.MealContent,
-        rows.TaskContent,
+        table_rows.RecipeContent,
+        table_rows.IngredientLine,
+        table_rows.MealContent,
+        table_rows.TaskContent,
     ),
     "act_quick": (answer_model("act_quick", subdomain="inventory"), act_answers.ReadParams),
     "reply": (prose.ReplyAnswer,),
     "summarize": (prose.SummarizeAnswer,),
     "compress": (prose.CompressAnswer,),
-    "cook": (prose.BypassAnswer, prose.HandoffAnswer, rows.RecipeContent),
-    "brainstorm": (prose.BypassAnswer, prose.HandoffAnswer, rows.RecipeContent),
+    "cook": (prose.BypassAnswer, prose.HandoffAnswer, table_rows.RecipeContent),
+    "brainstorm": (prose.BypassAnswer, prose.HandoffAnswer, table_rows.RecipeContent),
 }
 """The answer models (``domain.answers``) whose fields each template must name."""
 

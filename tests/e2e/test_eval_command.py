@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from tests.e2e.stack import ROOT
+from tests.e2e.live_stack import ROOT
 
 
 def test_alfred_eval_replays_recordings_and_writes_its_report(tmp_path):

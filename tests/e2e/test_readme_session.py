@@ -7,7 +7,7 @@ import json
 import re
 import subprocess
 
-from tests.e2e.stack import ROOT, Stack
+from tests.e2e.live_stack import ROOT, Stack
 
 RUNS = 20
 

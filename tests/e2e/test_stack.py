@@ -10,7 +10,7 @@ import httpx
 import pytest
 from temporalio.client import Client
 
-from tests.e2e.stack import Stack
+from tests.e2e.live_stack import Stack
 from tests.workflows.script import (
     clarify_first,
     complete,

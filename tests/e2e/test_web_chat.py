@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import async_playwright, expect
 
-from tests.e2e.stack import Stack
+from tests.e2e.live_stack import Stack
 from tests.workflows.script import complete, plan, propose, reply, step, tool, understand
 
 CHROMIUM = Path("/usr/bin/chromium")

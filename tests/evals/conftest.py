@@ -11,7 +11,7 @@ import httpx
 import pytest
 from temporalio.testing import WorkflowEnvironment
 
-from activities.llm.base import LlmProvider
+from activities.llm.provider import LlmProvider
 from api.app import create_app
 from api.deps import Services
 from api.temporal import TurnClient

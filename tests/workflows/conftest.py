@@ -17,14 +17,14 @@ import pytest
 from temporalio.client import WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 
-from activities.llm.base import LlmProvider
 from activities.llm.openai_provider import OpenAIProvider
+from activities.llm.provider import LlmProvider
 from activities.llm.script_provider import ScriptProvider
-from domain.turns import create_conversation
+from domain.turn_store import create_conversation
 from tests.activities.llm.fake_openai import FakeOpenAI
 from tests.workflows.wire import WireLog, WireScript
-from workflows.bypass import BypassTurnWorkflow
-from workflows.contracts import (
+from workflows.bypass_turn import BypassTurnWorkflow
+from workflows.interface import (
     InputReceipt,
     ProgressQuery,
     TurnInput,

@@ -6,12 +6,12 @@ import asyncio
 
 from temporalio import activity
 
-from activities.contracts import SummarizeRequest, SummarizeResult
-from domain.crud.contracts import DbRead
+from activities.payloads import SummarizeRequest, SummarizeResult
+from domain.crud.calls import DbRead
 from domain.nodes import GeneratedArtifact
 from domain.registry import SessionIdRegistry
-from domain.turns import load_conversation
-from tests.kitchen import Kitchen
+from domain.turn_store import load_conversation
+from tests.kitchen_helper import Kitchen
 from tests.workflows.conftest import Turns, keep_history, progress, wait_for
 from tests.workflows.script import act, complete, plan, reply, step, tool, understand
 from workflows.act_loop import revisable

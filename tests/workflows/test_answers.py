@@ -17,7 +17,7 @@ from tests.workflows.script import (
     understand,
 )
 from tests.workflows.test_durability import ASK_THEN_PROPOSE, RUN_PLAN, SHOP, awaiting
-from workflows.contracts import UserInput
+from workflows.interface import UserInput
 
 
 def user_input(action: str, text: str | None = None, **fields) -> UserInput:

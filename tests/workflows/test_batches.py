@@ -3,9 +3,9 @@ tracked, the step cannot complete while one is pending, and Reply is told how it
 
 from __future__ import annotations
 
-from domain.crud.contracts import DbRead
+from domain.crud.calls import DbRead
 from domain.registry import SessionIdRegistry
-from tests.kitchen import Kitchen
+from tests.kitchen_helper import Kitchen
 from tests.workflows.conftest import Turns, keep_history, progress
 from tests.workflows.script import complete, plan, reply, step, tool, understand
 

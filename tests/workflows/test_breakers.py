@@ -6,7 +6,7 @@ import uuid
 
 from domain import formatters
 from domain.registry import SessionIdRegistry
-from tests.kitchen import PANTRY, Kitchen
+from tests.kitchen_helper import PANTRY, Kitchen
 from tests.workflows.conftest import Turns, keep_history, progress, wait_for
 from tests.workflows.script import (
     act,
@@ -18,7 +18,7 @@ from tests.workflows.script import (
     tool,
     understand,
 )
-from workflows.contracts import TurnLimits, UserInput
+from workflows.interface import TurnLimits, UserInput
 
 READ_INVENTORY = step("Read the inventory", "read", "inventory")
 

@@ -6,12 +6,12 @@ import asyncio
 
 from temporalio import activity
 
-from activities.contracts import ActRequest, ActResult, CrudCallRequest, CrudCallResult
 from activities.llm.script_provider import ScriptProvider
+from activities.payloads import ActRequest, ActResult, CrudCallRequest, CrudCallResult
 from domain.nodes import ActDecision
 from domain.registry import SessionIdRegistry
-from domain.turns import load_conversation
-from tests.kitchen import Kitchen
+from domain.turn_store import load_conversation
+from tests.kitchen_helper import Kitchen
 from tests.workflows.conftest import Turns, progress
 from tests.workflows.script import complete, plan, reply, step, tool, understand
 from workflows.worker import turn_activities

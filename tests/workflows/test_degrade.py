@@ -5,8 +5,8 @@ summary without the model. What was saved is said, from the writes' own results.
 from __future__ import annotations
 
 from domain.registry import SessionIdRegistry
-from domain.turns import get_turn, load_conversation
-from tests.kitchen import Kitchen
+from domain.turn_store import get_turn, load_conversation
+from tests.kitchen_helper import Kitchen
 from tests.workflows.conftest import Turns, keep_history, progress
 from tests.workflows.script import act, complete, plan, quick, reply, step, tool, understand
 from tests.workflows.wire import http_error

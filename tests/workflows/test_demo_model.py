@@ -17,12 +17,12 @@ from activities.llm.demo_provider import (
     DemoProvider,
 )
 from activities.llm.demo_recipes import RECIPES
-from domain.crud.contracts import DbRead
+from domain.crud.calls import DbRead
 from domain.registry import SessionIdRegistry
-from domain.turns import load_conversation
-from tests.kitchen import PANTRY, Kitchen
+from domain.turn_store import load_conversation
+from tests.kitchen_helper import PANTRY, Kitchen
 from tests.workflows.conftest import Turns, progress, send, wait_for
-from workflows.contracts import UserInput
+from workflows.interface import UserInput
 
 
 def answer(action: str, text: str | None = None) -> UserInput:

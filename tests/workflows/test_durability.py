@@ -17,8 +17,8 @@ from temporalio.exceptions import CancelledError
 
 from domain.crud.executor import CrudExecutor
 from domain.registry import SessionIdRegistry
-from domain.turns import create_conversation, get_turn, load_conversation
-from tests.kitchen import Kitchen
+from domain.turn_store import create_conversation, get_turn, load_conversation
+from tests.kitchen_helper import Kitchen
 from tests.replay import replay_failures
 from tests.workflows.conftest import Turns, keep_history, progress, send, wait_for
 from tests.workflows.script import (
@@ -31,7 +31,7 @@ from tests.workflows.script import (
     tool,
     understand,
 )
-from workflows.contracts import UserInput
+from workflows.interface import UserInput
 from workflows.worker import turn_activities
 
 SHOP = step("Add milk", "write", "shopping")

@@ -4,7 +4,7 @@ up; the reply says so, on the quick path and the planned one, with or without a 
 from __future__ import annotations
 
 from domain.registry import SessionIdRegistry
-from tests.kitchen import PANTRY, Kitchen
+from tests.kitchen_helper import PANTRY, Kitchen
 from tests.workflows.conftest import Turns
 from tests.workflows.script import complete, plan, quick, reply, step, tool, understand
 

@@ -9,7 +9,7 @@ from temporalio.api.enums.v1 import EventType
 
 from tests.workflows.conftest import Turns
 from tests.workflows.script import quick
-from workflows.contracts import TurnLimits
+from workflows.interface import TurnLimits
 from workflows.policies import llm
 
 

@@ -20,8 +20,8 @@ from tests.replay import local_activity_markers, patches, replay_failures, split
 from tests.workflows.conftest import Turns
 from tests.workflows.script import quick
 from tests.workflows.variants import ReorderedTurnWorkflow, TurnWorkflowAskingLate
-from workflows.bypass import BypassTurnWorkflow
-from workflows.contracts import TurnInput
+from workflows.bypass_turn import BypassTurnWorkflow
+from workflows.interface import TurnInput
 from workflows.turn import TurnWorkflow
 from workflows.versions import AT_START
 from workflows.worker import turn_activities

@@ -10,11 +10,11 @@ from zoneinfo import ZoneInfo
 from domain.db.engine import user_transaction
 from domain.kitchen import repository
 from domain.registry import SessionIdRegistry
-from domain.turns import load_conversation
-from tests.kitchen import PANTRY, Kitchen
+from domain.turn_store import load_conversation
+from tests.kitchen_helper import PANTRY, Kitchen
 from tests.workflows.conftest import Turns, keep_history
 from tests.workflows.script import complete, plan, reply, step, understand
-from workflows.contracts import UiChange
+from workflows.interface import UiChange
 
 GENERATE = step("Suggest a side for the mentioned recipe", "generate", "recipes")
 READ = step("Read the inventory", "read", "inventory", group=1)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import uuid
 from datetime import timedelta
 
-from domain.crud.contracts import DbRead
+from domain.crud.calls import DbRead
 from domain.registry import SessionIdRegistry
-from domain.turns import get_turn, load_conversation
-from tests.kitchen import PANTRY, Kitchen
+from domain.turn_store import get_turn, load_conversation
+from tests.kitchen_helper import PANTRY, Kitchen
 from tests.workflows.conftest import Turns, keep_history, progress, send, wait_for
 from tests.workflows.script import (
     act,
@@ -24,7 +24,7 @@ from tests.workflows.script import (
     tool,
     understand,
 )
-from workflows.contracts import UserInput
+from workflows.interface import UserInput
 
 SHOP = step("Add milk and eggs to the shopping list", "write", "shopping")
 

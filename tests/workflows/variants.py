@@ -8,7 +8,7 @@ from __future__ import annotations
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
-    from workflows.contracts import TurnInput, TurnOutput
+    from workflows.interface import TurnInput, TurnOutput
     from workflows.turn import TurnWorkflow
     from workflows.versions import CHANGES, Versions
 

@@ -13,8 +13,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from activities.llm.base import LlmReply, LlmRequest
 from activities.llm.openai_provider import OpenAIProvider
+from activities.llm.provider import LlmReply, LlmRequest
 from activities.llm.schema import strict_problems
 from activities.llm.script_provider import ScriptProvider
 from tests.activities.llm.fake_openai import FakeOpenAI, ReceivedRequest

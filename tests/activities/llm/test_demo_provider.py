@@ -8,15 +8,6 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from activities.contracts import (
-    ActQuickRequest,
-    ActRequest,
-    ReplyRequest,
-    SummarizeRequest,
-    ThinkRequest,
-    UnderstandRequest,
-)
-from activities.llm.base import LlmError, LlmRequest
 from activities.llm.demo_provider import (
     HELP_TEXT,
     SAVE_HINT,
@@ -27,8 +18,17 @@ from activities.llm.demo_provider import (
 from activities.llm.demo_recipes import RECIPES, find_recipe
 from activities.llm.gateway import LlmGateway
 from activities.llm.openai_provider import OpenAIProvider
+from activities.llm.provider import LlmError, LlmRequest
 from activities.llm.providers import provider_from_settings
 from activities.llm.script_provider import ScriptProvider
+from activities.payloads import (
+    ActQuickRequest,
+    ActRequest,
+    ReplyRequest,
+    SummarizeRequest,
+    ThinkRequest,
+    UnderstandRequest,
+)
 from domain.answers import answer_model
 from domain.conversation import ConversationState, StepResult, TurnExecutionSummary, TurnRecord
 from domain.nodes import ThinkStep, UnderstandOutput

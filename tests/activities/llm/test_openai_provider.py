@@ -10,9 +10,9 @@ from email.utils import format_datetime
 
 import pytest
 
-from activities.llm.base import LlmError, LlmRequest, Usage
 from activities.llm.gateway import LlmGateway
 from activities.llm.openai_provider import OpenAIProvider, retry_after
+from activities.llm.provider import LlmError, LlmRequest, Usage
 from activities.llm.schema import strict_problems, strict_schema
 from domain.answers import answer_model
 from domain.settings import Settings

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from activities.llm.base import LlmError, LlmRequest
 from activities.llm.gateway import LlmGateway
+from activities.llm.provider import LlmError, LlmRequest
 from activities.llm.script_provider import ScriptProvider
 from domain.answers import answer_model
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from domain.crud.contracts import DbCreate, DbDelete, DbRead, DbUpdate
+from domain.crud.calls import DbCreate, DbDelete, DbRead, DbUpdate
 from domain.registry import SessionIdRegistry
-from tests.kitchen import Kitchen, f
+from tests.kitchen_helper import Kitchen, f
 
 
 async def test_repeated_create_returns_the_recorded_result(kitchen: Kitchen):

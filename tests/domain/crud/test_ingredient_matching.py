@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.crud.contracts import DbDelete, DbRead
-from tests.kitchen import Kitchen, f
+from domain.crud.calls import DbDelete, DbRead
+from tests.kitchen_helper import Kitchen, f
 
 ITEMS = [
     {"name": "chicken breast", "quantity": 2},

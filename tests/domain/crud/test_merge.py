@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.crud.contracts import DbRead
-from tests.kitchen import Kitchen
+from domain.crud.calls import DbRead
+from tests.kitchen_helper import Kitchen
 
 
 async def test_milk_added_twice_to_the_open_list_is_one_row_with_both_amounts(kitchen: Kitchen):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.crud.contracts import DbRead
-from tests.kitchen import Kitchen, f
+from domain.crud.calls import DbRead
+from tests.kitchen_helper import Kitchen, f
 
 CASES = [
     ("=", f("location", "=", "Fridge"), ["eggs", "milk"]),

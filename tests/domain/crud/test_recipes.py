@@ -6,9 +6,9 @@ import uuid
 
 import pytest
 
-from domain.crud.contracts import DbCreate, DbDelete, DbRead
+from domain.crud.calls import DbCreate, DbDelete, DbRead
 from domain.errors import CrudValidationError
-from tests.kitchen import Kitchen, f
+from tests.kitchen_helper import Kitchen, f
 
 PESTO = {
     "name": "Pesto Pasta",

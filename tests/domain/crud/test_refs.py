@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from domain.crud.contracts import DbDelete, DbRead, DbUpdate
+from domain.crud.calls import DbDelete, DbRead, DbUpdate
 from domain.errors import CrudValidationError
 from domain.registry import SessionIdRegistry
-from tests.kitchen import Kitchen, f
+from tests.kitchen_helper import Kitchen, f
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 

@@ -13,9 +13,9 @@ import math
 import pytest
 
 from domain.crud import validate
-from domain.crud.contracts import DbCreate, DbDelete, DbRead, DbUpdate
+from domain.crud.calls import DbCreate, DbDelete, DbRead, DbUpdate
 from domain.errors import CrudValidationError
-from tests.kitchen import Kitchen, f
+from tests.kitchen_helper import Kitchen, f
 
 NOT_STORABLE = "is not a number the kitchen can store"
 NUL = "text cannot contain a NUL character"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain.crud.contracts import DbCreate, DbDelete, DbRead, DbUpdate
+from domain.crud.calls import DbCreate, DbDelete, DbRead, DbUpdate
 from domain.errors import CrudValidationError, MissingIdempotencyKey
-from tests.kitchen import Kitchen, f
+from tests.kitchen_helper import Kitchen, f
 
 
 async def refused(kitchen: Kitchen, request, match: str) -> None:

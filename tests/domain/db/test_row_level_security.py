@@ -6,13 +6,13 @@ import psycopg
 import pytest
 from sqlalchemy import text
 
-from domain.crud.contracts import DbCreate, DbDelete, DbRead, DbUpdate
+from domain.crud.calls import DbCreate, DbDelete, DbRead, DbUpdate
 from domain.db.models import USER_TABLES
 from domain.db.urls import APP_ROLE, libpq_dsn
 from domain.errors import CrudValidationError
 from domain.registry import SessionIdRegistry
 from domain.users import create_user, user_for_token
-from tests.kitchen import Kitchen, f, key
+from tests.kitchen_helper import Kitchen, f, key
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from domain.kitchen import repository
 from domain.kitchen.snapshot import kitchen_dashboard, turn_context
 from domain.registry import SessionIdRegistry
 from domain.turn_context import FreshEntity
-from tests.kitchen import Kitchen
+from tests.kitchen_helper import Kitchen
 
 TODAY = dt.date(2026, 11, 22)
 

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from activities.llm.base import Usage
+from activities.llm.provider import Usage
 from domain.batch import BatchManifest
 from domain.nodes import DisambiguationOption, ThinkStep
 

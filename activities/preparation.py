@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from temporalio import activity
 
-from activities.contracts import PrepareTurnRequest, PrepareTurnResult
+from activities.payloads import PrepareTurnRequest, PrepareTurnResult
 from domain.db.engine import user_transaction
 from domain.kitchen.snapshot import turn_context
-from domain.turns import Sessions
+from domain.turn_store import Sessions
 
 
 class TurnContextActivities:

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from activities.llm.base import Usage
+from activities.llm.provider import Usage
 from domain.batch import BatchManifest
 from domain.clock import Clock
 from domain.conversation import (
@@ -17,7 +17,7 @@ from domain.conversation import (
     TurnExecutionSummary,
     TurnRecord,
 )
-from domain.crud.contracts import CrudResult
+from domain.crud.calls import CrudResult
 from domain.execution_summary import PlannedStep
 from domain.nodes import (
     ActDecision,

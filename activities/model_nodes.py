@@ -13,7 +13,10 @@ from typing import Any
 from pydantic import BaseModel
 from temporalio import activity
 
-from activities.contracts import (
+from activities.failures import to_application_error
+from activities.llm.gateway import LlmGateway, LlmResult
+from activities.llm.provider import AnswerStream, LlmError, LlmRequest
+from activities.payloads import (
     ActQuickRequest,
     ActQuickResult,
     ActRequest,
@@ -28,9 +31,6 @@ from activities.contracts import (
     UnderstandRequest,
     UnderstandResult,
 )
-from activities.errors import to_application_error
-from activities.llm.base import AnswerStream, LlmError, LlmRequest
-from activities.llm.gateway import LlmGateway, LlmResult
 from activities.streaming import content_stream, text_stream
 from domain import context
 from domain.answers import answer_model

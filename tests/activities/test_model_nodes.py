@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from temporalio.testing import ActivityEnvironment
 
-from activities.contracts import ThinkRequest, UnderstandRequest
 from activities.llm.gateway import LlmGateway
 from activities.llm.script_provider import ScriptProvider
-from activities.nodes import NodeActivities
+from activities.model_nodes import NodeActivities
+from activities.payloads import ThinkRequest, UnderstandRequest
 from domain.conversation import ConversationState, TurnRecord
 from domain.modes import MODES
 from domain.nodes import UnderstandOutput

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.registry import SessionIdRegistry
-from tests.kitchen import Kitchen
+from tests.kitchen_helper import Kitchen
 from tests.workflows.conftest import Turns, wait_for
 from tests.workflows.script import complete, plan, propose, reply, step, tool, understand
 

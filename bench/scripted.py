@@ -10,9 +10,9 @@ from temporalio.client import Client, WorkflowHandle
 
 from domain.answers.act import decision_answer
 from domain.nodes import ActDecision
-from domain.turns import create_conversation
+from domain.turn_store import create_conversation
 from domain.users import create_user
-from workflows.contracts import TurnInput, TurnLimits
+from workflows.interface import TurnInput, TurnLimits
 from workflows.turn import TurnWorkflow
 
 

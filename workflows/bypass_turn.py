@@ -18,12 +18,12 @@ from temporalio.contrib.workflow_streams import WorkflowStream
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
 with workflow.unsafe.imports_passed_through():
-    from activities.contracts import BypassRequest
-    from activities.nodes import NodeActivities
+    from activities.model_nodes import NodeActivities
+    from activities.payloads import BypassRequest
     from domain.bypass import after_exchange, open_session
     from domain.modes import BYPASS_MODES
-    from workflows.contracts import ProgressQuery, TurnInput, TurnOutput, TurnProgress, UserInput
-    from workflows.runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
+    from workflows.interface import ProgressQuery, TurnInput, TurnOutput, TurnProgress, UserInput
+    from workflows.turn_runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
 
 
 @workflow.defn(name="BypassTurnWorkflow")

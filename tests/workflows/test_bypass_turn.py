@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from domain.crud.contracts import DbRead
+from domain.crud.calls import DbRead
 from domain.registry import SessionIdRegistry
-from domain.turns import load_conversation
-from tests.kitchen import Kitchen
+from domain.turn_store import load_conversation
+from tests.kitchen_helper import Kitchen
 from tests.workflows.conftest import Turns, keep_history
 from tests.workflows.script import bypass, complete, plan, reply, step, understand
 from tests.workflows.test_durability import scheduled_activities

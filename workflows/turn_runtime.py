@@ -24,7 +24,9 @@ from temporalio.exceptions import (
 )
 
 with workflow.unsafe.imports_passed_through():
-    from activities.contracts import (
+    from activities.crud import CrudActivities
+    from activities.llm.provider import Usage
+    from activities.payloads import (
         BeginTurnRequest,
         CrudCallRequest,
         CrudCallResult,
@@ -37,9 +39,7 @@ with workflow.unsafe.imports_passed_through():
         SchemaResult,
         SummarizeResult,
     )
-    from activities.crud import CrudActivities
-    from activities.llm.base import Usage
-    from activities.turn_context import TurnContextActivities
+    from activities.preparation import TurnContextActivities
     from activities.turn_state import TurnStateActivities
     from domain.clock import Clock
     from domain.conversation import ConversationState, StepResult
@@ -50,7 +50,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.registry import SessionIdRegistry
     from domain.turn_context import FreshEntity, TurnContext
     from workflows import policies
-    from workflows.contracts import TurnEvent, TurnInput, TurnOutput, TurnProgress
+    from workflows.interface import TurnEvent, TurnInput, TurnOutput, TurnProgress
     from workflows.search_attributes import TURN_STATUS
     from workflows.versions import DEGRADE, FOLLOW_UPS, Versions
 

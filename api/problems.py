@@ -15,7 +15,12 @@ from starlette.exceptions import HTTPException
 
 from api.temporal import AnswerNotTaken, AnswerRefused
 from domain.errors import CrudValidationError, DomainError
-from domain.turns import ConversationConflict, ConversationNotFound, TurnInProgress, TurnNotFound
+from domain.turn_store import (
+    ConversationConflict,
+    ConversationNotFound,
+    TurnInProgress,
+    TurnNotFound,
+)
 
 TURN_BUSY_RETRY_SECONDS = 2
 """A message while a turn works on its reply: when to send it again."""

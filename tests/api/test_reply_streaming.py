@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from activities.llm.base import LlmError, LlmReply, LlmRequest
+from activities.llm.provider import LlmError, LlmReply, LlmRequest
 from activities.llm.script_provider import ScriptProvider
 from tests.api.conftest import Api
 from tests.api.test_turns import SHOP, add_milk, parse_sse, script, settled

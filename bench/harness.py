@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from api.devserver import dev_server
-from domain.db.runtime import prepare_database
+from domain.db.server import prepare_database
 from domain.settings import Settings
 
 M = TypeVar("M")

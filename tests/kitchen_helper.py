@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from domain.crud.contracts import DbCreate, DbRead, Filter
+from domain.crud.calls import DbCreate, DbRead, Filter
 from domain.crud.executor import CrudExecutor
 from domain.registry import SessionIdRegistry
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from domain.db.runtime import prepare_database
+from domain.db.server import prepare_database
 from domain.db.urls import libpq_dsn
 from domain.settings import Settings
 

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import Field, create_model
 
 from domain.answers.base import Answer, Text
-from domain.crud.contracts import OPERATORS
+from domain.crud.calls import OPERATORS
 from domain.kitchen.entities import BY_TABLE
 from domain.kitchen.tables import ENUMS, SYSTEM_SET, TABLES, Column
 from domain.nodes import Subdomain

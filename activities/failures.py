@@ -6,7 +6,7 @@ import datetime as dt
 
 from temporalio.exceptions import ApplicationError
 
-from activities.llm.base import LlmError
+from activities.llm.provider import LlmError
 from domain.errors import DomainError
 
 

@@ -19,7 +19,7 @@ from pydantic import SecretStr
 
 from activities.llm.openai_provider import OpenAIProvider
 from api.devserver import dev_server
-from domain.db.runtime import prepare_database
+from domain.db.server import prepare_database
 from domain.settings import Settings
 from evals.cassette import CASSETTES_DIR
 from evals.report import RESULTS_DIR, Run, compare, markdown
