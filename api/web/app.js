@@ -352,10 +352,20 @@ function renderEntities(entities) {
 
 // --- the kitchen --------------------------------------------------------------------------
 
+let kitchenLoads = 0;
+
 async function loadKitchen() {
-  const table = TABLES[state.table];
+  const load = ++kitchenLoads;
+  const shown = state.table;
+  const table = TABLES[shown];
   const rows = await api(`/v1/${table.route}?limit=200`);
-  $("kitchen-rows").replaceChildren(...rows.map((row) => kitchenRow(state.table, row)));
+  if (load !== kitchenLoads) return; // a newer load (another tab, a later turn) renders
+  const list = $("kitchen-rows");
+  // Never re-render under the user's hands: a quantity being edited keeps its value.
+  const editing = document.activeElement?.tagName === "INPUT" && list.contains(document.activeElement);
+  if (list.dataset.table === shown && editing) return;
+  list.dataset.table = shown;
+  list.replaceChildren(...rows.map((row) => kitchenRow(shown, row)));
   $("kitchen-add").hidden = !table.addable;
 }
 
@@ -428,6 +438,7 @@ async function onMessageInput() {
   const at = before.match(/@([^@\[\]()]*)$/);
   if (!at) return hideMentions();
   if (!state.mentionRows.length) state.mentionRows = await mentionRows();
+  if (input.value.slice(0, input.selectionStart) !== before) return; // a newer keystroke renders
   const wanted = at[1].toLowerCase();
   const matches = state.mentionRows.filter((r) => r.label.toLowerCase().includes(wanted)).slice(0, 12);
   const list = $("mentions");
@@ -437,9 +448,12 @@ async function onMessageInput() {
       li.textContent = `${row.label} (${row.type})`;
       li.onmousedown = (event) => {
         event.preventDefault();
-        const start = before.length - at[0].length;
+        // The text as it is now: typing may have gone on while the rows were loading.
+        const upto = input.value.slice(0, input.selectionStart);
+        const typed = upto.match(/@([^@\[\]()]*)$/);
+        const start = typed ? upto.length - typed[0].length : upto.length;
         const token = `@[${row.label}](${row.type}:${row.id}) `;
-        input.value = input.value.slice(0, start) + token + input.value.slice(before.length);
+        input.value = input.value.slice(0, start) + token + input.value.slice(upto.length);
         input.focus();
         hideMentions();
       };
