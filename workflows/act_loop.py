@@ -28,7 +28,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.nodes import ActDecision, GeneratedArtifact, ThinkStep, ToolCall
     from domain.registry import SessionIdRegistry, rename_refs
     from domain.step_checks import ALREADY_DONE, completion_flags, scope_error, write_key
-    from workflows.routing import should_continue_act
+    from workflows.routing import Route, should_continue_act
     from workflows.turn_runtime import LlmCapReached, TurnRuntime
     from workflows.versions import BATCHES, WRITE_CHECKS
 
@@ -148,7 +148,7 @@ class ActLoop:
             )
             if act.output.action == "step_complete" and run.result is None:
                 continue  # refused: the batch has items pending (the tool results say so)
-            if route != "continue" or act.output.action == "step_complete":
+            if route != Route.CONTINUE or act.output.action == "step_complete":
                 break
         progress.tool_calls = run.tool_calls
         return run

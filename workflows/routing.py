@@ -2,36 +2,60 @@
 
 ``route_after_understand``, ``route_after_think`` and ``should_continue_act`` decide the
 turn's path; the workflow calls them and nothing else decides. No I/O, no Temporal.
+
+One deliberate difference from the seed: where the seed routes a clarification or a
+proposal to Reply (which formats the question), here asking is its own route,
+``Route.ASK``: the turn pauses durably for the user's answer, and Reply is only ever the
+end of the turn.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from enum import StrEnum
 
 from domain.nodes import ActDecision, ThinkOutput, UnderstandOutput
 
-UnderstandRoute = Literal["reply", "act_quick", "think"]
-ThinkRoute = Literal["act", "reply"]
-ActRoute = Literal["continue", "reply", "ask_user", "fail"]
+
+class Route(StrEnum):
+    """Where the turn goes next."""
+
+    ASK = "ask"
+    """Pause for the user: a clarification, a choice, a proposal or Act's question."""
+    ACT_QUICK = "act_quick"
+    THINK = "think"
+    ACT = "act"
+    CONTINUE = "continue"
+    """The Act loop goes on (the same step, or the next one)."""
+    REPLY = "reply"
+    """The turn's work is done (or stopped): Reply answers."""
+    FAIL = "fail"
+    """Act failed the turn with its own message to the user."""
 
 
-def route_after_understand(understand: UnderstandOutput) -> UnderstandRoute:
+class Stage(StrEnum):
+    """Which planning node the conversation loop runs next (pauses loop back)."""
+
+    UNDERSTAND = "understand"
+    THINK = "think"
+
+
+def route_after_understand(understand: UnderstandOutput) -> Route:
     if understand.needs_clarification or understand.needs_disambiguation:
-        return "reply"
+        return Route.ASK
     if understand.quick_mode:
-        return "act_quick"
-    return "think"
+        return Route.ACT_QUICK
+    return Route.THINK
 
 
-def route_after_think(think: ThinkOutput) -> ThinkRoute:
+def route_after_think(think: ThinkOutput) -> Route:
     if think.decision in ("propose", "clarify"):
-        return "reply"
-    return "act"
+        return Route.ASK
+    return Route.ACT
 
 
 def should_continue_act(
     decision: ActDecision | None, *, step_index: int, total_steps: int
-) -> ActRoute:
+) -> Route:
     """Where the Act loop goes after ``decision`` on step ``step_index`` of ``total_steps``.
 
     ``None`` means no decision is pending (all steps done). tool_call, request_schema and
@@ -39,14 +63,14 @@ def should_continue_act(
     step, ends in Reply.
     """
     if decision is None:
-        return "reply"
+        return Route.REPLY
     action = decision.action
     if action in ("tool_call", "request_schema", "retrieve_step", "retrieve_archive"):
-        return "continue"
+        return Route.CONTINUE
     if action == "step_complete":
-        return "continue" if step_index + 1 < total_steps else "reply"
+        return Route.CONTINUE if step_index + 1 < total_steps else Route.REPLY
     if action == "ask_user":
-        return "ask_user"
+        return Route.ASK
     if action == "fail":
-        return "fail"
-    return "reply"  # blocked
+        return Route.FAIL
+    return Route.REPLY  # blocked

@@ -63,7 +63,7 @@ with workflow.unsafe.imports_passed_through():
         TurnProgress,
         UserInput,
     )
-    from workflows.routing import route_after_think, route_after_understand
+    from workflows.routing import Route, Stage, route_after_think, route_after_understand
     from workflows.turn_runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
     from workflows.versions import CHOICES, DEGRADE, MODE_RULES, WHICH_DELETE
 
@@ -215,21 +215,21 @@ class TurnWorkflow:
         """Understand and route until the turn has a response (pauses may loop back)."""
         message = self.rt.message
         pending: dict[str, Any] | None = None
-        stage = "understand"
+        stage = Stage.UNDERSTAND
         while True:
-            if stage == "understand":
+            if stage == Stage.UNDERSTAND:
                 try:
                     understand = await self._understand(message, pending)
                 except ActivityError as error:
                     return self._gave_up("understand", error)
                 route = route_after_understand(understand)
-                if route == "act_quick":
+                if route == Route.ACT_QUICK:
                     quick = await self._act_quick(understand, message)
                     if quick is not None:
                         return quick
-                    route = "think"  # the quick read failed: plan it instead
-                if route == "think":
-                    stage = "think"
+                    route = Route.THINK  # the quick read failed: plan it instead
+                if route == Route.THINK:
+                    stage = Stage.THINK
                     continue
                 questions = understand.clarification_questions
                 if understand.needs_disambiguation:
@@ -255,7 +255,7 @@ class TurnWorkflow:
                     return self._gave_up("think", error)
                 if self.rt.versions.has(MODE_RULES):
                     think = self.think = apply_mode(self.mode, think)
-                if route_after_think(think) == "act":
+                if route_after_think(think) == Route.ACT:
                     return await self._execute(think.goal, think.steps)
                 if think.decision == "propose":
                     self.rt.emit(
@@ -274,7 +274,7 @@ class TurnWorkflow:
                             return await self._execute(think.goal, think.steps)
                         pending = self._pending_context(confirmed)
                         message = self._what_the_user_said()
-                        stage = "think"
+                        stage = Stage.THINK
                         continue
                 else:
                     questions = think.clarification_questions
@@ -292,7 +292,7 @@ class TurnWorkflow:
             self.said.append(f"{chosen.label} ({chosen.ref})" if chosen else text)
             pending = self._pending_context(text, chosen)
             message = self._what_the_user_said()  # the request stays; the answer is added
-            stage = "understand"  # seed 003 §5: every reply goes back through Understand
+            stage = Stage.UNDERSTAND  # seed 003 §5: every reply goes back through Understand
 
     # --- nodes --------------------------------------------------------------------------------
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from domain.nodes import ActDecision, DisambiguationOption, ThinkOutput, ThinkStep, UnderstandOutput
-from workflows.routing import route_after_think, route_after_understand, should_continue_act
+from workflows.routing import Route, route_after_think, route_after_understand, should_continue_act
 
 STEP = ThinkStep(description="read inventory", step_type="read", subdomain="inventory")
 
 
-def test_understand_clarification_goes_to_reply_first():
+def test_understand_clarification_is_asked_first():
     both = UnderstandOutput(
         needs_clarification=True,
         clarification_questions=["Which one?"],
@@ -18,10 +18,10 @@ def test_understand_clarification_goes_to_reply_first():
         quick_intent="show",
         quick_subdomain="inventory",
     )
-    assert route_after_understand(both) == "reply"
+    assert route_after_understand(both) == Route.ASK
 
 
-def test_understand_disambiguation_goes_to_reply_first():
+def test_understand_disambiguation_is_asked_first():
     choice = UnderstandOutput(
         needs_disambiguation=True,
         disambiguation_options=[
@@ -29,21 +29,21 @@ def test_understand_disambiguation_goes_to_reply_first():
             DisambiguationOption(ref="recipe_2", label="B"),
         ],
     )
-    assert route_after_understand(choice) == "reply"
+    assert route_after_understand(choice) == Route.ASK
 
 
 def test_understand_quick_mode_goes_to_act_quick():
     quick = UnderstandOutput(quick_mode=True, quick_intent="show", quick_subdomain="inventory")
-    assert route_after_understand(quick) == "act_quick"
+    assert route_after_understand(quick) == Route.ACT_QUICK
 
 
 def test_understand_defaults_to_think():
-    assert route_after_understand(UnderstandOutput()) == "think"
+    assert route_after_understand(UnderstandOutput()) == Route.THINK
 
 
 @pytest.mark.parametrize(
     ("decision", "route"),
-    [("plan_direct", "act"), ("propose", "reply"), ("clarify", "reply")],
+    [("plan_direct", Route.ACT), ("propose", Route.ASK), ("clarify", Route.ASK)],
 )
 def test_think_routes_by_decision(decision, route):
     think = ThinkOutput(
@@ -77,7 +77,7 @@ def act(action: str, **fields) -> ActDecision:
         (act("request_schema", subdomain="recipes"), 0, 1, "continue"),
         (act("retrieve_step", step_index=0), 1, 2, "continue"),
         (act("retrieve_archive", archive_key="gen_recipe_1"), 0, 1, "continue"),
-        (act("ask_user", question="Which?"), 0, 1, "ask_user"),
+        (act("ask_user", question="Which?"), 0, 1, Route.ASK),
         (act("blocked", reason_code="no_data", details="nothing"), 0, 1, "reply"),
         (act("fail", user_message="sorry"), 0, 1, "fail"),
     ],
