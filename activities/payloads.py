@@ -13,6 +13,7 @@ from domain.clock import Clock
 from domain.conversation import (
     BypassSession,
     ConversationState,
+    StepExit,
     StepResult,
     TurnExecutionSummary,
     TurnRecord,
@@ -195,7 +196,8 @@ class ReplyRequest(BaseModel):
     """Think's steps and how far each got (planned against completed, skipped)."""
     step_results: list[StepResult] = Field(default_factory=list)
     quick_result: dict[str, Any] | None = None
-    blocked: dict[str, Any] | None = None
+    blocked: StepExit | None = None
+    """The step that stopped the turn's work (blocked or a breaker), if one did."""
     breakers: list[str] = Field(default_factory=list)
     registry: dict[str, Any]
     state: ConversationState

@@ -17,6 +17,7 @@ from domain.clock import Clock, clock_section
 from domain.conversation import (
     BypassSession,
     ConversationState,
+    StepExit,
     StepResult,
     summarize_assistant_message,
 )
@@ -521,7 +522,7 @@ def reply_context(
     goal: str | None,
     step_results: Sequence[StepResult],
     quick_result: dict[str, Any] | None,
-    blocked: dict[str, Any] | None,
+    blocked: StepExit | None,
     breakers: Sequence[str],
     registry: SessionIdRegistry,
     state: ConversationState,
@@ -548,7 +549,7 @@ def reply_context(
         )
     problems = []
     if blocked:
-        problems.append(f"Blocked: {_json(blocked)}")
+        problems.append(f"Blocked: {_json(blocked.model_dump(mode='json', exclude_none=True))}")
     problems += [f"Limit reached: {b}" for b in breakers]
     warned = warnings(message, step_results, registry, quick_result=quick_result)
     return fit(

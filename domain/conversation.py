@@ -95,6 +95,23 @@ class StepResult(BaseModel):
     """A write step that saved generated items: how each one fared (``domain.batch``)."""
 
 
+class StepExit(BaseModel):
+    """Why an Act step stopped without completing (seed 000 ActAction): it asks the user,
+    is blocked, fails the turn, or a circuit breaker ended it."""
+
+    kind: Literal["ask_user", "blocked", "fail", "breaker"]
+    step: int
+    question: str | None = None
+    reason_code: str | None = None
+    details: str | None = None
+    suggested_next: str | None = None
+    user_message: str | None = None
+    breaker: str | None = None
+    """The breaker that tripped (``kind == "breaker"``)."""
+    tool_results: list[dict[str, Any]] = Field(default_factory=list)
+    """What the step did find before it stopped: Reply may say."""
+
+
 class Exchange(BaseModel):
     user: str
     assistant: str

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from domain.conversation import StepResult
+from domain.conversation import StepExit, StepResult
 from domain.intent import requested_change
 from domain.registry import SessionIdRegistry
 
@@ -105,12 +105,12 @@ def warnings(
 def next_step(
     plan: Sequence[PlannedStep],
     registry: SessionIdRegistry,
-    blocked: dict[str, Any] | None,
+    blocked: StepExit | None,
 ) -> str:
     """One suggestion: the blocked step's own, else saving what is only generated, else
     running what was skipped."""
-    if blocked and blocked.get("suggested_next"):
-        return str(blocked["suggested_next"])
+    if blocked is not None and blocked.suggested_next:
+        return blocked.suggested_next
     unsaved = registry.get_truly_pending_artifacts()
     if unsaved:
         names = ", ".join(registry.label(r) or r for r in unsaved)

@@ -22,7 +22,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.model_nodes import NodeActivities
     from activities.payloads import ActRequest, ActResult
     from domain.batch import MAX_EARLY_COMPLETIONS, BatchManifest, start_manifest, track_write
-    from domain.conversation import StepResult
+    from domain.conversation import StepExit, StepResult
     from domain.formatters import format_write_confirmation, model_problem
     from domain.modes import MAX_SCHEMA_REQUESTS_PER_STEP, MAX_TOOL_CALLS_PER_STEP
     from domain.nodes import ActDecision, GeneratedArtifact, ThinkStep, ToolCall
@@ -62,8 +62,8 @@ class StepRun:
     writes: list[str] = field(default_factory=list)
     """``write_key`` of each write this step made: the same write again is not run."""
     result: StepResult | None = None
-    exit: dict[str, Any] | None = None
-    """ask_user / blocked / fail / breaker: why the step stopped without completing."""
+    exit: StepExit | None = None
+    """Why the step stopped without completing."""
     batch: BatchManifest | None = None
     """The generated items a write step saves, each one's status (seed 000)."""
     early_completions: int = 0
@@ -107,7 +107,10 @@ class ActLoop:
                     run.result = StepResult.model_validate(
                         rename_refs(run.result.model_dump(mode="json"), renames)
                     )
-                run.exit = rename_refs(run.exit, renames)
+                if run.exit is not None:
+                    run.exit = StepExit.model_validate(
+                        rename_refs(run.exit.model_dump(mode="json"), renames)
+                    )
             run.registry = self.rt.registry
         return list(runs)
 
@@ -205,16 +208,16 @@ class ActLoop:
         elif action == "step_complete":
             self._complete(run, step, d)
         else:
-            run.exit = {
-                "kind": action,
-                "step": run.index,
-                "question": d.question,
-                "reason_code": d.reason_code,
-                "details": d.details,
-                "suggested_next": d.suggested_next,
-                "user_message": d.user_message,
-                "tool_results": list(run.tool_results),  # what it did find: Reply may say
-            }
+            run.exit = StepExit(
+                kind=action,  # type: ignore[arg-type]  # the three actions left
+                step=run.index,
+                question=d.question,
+                reason_code=d.reason_code,
+                details=d.details,
+                suggested_next=d.suggested_next,
+                user_message=d.user_message,
+                tool_results=list(run.tool_results),
+            )
             self.rt.progress.steps[run.index].status = action
         if run.result is None and run.exit is None:
             self.rt.emit("working", {"step": run.index, "action": action}, attempt=attempt)
@@ -333,16 +336,14 @@ class ActLoop:
         """The model gave no usable decision for the step (after its repairs and retries):
         the step is blocked, the turn goes on to a reply that says so."""
         code = "invalid_model_output" if kind == "invalid_output" else "model_unavailable"
-        run.exit = {
-            "kind": "blocked",
-            "step": run.index,
-            "question": None,
-            "reason_code": code,
-            "details": f"Step {run.index + 1} stopped: {model_problem(kind)}",
-            "suggested_next": "Try again, perhaps in other words.",
-            "user_message": None,
-            "tool_results": list(run.tool_results),
-        }
+        run.exit = StepExit(
+            kind="blocked",
+            step=run.index,
+            reason_code=code,
+            details=f"Step {run.index + 1} stopped: {model_problem(kind)}",
+            suggested_next="Try again, perhaps in other words.",
+            tool_results=list(run.tool_results),
+        )
         self.rt.progress.steps[run.index].status = "blocked"
         self.rt.fallback(f"act step {run.index + 1}", kind)
 
@@ -351,7 +352,7 @@ class ActLoop:
         self.rt.trip(kind, detail)
         step = self.plan[run.index]
         if kind in ("llm_call_cap", "schema_requests"):
-            run.exit = {"kind": "breaker", "breaker": kind, "step": run.index, "details": detail}
+            run.exit = StepExit(kind="breaker", breaker=kind, step=run.index, details=detail)
         else:
             run.result = StepResult(
                 step_index=run.index,

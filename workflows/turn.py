@@ -32,6 +32,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.conversation import (
         CurationSummary,
         StepExecutionSummary,
+        StepExit,
         StepResult,
         TurnExecutionSummary,
         TurnRecord,
@@ -52,7 +53,7 @@ with workflow.unsafe.imports_passed_through():
         ToolCall,
         UnderstandOutput,
     )
-    from workflows.act_loop import ActLoop
+    from workflows.act_loop import ActLoop, StepRun
     from workflows.interface import (
         InputReceipt,
         PendingPause,
@@ -94,7 +95,7 @@ class TurnWorkflow:
         self.think: ThinkOutput | None = None
         self.curation_summary: Any = None
         self.quick: dict[str, Any] | None = None
-        self.exit: dict[str, Any] | None = None
+        self.exit: StepExit | None = None
         self.last_pause: PendingPause | None = None
         self.said: list[str] = [self.rt.message]
         """The message, then each answer the user gave to a pause of this turn."""
@@ -459,7 +460,7 @@ class TurnWorkflow:
             self._record_completed(runs, len(steps))
             asking = self._asking(runs)
             while asking is not None:
-                question = formatters.format_question(asking.exit["question"])
+                question = formatters.format_question(asking.exit.question or "")
                 answer = await self._pause("question", "act", question, step_index=asking.index)
                 if isinstance(answer, str):
                     return answer
@@ -501,21 +502,21 @@ class TurnWorkflow:
             self.rt.show_context()
 
     @staticmethod
-    def _asking(runs: list) -> Any:
-        return next((r for r in runs if r.exit and r.exit["kind"] == "ask_user"), None)
+    def _asking(runs: list[StepRun]) -> StepRun | None:
+        return next((r for r in runs if r.exit and r.exit.kind == "ask_user"), None)
 
     async def _reply_after_act(self, goal: str) -> str:
         """Seed 000's Reply cascade after Act: deterministic where it can be."""
-        exit_ = self.exit or {}
-        if exit_.get("kind") == "fail":
-            return formatters.format_failure(exit_.get("user_message") or "")
-        if not self.rt.step_results and not exit_:
+        exit_ = self.exit
+        if exit_ is not None and exit_.kind == "fail":
+            return formatters.format_failure(exit_.user_message or "")
+        if not self.rt.step_results and exit_ is None:
             return formatters.format_empty_execution(goal)
         return await self._llm_reply()
 
     async def _llm_reply(self) -> str:
         rt = self.rt
-        blocked = self.exit if self.exit and self.exit.get("kind") != "fail" else None
+        blocked = self.exit if self.exit and self.exit.kind != "fail" else None
         try:
             result = await rt.llm(
                 NodeActivities.reply,
@@ -556,9 +557,9 @@ class TurnWorkflow:
         unmet = unmet_change(self._what_the_user_said(), steps)
         if unmet:
             text = f"{formatters.format_nothing_changed(unmet)} {text}"
-        blocked = self.exit if self.exit and self.exit.get("kind") == "blocked" else None
-        if blocked and blocked.get("details"):
-            text += f" {str(blocked['details']).rstrip('.')}."
+        blocked = self.exit if self.exit and self.exit.kind == "blocked" else None
+        if blocked and blocked.details:
+            text += f" {blocked.details.rstrip('.')}."
         return text
 
     def _gave_up(self, stage: str, error: ActivityError) -> str:
@@ -743,7 +744,7 @@ class TurnWorkflow:
             think_goal=self.think.goal if self.think else None,
             steps=steps,
             entity_curation=self.curation_summary or CurationSummary(),
-            blocked_reason=(self.exit or {}).get("details"),
+            blocked_reason=self.exit.details if self.exit else None,
             breakers=list(rt.progress.breakers),
         )
         return record, summary

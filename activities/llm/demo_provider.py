@@ -1101,10 +1101,10 @@ def reply(req: ReplyRequest) -> ReplyOutput:
         if text:
             parts.append(text)
     if req.blocked:
-        details = str(req.blocked.get("details") or "something went wrong")
+        details = req.blocked.details or "something went wrong"
         text = f"I couldn't finish that: {details}."
-        if req.blocked.get("suggested_next"):
-            text += f" {req.blocked['suggested_next']}"
+        if req.blocked.suggested_next:
+            text += f" {req.blocked.suggested_next}"
         parts.append(text)
     response = "\n\n".join(p for p in parts if p).strip()
     return ReplyOutput(response=response or "Done.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.batch import BatchItem, BatchManifest
 from domain.context import reply_context
-from domain.conversation import ConversationState, StepResult
+from domain.conversation import ConversationState, StepExit, StepResult
 from domain.execution_summary import (
     PlannedStep,
     next_step,
@@ -79,9 +79,11 @@ def test_content_the_user_asked_to_save_that_is_only_generated_is_flagged():
 
 def test_one_next_step_the_blocked_steps_own_then_saving_then_what_was_skipped():
     registry = SessionIdRegistry()
-    assert next_step(planned("skipped"), registry, {"suggested_next": "Try tomorrow."}) == (
-        "Try tomorrow."
-    )
+    assert next_step(
+        planned("skipped"),
+        registry,
+        StepExit(kind="blocked", step=0, suggested_next="Try tomorrow."),
+    ) == ("Try tomorrow.")
     assert next_step(planned("completed", "skipped"), registry, None) == (
         "Offer to try what was not done: step 1."
     )
