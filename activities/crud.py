@@ -17,7 +17,7 @@ from domain.crud.calls import CrudRequest
 from domain.crud.executor import CrudExecutor
 from domain.errors import CrudValidationError, MissingIdempotencyKey
 from domain.kitchen.tables import schema_for_subdomain
-from domain.registry import SessionIdRegistry
+from domain.registry import RegistryDelta, SessionIdRegistry
 
 _REQUEST = TypeAdapter(CrudRequest)
 
@@ -35,7 +35,7 @@ class CrudActivities:
         except ValidationError as error:
             return CrudCallResult(
                 error=f"invalid {request.call.tool} parameters: {error}",
-                registry=request.registry,
+                registry_delta=RegistryDelta(),
                 attempt=attempt,
             )
         try:
@@ -47,10 +47,11 @@ class CrudActivities:
                 step=request.step,
             )
         except CrudValidationError as error:
-            return CrudCallResult(error=str(error), registry=request.registry, attempt=attempt)
+            return CrudCallResult(error=str(error), registry_delta=RegistryDelta(), attempt=attempt)
         except MissingIdempotencyKey as error:
             raise to_application_error(error) from None
-        return CrudCallResult(result=result, registry=registry.to_dict(), attempt=attempt)
+        delta = registry.delta_since(request.registry)
+        return CrudCallResult(result=result, registry_delta=delta, attempt=attempt)
 
     @activity.defn(name="fetch_schema")
     async def fetch_schema(self, request: SchemaRequest) -> SchemaResult:

@@ -30,6 +30,7 @@ from domain.nodes import (
     ToolCall,
     UnderstandOutput,
 )
+from domain.registry import RegistryDelta
 from domain.turn_context import FreshEntity, TurnContext
 
 
@@ -239,7 +240,11 @@ class CrudCallResult(BaseModel):
 
     result: CrudResult | None = None
     error: str | None = None
-    registry: dict[str, Any]
+    registry: dict[str, Any] | None = None
+    """The whole registry after the call: what runs recorded before deltas returned
+    (their histories still replay from it)."""
+    registry_delta: RegistryDelta | None = None
+    """What the call changed in the registry (none on an error)."""
     attempt: int = 1
 
 

@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
+from pydantic import BaseModel, Field
+
 from domain.kitchen.entities import (
     BY_TABLE,
     BY_TYPE,
@@ -161,6 +163,18 @@ def _label_key(fk_field: str) -> str:
     return f"_{fk_field}_label"
 
 
+class RegistryDelta(BaseModel):
+    """What an activity changed in the registry (refs registered, promoted, labelled):
+    it crosses back instead of the whole registry."""
+
+    changed: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    removed: dict[str, list[str]] = Field(default_factory=dict)
+    scalars: dict[str, Any] = Field(default_factory=dict)
+
+    def is_empty(self) -> bool:
+        return not (self.changed or self.removed or self.scalars)
+
+
 @dataclass
 class SessionIdRegistry:
     """Refs, their UUIDs and their metadata for one conversation session.
@@ -219,6 +233,36 @@ class SessionIdRegistry:
                 continue
             setattr(registry, f.name, copy.deepcopy(data[f.name]))
         return registry
+
+    def delta_since(self, before: Mapping[str, Any]) -> RegistryDelta:
+        """What changed since ``before`` (a ``to_dict`` snapshot): per field, the keys
+        added or changed with their new values and the keys removed, and the scalars that
+        changed. Applied to ``before``, it gives this registry (``apply_delta``)."""
+        delta = RegistryDelta()
+        for name, now in self.to_dict().items():
+            then = before.get(name)
+            if isinstance(now, dict):
+                then = then if isinstance(then, dict) else {}
+                changed = {k: v for k, v in now.items() if k not in then or then[k] != v}
+                removed = [k for k in then if k not in now]
+                if changed:
+                    delta.changed[name] = changed
+                if removed:
+                    delta.removed[name] = removed
+            elif now != then:
+                delta.scalars[name] = now
+        return delta
+
+    def apply_delta(self, delta: RegistryDelta) -> None:
+        """Apply what an activity changed (``delta_since``), in place."""
+        for name, keys in delta.removed.items():
+            target = getattr(self, name)
+            for key in keys:
+                target.pop(key, None)
+        for name, changed in delta.changed.items():
+            getattr(self, name).update(copy.deepcopy(changed))
+        for name, value in delta.scalars.items():
+            setattr(self, name, value)
 
     def for_prompt(self, recent_turns: int = 6) -> SessionIdRegistry:
         """A copy holding only the refs a prompt can show, for LLM activity inputs.

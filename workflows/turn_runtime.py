@@ -266,7 +266,10 @@ class TurnRuntime:
             ),
             summary=f"{call.tool} {target}",
         )
-        return result, SessionIdRegistry.from_dict(result.registry)
+        if result.registry_delta is not None:
+            registry.apply_delta(result.registry_delta)  # in place: only the changes crossed
+            return result, registry
+        return result, SessionIdRegistry.from_dict(result.registry)  # recorded before deltas
 
     async def schema(self, subdomain: str) -> SchemaResult:
         return await self.local(

@@ -656,3 +656,33 @@ def test_rename_refs_swaps_in_one_pass():
     assert rename_refs(text, {"recipe_5": "recipe_6", "recipe_6": "recipe_7"}) == (
         "recipe_6 then recipe_7, not recipe_50"
     )
+
+
+# --- deltas: what an activity sends back instead of the whole registry ----------------------
+
+
+def test_a_delta_applied_to_the_registry_before_gives_the_registry_after():
+    before = SessionIdRegistry()
+    before.begin_turn(3)
+    before.register_generated("recipe", {"name": "Dal"})
+    before.ref_for_uuid("00000000-0000-0000-0000-00000000000a", "inv", action="read", label="rice")
+    snapshot = before.to_dict()
+
+    after = SessionIdRegistry.from_dict(snapshot)
+    after.register_created("00000000-0000-0000-0000-00000000000b", "recipes", {"name": "Dal"})
+    after.ref_for_uuid("00000000-0000-0000-0000-00000000000c", "inv", action="read", label="oats")
+    after.remove_ref("inv_1")
+    after.begin_turn(4)
+    delta = after.delta_since(snapshot)
+
+    applied = SessionIdRegistry.from_dict(snapshot)
+    applied.apply_delta(delta)
+    assert applied.to_dict() == after.to_dict()
+    assert "inv_1" in delta.removed["ref_to_uuid"] and delta.scalars == {"current_turn": 4}
+    assert "gen_recipe_1" not in delta.changed.get("pending_artifacts", {})  # unchanged content
+
+
+def test_no_change_is_an_empty_delta():
+    registry = SessionIdRegistry()
+    registry.register_generated("recipe", {"name": "Dal"})
+    assert registry.delta_since(registry.to_dict()).is_empty()
