@@ -13,6 +13,7 @@ from domain.clock import Clock
 from domain.conversation import (
     BypassSession,
     ConversationState,
+    PendingContext,
     StepExit,
     StepResult,
     TurnExecutionSummary,
@@ -123,7 +124,7 @@ class UnderstandRequest(BaseModel):
     mode: str
     state: ConversationState
     registry: dict[str, Any]
-    pending: dict[str, Any] | None = None
+    pending: PendingContext | None = None
     context: TurnContext = Field(default_factory=TurnContext)
 
 
@@ -139,7 +140,7 @@ class ThinkRequest(BaseModel):
     understand: UnderstandOutput
     state: ConversationState
     registry: dict[str, Any]
-    pending: dict[str, Any] | None = None
+    pending: PendingContext | None = None
     context: TurnContext = Field(default_factory=TurnContext)
 
 

@@ -17,6 +17,7 @@ from domain.clock import Clock, clock_section
 from domain.conversation import (
     BypassSession,
     ConversationState,
+    PendingContext,
     StepExit,
     StepResult,
     summarize_assistant_message,
@@ -279,22 +280,18 @@ def reasoning_section(state: ConversationState) -> str:
     return "\n".join(lines)
 
 
-def pending_section(pending: dict[str, Any] | None) -> str:
-    if not pending:
+def pending_section(pending: PendingContext | None) -> str:
+    if pending is None:
         return ""
-    lines = [
-        f"Alfred asked ({pending.get('kind')} from {pending.get('source')}):",
-        pending.get("message", ""),
-    ]
-    lines += [f"- {q}" for q in pending.get("questions", [])]
-    if pending.get("answer") is not None:
-        lines.append(f"The user's reply to it: {pending['answer']}")
-    if pending.get("options"):
-        chosen = pending.get("chosen")
-        if chosen:
-            lines.append(f"The user chose: {chosen['label']} ({chosen['ref']}).")
+    lines = [f"Alfred asked ({pending.kind} from {pending.source}):", pending.message]
+    lines += [f"- {q}" for q in pending.questions]
+    if pending.answer is not None:
+        lines.append(f"The user's reply to it: {pending.answer}")
+    if pending.options:
+        if pending.chosen is not None:
+            lines.append(f"The user chose: {pending.chosen.label} ({pending.chosen.ref}).")
         else:
-            refs = ", ".join(f"{o['label']} ({o['ref']})" for o in pending["options"])
+            refs = ", ".join(f"{o.label} ({o.ref})" for o in pending.options)
             lines.append(f"The reply picks none of the options ({refs}) by itself.")
     return "\n".join(lines)
 
@@ -306,7 +303,7 @@ def understand_context(
     message: str,
     state: ConversationState,
     registry: SessionIdRegistry,
-    pending: dict[str, Any] | None = None,
+    pending: PendingContext | None = None,
     *,
     context: TurnContext | None = None,
     budget: int = CONDENSED_BUDGET,
@@ -338,7 +335,7 @@ def think_context(
     understand: UnderstandOutput,
     state: ConversationState,
     registry: SessionIdRegistry,
-    pending: dict[str, Any] | None = None,
+    pending: PendingContext | None = None,
     *,
     context: TurnContext | None = None,
     budget: int = CONDENSED_BUDGET,

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from domain.batch import BatchManifest
-from domain.nodes import RetainDecision
+from domain.nodes import DisambiguationOption, RetainDecision
 from domain.tokens import estimate_tokens
 
 FULL_DETAIL_TURNS = 3
@@ -93,6 +93,19 @@ class StepResult(BaseModel):
     (``domain.step_checks``): Reply must not present it as done."""
     batch: BatchManifest | None = None
     """A write step that saved generated items: how each one fared (``domain.batch``)."""
+
+
+class PendingContext(BaseModel):
+    """The pause this turn's user just answered, as Understand and Think are shown it."""
+
+    kind: Literal["proposal", "clarification", "question"] | None = None
+    source: Literal["understand", "think", "act"] | None = None
+    message: str = ""
+    questions: list[str] = Field(default_factory=list)
+    answer: str | None = None
+    options: list[DisambiguationOption] = Field(default_factory=list)
+    """A choice's candidates; ``chosen`` is the one the answer picked (None: none)."""
+    chosen: DisambiguationOption | None = None
 
 
 class StepExit(BaseModel):

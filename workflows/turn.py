@@ -30,7 +30,9 @@ with workflow.unsafe.imports_passed_through():
     from domain import formatters
     from domain.choices import checked_options, format_choice, resolve_choice, which_to_delete
     from domain.conversation import (
+        ConversationState,
         CurationSummary,
+        PendingContext,
         StepExecutionSummary,
         StepExit,
         StepResult,
@@ -93,7 +95,7 @@ class TurnWorkflow:
         self.asked_which = False
         """Whether this turn asked which of several same-named rows to delete."""
         self.think: ThinkOutput | None = None
-        self.curation_summary: Any = None
+        self.curation_summary: CurationSummary | None = None
         self.quick: dict[str, Any] | None = None
         self.exit: StepExit | None = None
         self.last_pause: PendingPause | None = None
@@ -215,7 +217,7 @@ class TurnWorkflow:
     async def _converse(self) -> str:
         """Understand and route until the turn has a response (pauses may loop back)."""
         message = self.rt.message
-        pending: dict[str, Any] | None = None
+        pending: PendingContext | None = None
         stage = Stage.UNDERSTAND
         while True:
             if stage == Stage.UNDERSTAND:
@@ -297,7 +299,7 @@ class TurnWorkflow:
 
     # --- nodes --------------------------------------------------------------------------------
 
-    async def _understand(self, message: str, pending: dict[str, Any] | None) -> UnderstandOutput:
+    async def _understand(self, message: str, pending: PendingContext | None) -> UnderstandOutput:
         rt = self.rt
         result = await rt.llm(
             NodeActivities.understand,
@@ -340,7 +342,7 @@ class TurnWorkflow:
             workflow.logger.info("understand named unknown refs: %s", ignored)
         return output
 
-    async def _think(self, message: str, pending: dict[str, Any] | None) -> ThinkOutput:
+    async def _think(self, message: str, pending: PendingContext | None) -> ThinkOutput:
         rt = self.rt
         result = await rt.llm(
             NodeActivities.think,
@@ -591,22 +593,20 @@ class TurnWorkflow:
 
     def _pending_context(
         self, answer: str, chosen: DisambiguationOption | None = None
-    ) -> dict[str, Any]:
+    ) -> PendingContext:
         """What Understand and Think are shown about the pause the user just answered."""
         pause = self.last_pause
         if pause is None:
-            return {"answer": answer}
-        context: dict[str, Any] = {
-            "kind": pause.kind,
-            "source": pause.source,
-            "message": pause.message,
-            "questions": pause.questions,
-            "answer": answer,
-        }
-        if pause.options:
-            context["options"] = [o.model_dump() for o in pause.options]
-            context["chosen"] = chosen.model_dump() if chosen else None
-        return context
+            return PendingContext(answer=answer)
+        return PendingContext(
+            kind=pause.kind,
+            source=pause.source,
+            message=pause.message,
+            questions=pause.questions,
+            answer=answer,
+            options=pause.options,
+            chosen=chosen if pause.options else None,
+        )
 
     async def _pause(
         self,
@@ -696,7 +696,12 @@ class TurnWorkflow:
         rt.emit("context_updated", {"turn": rt.turn.turn_number}, attempt=summarized.attempt)
 
     async def _summarize(
-        self, state: Any, record: TurnRecord, summary: TurnExecutionSummary, *, use_llm: bool
+        self,
+        state: ConversationState,
+        record: TurnRecord,
+        summary: TurnExecutionSummary,
+        *,
+        use_llm: bool,
     ) -> SummarizeResult:
         rt = self.rt
         # Summarize decides its own model calls (up to 3, none without the model): the
@@ -749,10 +754,10 @@ class TurnWorkflow:
         )
         return record, summary
 
-    async def _finish(self, state: Any, status: str, response: str | None) -> None:
+    async def _finish(self, state: ConversationState, status: str, response: str | None) -> None:
         await self.rt.finish(state, status, response)
 
-    def _state_with_note(self, note: str, response: str | None = None) -> Any:
+    def _state_with_note(self, note: str, response: str | None = None) -> ConversationState:
         """The state an ended turn (expired, cancelled, failed) leaves: like any turn, a
         record of what was said and a summary of what was decided and done (so the next
         turn's Understand and Think know what happened), and the note."""

@@ -101,7 +101,7 @@ from activities.payloads import (
     UnderstandRequest,
 )
 from domain import formatters
-from domain.conversation import StepResult
+from domain.conversation import PendingContext, StepResult
 from domain.nodes import (
     ActDecision,
     ActQuickDecision,
@@ -459,16 +459,16 @@ def _recent(registry: SessionIdRegistry, ref: str) -> bool:
 def classify(
     message: str,
     registry: SessionIdRegistry,
-    pending: dict[str, Any] | None = None,
+    pending: PendingContext | None = None,
     today: dt.date | None = None,
 ) -> Intent:
     """The rule a message falls under (first match wins; see the module docstring)."""
-    answering = bool(pending and pending.get("answer") is not None)
+    answering = pending is not None and pending.answer is not None
     # An answer to a pause is classified on its own: the message also holds the request.
-    text = normalize(str(pending["answer"]) if answering and pending else message)
-    if answering and pending and pending.get("kind") == "proposal":
-        days = [dt.date.fromisoformat(d) for d in _ISO_DATE.findall(pending.get("message", ""))]
-        if _AFFIRM.match(text) and len(days) >= 2 and "plan dinners" in pending["message"]:
+    text = normalize(str(pending.answer) if answering and pending else message)
+    if answering and pending and pending.kind == "proposal":
+        days = [dt.date.fromisoformat(d) for d in _ISO_DATE.findall(pending.message)]
+        if _AFFIRM.match(text) and len(days) >= 2 and "plan dinners" in pending.message:
             return Intent(
                 "plan_week", subdomain="meal_plans", week=(days[0], days[1]), confirmed=True
             )
@@ -480,7 +480,7 @@ def classify(
     if (
         answering
         and pending
-        and str(pending.get("message", "")).startswith(SAVE_WHICH_LEAD)
+        and pending.message.startswith(SAVE_WHICH_LEAD)
         and _AFFIRM.match(text)
     ):
         found = newest_pending_recipe(registry)
