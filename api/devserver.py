@@ -13,9 +13,20 @@ from workflows.search_attributes import cli_flags
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)[0]
+
+
+def free_ports(count: int) -> list[int]:
+    """``count`` different free ports: all held open until all are picked, so two calls in
+    a row cannot be handed the same port (which made a dev server exit with code 2)."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
 
 
 def _in_use(host: str, port: int) -> bool:

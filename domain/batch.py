@@ -2,8 +2,9 @@
 generated items tracks each one, and cannot complete while any is still pending.
 
 A write step gets a manifest when it is about saving generated content: the unsaved
-``gen_`` artifacts of its subdomain that its description or the user's words name (by ref
-or by label), or all of them when the description asks to save without naming any. Each
+``gen_`` artifacts of its subdomain that its description or the user's words name by ref,
+or, for a step whose description says "save", by label; a save step naming none saves the
+ones generated this turn or the turn before. Each
 write the step makes is checked against the registry: an item whose ref now stands for a
 saved row is ``completed``, one named in a write that failed is ``failed`` (until a later
 write saves it).
@@ -22,7 +23,11 @@ from domain.kitchen.entities import BY_TABLE
 from domain.kitchen.tables import SUBDOMAINS
 from domain.registry import PENDING, SessionIdRegistry, refs_in_text
 
-SAVE_WORDS = re.compile(r"\b(save|saves|saving|store|keep|add|create|record)\b", re.IGNORECASE)
+SAVE_WORDS = re.compile(r"\b(save|saves|saving|store|keep)\b", re.IGNORECASE)
+"""A step that says "save" without naming items saves the recent unsaved ones."""
+RECENT_TURNS = 1
+"""Unnamed items are the ones generated this turn or the turn before; older ones are
+kept for "generate now, save later" and are saved only when named."""
 MAX_EARLY_COMPLETIONS = 2
 """How often Act may try to complete with items pending before the step ends with the
 unsaved items flagged (the loop must end; Reply then says what was not saved)."""
@@ -93,12 +98,13 @@ def start_manifest(
         return None
     text = f"{description}\n{words}"
     named = set(refs_in_text(text))
-    lowered = text.lower()
     chosen = [r for r in unsaved if r in named]
-    if not chosen:
-        chosen = [r for r in unsaved if (label := registry.label(r)) and label.lower() in lowered]
-    if not chosen and SAVE_WORDS.search(description):
-        chosen = unsaved
+    if not chosen and SAVE_WORDS.search(description):  # a save step: by label, else recent
+        said = set(re.findall(r"[a-z0-9]+", text.lower()))
+        chosen = [r for r in unsaved if _label_words(registry.label(r)) & said]
+        if not chosen:
+            recent = registry.current_turn - RECENT_TURNS
+            chosen = [r for r in unsaved if (registry.ref_turn_created.get(r) or 0) >= recent]
     if not chosen:
         return None
     return BatchManifest(
@@ -120,3 +126,11 @@ def track_write(
             item.status, item.result_ref, item.error = "completed", item.ref, None
         elif error and re.search(rf"\b{re.escape(item.ref)}\b", named):
             item.status, item.error = "failed", str(error)
+
+
+_GENERIC = frozenset("the and with for recipe recipes dish meal task new".split())
+
+
+def _label_words(label: str) -> set[str]:
+    """The words that name an item: "Red Lentil Dal" → red, lentil, dal."""
+    return {w for w in re.findall(r"[a-z0-9]+", label.lower()) if len(w) >= 3} - _GENERIC

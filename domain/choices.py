@@ -43,6 +43,12 @@ def checked_options(
     return checked
 
 
+NUMBER_ONLY = re.compile(
+    r"(?:the\s+)?(?:(?:number|option|no\.?|#)\s*)?(\d+)(?:st|nd|rd|th)?(?:\s+(?:one|please))*"
+)
+"""An answer that is only a number ("2", "number 2", "#2", "the 2nd")."""
+WHICH_DELETE_QUESTION = "Which one should I delete?"
+
 WHERE = {"inventory": "in your inventory", "shopping_list": "on your shopping list"}
 
 
@@ -79,27 +85,34 @@ def format_choice(question: str | None, options: Sequence[DisambiguationOption])
 def resolve_choice(
     answer: str, options: Sequence[DisambiguationOption]
 ) -> DisambiguationOption | None:
-    """The option the user's answer picks: its number ("2", "the second one", "last"), its
-    ref, or words of only one label ("the chicken one"). None when it picks none or several."""
-    text = answer.strip().lower()
+    """The option the user's answer picks: its number alone ("2", "number 2"), a label as
+    written, its ref, words of only one label ("the chicken one"), or an ordinal ("the
+    second one", "last"). None when it picks none or several, or says "not"."""
+    text = answer.strip().lower().rstrip(".!")
     if not text or not options:
         return None
-    number = re.fullmatch(r"\D*?(\d+)\.?\D*", text)
+    number = NUMBER_ONLY.fullmatch(text)
     if number:
         index = int(number.group(1))
         return options[index - 1] if 1 <= index <= len(options) else None
     words = set(re.findall(r"[a-z0-9_]+", text))
-    for word, index in ORDINALS.items():
-        if word in words:
-            return options[index] if index < 0 else _nth(options, index)
+    if "not" in words:
+        return None  # "not the first one": Understand reads that, not a rule
+    if text in (o.label.lower() for o in options):
+        return next(o for o in options if o.label.lower() == text)
     by_ref = [o for o in options if o.ref.lower() in words]
     if len(by_ref) == 1:
         return by_ref[0]
-    if text in (o.label.lower() for o in options):
-        return next(o for o in options if o.label.lower() == text)
-    meaningful = words - _FILLER
+    meaningful = words - _FILLER - set(ORDINALS)
     matching = [o for o in options if meaningful & set(re.findall(r"[a-z0-9]+", o.label.lower()))]
-    return matching[0] if len(matching) == 1 else None
+    if len(matching) == 1:
+        return matching[0]
+    if matching:
+        return None  # words of several labels
+    for word, index in ORDINALS.items():
+        if word in words:
+            return options[index] if index < 0 else _nth(options, index)
+    return None
 
 
 def _nth(options: Sequence[DisambiguationOption], index: int) -> DisambiguationOption | None:

@@ -548,7 +548,7 @@ def reply_context(
     if blocked:
         problems.append(f"Blocked: {_json(blocked.model_dump(mode='json', exclude_none=True))}")
     problems += [f"Limit reached: {b}" for b in breakers]
-    warned = warnings(message, step_results, registry, quick_result=quick_result)
+    warned = warnings(message, step_results, registry, quick_result=quick_result, stopped=blocked)
     return fit(
         [
             Section("User request", message, 100),

@@ -61,20 +61,23 @@ def primary_output(step_results: Sequence[StepResult]) -> str:
     return ""
 
 
-def changed_anything(step_results: Sequence[StepResult]) -> bool:
-    """Whether a write of this turn succeeded."""
+def changed_anything(step_results: Sequence[StepResult], stopped: StepExit | None = None) -> bool:
+    """Whether a write of this turn succeeded, in a completed step or in the one that
+    stopped the turn's work (a step can write, then be blocked or hit a limit)."""
+    tools = [t for r in step_results for t in r.tool_results]
+    tools += stopped.tool_results if stopped is not None else []
     return any(
-        isinstance(t, dict) and t.get("tool") in WRITE_TOOLS and "error" not in t
-        for r in step_results
-        for t in r.tool_results
+        isinstance(t, dict) and t.get("tool") in WRITE_TOOLS and "error" not in t for t in tools
     )
 
 
-def unmet_change(message: str, step_results: Sequence[StepResult]) -> str | None:
+def unmet_change(
+    message: str, step_results: Sequence[StepResult], stopped: StepExit | None = None
+) -> str | None:
     """The change the user asked for (``domain.intent``) when the turn made none: no write
     succeeded and nothing was generated. None when there is no mismatch."""
     asked = requested_change(message)
-    if asked is None or changed_anything(step_results):
+    if asked is None or changed_anything(step_results, stopped):
         return None
     return None if any(r.artifacts for r in step_results) else asked
 
@@ -85,10 +88,11 @@ def warnings(
     registry: SessionIdRegistry,
     *,
     quick_result: dict[str, Any] | None = None,
+    stopped: StepExit | None = None,
 ) -> list[str]:
     """Where the words and the deeds differ: Reply must say so, never imply it was done."""
     found = []
-    unmet = unmet_change(message, step_results)
+    unmet = unmet_change(message, step_results, stopped)
     if unmet:
         did = "only looked data up" if (quick_result or step_results) else "did nothing"
         found.append(

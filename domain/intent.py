@@ -35,6 +35,8 @@ PLACES = re.compile(
 )
 SYMBOLS = re.compile(r"^[^\w]+")
 """Emoji, bullets and punctuation before a clause's first word."""
+LISTING = re.compile(r"^(?:make|create|write|give)\s+(?:me\s+)?an?\s+(?:list|overview)\s+of\b")
+""""Make a list of what's in my fridge": a lookup worded as making something."""
 CLAUSES = re.compile(r"[.!?;\n]+|,\s*(?:and|then)\s+")
 
 
@@ -44,7 +46,10 @@ def requested_change(message: str) -> str | None:
     if report:
         return report.group(0).lower()
     for clause in CLAUSES.split(message):
-        words = LEAD_INS.sub("", SYMBOLS.sub("", clause.strip())).split()
+        clause = LEAD_INS.sub("", SYMBOLS.sub("", clause.strip()))
+        if LISTING.match(clause.lower()):
+            continue
+        words = clause.split()
         if words and (verb := words[0].lower().strip(",:")) in CHANGE_VERBS:
             return verb
     return None

@@ -352,7 +352,13 @@ class ActLoop:
         self.rt.trip(kind, detail)
         step = self.plan[run.index]
         if kind in ("llm_call_cap", "schema_requests"):
-            run.exit = StepExit(kind="breaker", breaker=kind, step=run.index, details=detail)
+            run.exit = StepExit(
+                kind="breaker",
+                breaker=kind,
+                step=run.index,
+                details=detail,
+                tool_results=list(run.tool_results),  # what it did before the limit
+            )
         else:
             run.result = StepResult(
                 step_index=run.index,

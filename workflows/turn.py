@@ -28,7 +28,13 @@ with workflow.unsafe.imports_passed_through():
     )
     from activities.turn_state import TurnStateActivities
     from domain import formatters
-    from domain.choices import checked_options, format_choice, resolve_choice, which_to_delete
+    from domain.choices import (
+        WHICH_DELETE_QUESTION,
+        checked_options,
+        format_choice,
+        resolve_choice,
+        which_to_delete,
+    )
     from domain.conversation import (
         ConversationState,
         CurationSummary,
@@ -332,7 +338,7 @@ class TurnWorkflow:
                         "needs_disambiguation": True,
                         "disambiguation_options": options,
                         "needs_clarification": False,
-                        "clarification_questions": ["Which one should I delete?"],
+                        "clarification_questions": [WHICH_DELETE_QUESTION],
                         "quick_mode": False,
                     }
                 )
@@ -556,8 +562,8 @@ class TurnWorkflow:
             summaries.append(f"I found {self.quick['count']} matching {self.quick['table']} rows")
         text = formatters.format_outcome(summaries, rt.written)
         steps = [r for _, r in sorted(rt.step_results.items())]
-        unmet = unmet_change(self._what_the_user_said(), steps)
-        if unmet:
+        unmet = unmet_change(self._what_the_user_said(), steps, self.exit)
+        if unmet and not rt.written:
             text = f"{formatters.format_nothing_changed(unmet)} {text}"
         blocked = self.exit if self.exit and self.exit.kind == "blocked" else None
         if blocked and blocked.details:

@@ -101,6 +101,7 @@ from activities.payloads import (
     UnderstandRequest,
 )
 from domain import formatters
+from domain.choices import WHICH_DELETE_QUESTION
 from domain.conversation import PendingContext, StepResult
 from domain.nodes import (
     ActDecision,
@@ -476,6 +477,18 @@ def classify(
             return Intent("decline")
     if not text:
         return Intent("help")
+
+    if (
+        answering
+        and pending
+        and pending.chosen
+        and pending.message.startswith(WHICH_DELETE_QUESTION)
+    ):
+        # The turn asked which same-named row to delete and resolved the answer to a ref.
+        ref = pending.chosen.ref
+        name = registry.ref_labels.get(ref) or pending.chosen.label.split(" (")[0]
+        where = "inventory" if ref.startswith("inv_") else "shopping list"
+        return _item_intent("remove", name, where, where, answering)
 
     if (
         answering

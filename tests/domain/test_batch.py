@@ -99,3 +99,27 @@ def test_the_manifest_reads_as_lines():
         "- gen_meal_2 (Tue dinner): failed: no date",
     ]
     assert made.pending() == []
+
+
+def test_unnamed_items_are_only_the_recent_ones_and_add_is_no_save():
+    registry = SessionIdRegistry()
+    registry.begin_turn(1)
+    registry.register_generated("recipe", {"name": "Red Lentil Dal"})  # kept from turn 1
+    registry.begin_turn(3)
+    registry.register_generated("recipe", {"name": "Cookies"})
+    saving = start_manifest(registry, 0, "recipes", "Save the recipe", "")
+    assert saving is not None and [i.label for i in saving.items] == ["Cookies"]
+    assert start_manifest(registry, 0, "recipes", "Add the recipe the user dictated", "") is None
+    named = start_manifest(registry, 0, "recipes", "Save the dal", "")
+    assert named is not None and [i.label for i in named.items] == ["Red Lentil Dal"]
+
+
+def test_a_write_that_is_not_a_save_has_no_batch_even_if_it_names_a_label():
+    registry = three_recipes()
+    assert start_manifest(registry, 0, "recipes", "Delete the old butter chicken", "") is None
+
+
+def test_another_write_step_of_a_turn_that_saves_is_no_batch():
+    registry = three_recipes()
+    words = "save the dal and delete the old butter chicken"
+    assert start_manifest(registry, 1, "recipes", "Delete the old recipe", words) is None

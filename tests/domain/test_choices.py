@@ -66,7 +66,10 @@ def test_an_answer_picks_by_number_ordinal_ref_or_words_of_one_label(answer: str
     assert chosen is not None and chosen.ref == ref
 
 
-@pytest.mark.parametrize("answer", ["", "the curry", "4", "0", "neither", "the sixth"])
+@pytest.mark.parametrize(
+    "answer",
+    ["", "the curry", "4", "0", "neither", "the sixth", "the one with 2 eggs", "not the first one"],
+)
 def test_an_answer_that_fits_none_or_several_picks_nothing(answer: str):
     assert resolve_choice(answer, CURRIES) is None
 
@@ -95,3 +98,13 @@ def test_no_choice_when_the_conversation_points_at_one_or_only_one_table_has_it(
     assert which_to_delete([FRIDGE_EGGS, eggs("inventory", "inv_2")], familiar=[]) == []
     both_seen = which_to_delete([FRIDGE_EGGS, LISTED_EGGS], familiar=["inv_1", "shop_1"])
     assert len(both_seen) == 2
+
+
+def test_words_of_a_label_win_over_an_ordinal_in_it():
+    options = [
+        DisambiguationOption(ref="recipe_1", label="Last-minute pasta"),
+        DisambiguationOption(ref="recipe_2", label="Slow stew"),
+    ]
+    assert resolve_choice("the last-minute one", options).ref == "recipe_1"
+    assert resolve_choice("the last one", options).ref == "recipe_2"  # the last listed
+    assert resolve_choice("the stew", options).ref == "recipe_2"

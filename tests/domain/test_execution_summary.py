@@ -119,3 +119,12 @@ def test_reply_is_shown_the_warnings_the_plan_the_batch_and_the_suggestion():
     assert "## Plan overview\n3 steps planned: 2 completed, 1 skipped." in text
     assert "## Batch progress\nStep 1: 1 of 2 saved; Naan (gen_recipe_2) failed: no name\n" in text
     assert "## Suggested next step\nOffer to try what was not done: step 2." in text
+
+
+def test_a_write_made_by_the_step_that_stopped_is_a_change():
+    stopped = StepExit(kind="breaker", breaker="llm_call_cap", step=0, tool_results=[WROTE])
+    assert warnings("add eggs", [], SessionIdRegistry(), stopped=stopped) == []
+    refused = StepExit(kind="blocked", step=0, tool_results=[REFUSED])
+    assert warnings("add eggs", [], SessionIdRegistry(), stopped=refused)[0].startswith(
+        "ACTION MISMATCH"
+    )

@@ -34,6 +34,7 @@ def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
         "how do I delete a recipe?",
         "can you show my shopping list",
         "check my pantry",
+        "make a list of what's in my fridge",
         "what can I cook tonight?",
         "",
     ],

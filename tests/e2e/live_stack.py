@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from api.devserver import free_port
+from api.devserver import free_ports
 from tests.workflows.conftest import COMPRESS, SUMMARIZE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ class Stack:
             (workdir / "script.json").write_text(
                 json.dumps({"responses": [*script, SUMMARIZE, COMPRESS]})
             )
-        self.ports = {"api": free_port(), "temporal": free_port(), "ui": free_port()}
+        self.ports = dict(zip(("api", "temporal", "ui"), free_ports(3), strict=True))
         self.process: subprocess.Popen | None = None
         self.output: list[str] = []
 

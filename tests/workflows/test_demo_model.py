@@ -407,3 +407,18 @@ async def test_a_half_matching_message_gets_an_honest_answer_and_no_other_action
             saved = await handle.result()
             assert saved.response == "Saved Lemon Chicken Traybake to your recipes."
     assert said.startswith(says)
+
+
+async def test_deleting_eggs_found_in_two_places_asks_and_deletes_the_chosen(
+    turns: Turns, executor
+):
+    await kitchen(turns, executor).create("inventory", PANTRY)  # eggs in the fridge
+    await kitchen(turns, executor).create("shopping_list", [{"name": "eggs"}, {"name": "flour"}])
+    async with turns.worker(DemoProvider()):
+        handle, asked = await said_by(turns, "delete the eggs")
+        assert asked.startswith("Which one should I delete?\n\n1. eggs (in your inventory")
+        await send(handle, answer("answer", "the one on my shopping list"))
+        done = await handle.result()
+    assert done.response == "Removed eggs from your shopping list."
+    assert sorted(r["name"] for r in await rows(turns, executor, "shopping_list")) == ["flour"]
+    assert "eggs" in [r["name"] for r in await rows(turns, executor, "inventory")]

@@ -7,6 +7,7 @@ from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import PANTRY, Kitchen
 from tests.workflows.conftest import Turns
 from tests.workflows.script import complete, plan, quick, reply, step, tool, understand
+from workflows.interface import TurnLimits
 
 NOTHING_CHANGED = 'You asked me to change something ("add"), but I only looked it up'
 
@@ -59,3 +60,21 @@ async def test_the_reply_without_a_model_says_nothing_changed(turns: Turns):
     assert result.status == "completed"
     assert result.response.startswith(NOTHING_CHANGED)
     assert "The list is empty." in result.response
+
+
+async def test_a_write_made_before_a_limit_stopped_the_step_is_no_mismatch(turns: Turns, executor):
+    script = turns.script(
+        understand(),
+        plan("Shop", step("Add eggs", "write", "shopping")),
+        tool("db_create", table="shopping_list", data=[{"name": "eggs"}]),
+    )
+    async with turns.worker(script):
+        handle = await turns.start(
+            "add eggs to the shopping list", limits=TurnLimits(max_llm_calls=3)
+        )
+        result = await handle.result()
+    assert result.status == "completed"
+    assert "only looked it up" not in result.response
+    assert "eggs" in result.response
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert await kitchen.names("shopping_list") == ["eggs"]
