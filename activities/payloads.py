@@ -16,6 +16,7 @@ from domain.conversation import (
     PendingContext,
     StepExit,
     StepResult,
+    SummaryParts,
     TurnExecutionSummary,
     TurnRecord,
 )
@@ -219,7 +220,10 @@ class SummarizeRequest(BaseModel):
 
 
 class SummarizeResult(BaseModel):
-    state: ConversationState
+    parts: SummaryParts | None = None
+    """What Summarize decided; the workflow records the turn with it (``conclude_turn``)."""
+    state: ConversationState | None = None
+    """The whole new state: what runs recorded before ``parts`` (their histories replay)."""
     usage: Usage = Field(default_factory=Usage)
     llm_calls: int = 0
     attempt: int = 1

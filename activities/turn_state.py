@@ -23,7 +23,7 @@ from activities.payloads import (
     SummarizeResult,
 )
 from domain import context, turn_store
-from domain.conversation import add_history, record_turn, summarize_assistant_message
+from domain.conversation import SummaryParts, record_turn, summarize_assistant_message
 from domain.errors import DomainError
 from domain.nodes import CompressOutput, SummarizeOutput
 from domain.prompts import render
@@ -131,8 +131,8 @@ class TurnStateActivities:
         else:
             record.assistant_summary = summarize_assistant_message(record.assistant_response)
             engagement = request.state.engagement_summary
-        state, evicted = record_turn(request.state, record, summary, request.step_results)
-        state.engagement_summary = engagement
+        _, evicted = record_turn(request.state, record, summary, request.step_results)
+        compressed = None
         if evicted is not None:
             if request.use_llm:
                 output, call = await call_node(
@@ -145,9 +145,15 @@ class TurnStateActivities:
                 usage, calls = usage + call.usage, calls + 1
             else:
                 compressed = f"Turn {evicted.turn}: {evicted.user_message[:200]}"
-            state = add_history(state, compressed)
+        parts = SummaryParts(
+            assistant_summary=record.assistant_summary,
+            engagement_summary=engagement,
+            conversation_phase=summary.conversation_phase,
+            user_expressed=summary.user_expressed,
+            compressed=compressed,
+        )
         return SummarizeResult(
-            state=state, usage=usage, llm_calls=calls, attempt=activity.info().attempt
+            parts=parts, usage=usage, llm_calls=calls, attempt=activity.info().attempt
         )
 
     @activity.defn(name="finish_turn")

@@ -181,6 +181,40 @@ class ConversationState(BaseModel):
         )
 
 
+class SummaryParts(BaseModel):
+    """What Summarize decided about a turn; the new conversation state follows from it
+    (``conclude_turn``), so only these few fields cross back from the activity."""
+
+    assistant_summary: str
+    engagement_summary: str
+    conversation_phase: str
+    user_expressed: str = ""
+    compressed: str | None = None
+    """The one line for the turn that left the full window (None when none left)."""
+
+
+def conclude_turn(
+    state: ConversationState,
+    record: TurnRecord,
+    summary: TurnExecutionSummary,
+    step_results: list[StepResult],
+    parts: SummaryParts,
+) -> ConversationState:
+    """The state the turn leaves behind: the turn recorded with Summarize's parts."""
+    record = record.model_copy(update={"assistant_summary": parts.assistant_summary})
+    summary = summary.model_copy(
+        update={
+            "conversation_phase": parts.conversation_phase,
+            "user_expressed": parts.user_expressed,
+        }
+    )
+    new, evicted = record_turn(state, record, summary, step_results)
+    new.engagement_summary = parts.engagement_summary
+    if evicted is not None and parts.compressed is not None:
+        new = add_history(new, parts.compressed)
+    return new
+
+
 def record_turn(
     state: ConversationState,
     record: TurnRecord,

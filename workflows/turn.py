@@ -45,6 +45,7 @@ with workflow.unsafe.imports_passed_through():
         TurnExecutionSummary,
         TurnRecord,
         add_history,
+        conclude_turn,
         prune_archive,
         record_turn,
     )
@@ -698,7 +699,13 @@ class TurnWorkflow:
                 raise
             rt.fallback("summarize", rt.degraded(error))
             summarized = await self._summarize(state, record, summary, use_llm=False)
-        await self._finish(summarized.state, "completed", response)
+        if summarized.parts is not None:
+            steps = [rt.step_results[i] for i in sorted(rt.step_results)]
+            final = conclude_turn(state, record, summary, steps, summarized.parts)
+        else:  # recorded before Summarize returned parts
+            assert summarized.state is not None
+            final = summarized.state
+        await self._finish(final, "completed", response)
         rt.emit("context_updated", {"turn": rt.turn.turn_number}, attempt=summarized.attempt)
 
     async def _summarize(
@@ -715,7 +722,13 @@ class TurnWorkflow:
         return await rt.llm(
             TurnStateActivities.summarize,
             SummarizeRequest(
-                state=state,
+                # what its prompt reads: the unsaved content's labels, not the whole registry
+                state=state.model_copy(
+                    update={
+                        "registry": rt.registry.for_prompt().to_dict(),
+                        "content_archive": dict.fromkeys(state.content_archive),
+                    }
+                ),
                 record=record,
                 summary=summary,
                 step_results=[rt.step_results[i] for i in sorted(rt.step_results)],
