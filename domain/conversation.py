@@ -180,6 +180,22 @@ class ConversationState(BaseModel):
             update={"registry": {}, "content_archive": dict.fromkeys(self.content_archive)}
         )
 
+    def for_act(self) -> ConversationState:
+        """The copy an Act step gets: ``for_prompt`` less what Act's prompt never shows
+        (turns before the last two, the reasoning trace), so each of a turn's Act calls
+        stays the same size however long the conversation."""
+        return self.for_prompt().model_copy(
+            update={
+                "recent_turns": self.recent_turns[-ACT_TURNS:],
+                "turn_summaries": [],
+                "reasoning_summary": "",
+            }
+        )
+
+
+ACT_TURNS = 2
+"""Turns Act's prompt shows (``context.act_context``: the conversation at depth 2)."""
+
 
 class SummaryParts(BaseModel):
     """What Summarize decided about a turn; the new conversation state follows from it

@@ -171,7 +171,7 @@ class ActLoop:
                 tool_results=run.tool_results,
                 batch=run.batch,
                 registry=run.registry.for_prompt().to_dict(),
-                state=self.rt.state.for_prompt(),
+                state=self.rt.state.for_act(),
                 context=self.rt.context,
                 clock=self.rt.clock(),
             ),

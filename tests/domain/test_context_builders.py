@@ -385,3 +385,39 @@ def test_thinks_reasoning_trace_shows_what_the_user_expressed_and_the_curation()
     assert "  user expressed: wants it mild, no coconut" in text
     assert "  curation — kept in context: recipe_1 (the curry they are weighing)" in text
     assert "  curation — demoted: recipe_2" in text
+
+
+def test_acts_trimmed_copy_of_the_state_gives_the_same_prompt():
+    state, registry = kitchen_session()
+    state.recent_turns = [
+        TurnRecord(turn=n, user_message=f"message {n}", assistant_response=f"answer {n}")
+        for n in range(1, 6)
+    ]
+    state.turn_summaries = [
+        TurnExecutionSummary(turn_num=n, think_goal=f"goal {n}") for n in (4, 5)
+    ]
+    state.reasoning_summary = "Earlier plans."
+    state.history_summary = "Long ago."
+    state.notes = ["a note"]
+    state.content_archive = {"gen_recipe_1": {"name": "Lime Rice"}}
+    for step_type in ("read", "write", "generate", "analyze"):
+        full = act_context(
+            goal="g",
+            plan=plan_of(step_type),
+            step_index=0,
+            prior_results=[],
+            tool_results=[],
+            registry=registry,
+            state=state,
+        ).text
+        trimmed = act_context(
+            goal="g",
+            plan=plan_of(step_type),
+            step_index=0,
+            prior_results=[],
+            tool_results=[],
+            registry=registry,
+            state=state.for_act(),
+        ).text
+        assert trimmed == full
+    assert len(state.for_act().recent_turns) == 2 and state.for_act().turn_summaries == []
