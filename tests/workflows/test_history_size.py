@@ -2,7 +2,7 @@
 bounded, so a long conversation does not make each turn heavier to record and replay.
 
 Measured with bench/history_growth (docs/BENCHMARKS.md) before registry deltas and
-summary parts: 32 KiB at turn 1, ~73 KiB at turn 5, 130 KiB at turn 50 (now 89). The bound
+summary parts: 32 KiB at turn 1, ~73 KiB at turn 5, 130 KiB at turn 50 (now 81). The bound
 below is for the first five turns, with headroom; a change that sends the whole state or
 registry once more per call breaks it.
 """
