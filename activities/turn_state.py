@@ -23,7 +23,7 @@ from activities.payloads import (
     SummarizeResult,
 )
 from domain import context, turn_store
-from domain.conversation import SummaryParts, record_turn, summarize_assistant_message
+from domain.conversation import SummaryParts, leaving_turn, summarize_assistant_message
 from domain.errors import DomainError
 from domain.nodes import CompressOutput, SummarizeOutput
 from domain.prompts import render
@@ -131,7 +131,7 @@ class TurnStateActivities:
         else:
             record.assistant_summary = summarize_assistant_message(record.assistant_response)
             engagement = request.state.engagement_summary
-        _, evicted = record_turn(request.state, record, summary, request.step_results)
+        evicted = leaving_turn(request.state)  # the workflow records the turn itself
         compressed = None
         if evicted is not None:
             if request.use_llm:

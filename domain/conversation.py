@@ -231,6 +231,13 @@ def conclude_turn(
     return new
 
 
+def leaving_turn(state: ConversationState) -> TurnRecord | None:
+    """The turn that leaves the full window when the next one is recorded, if any."""
+    if len(state.recent_turns) + 1 > FULL_DETAIL_TURNS:
+        return state.recent_turns[0]
+    return None
+
+
 def record_turn(
     state: ConversationState,
     record: TurnRecord,
@@ -244,8 +251,10 @@ def record_turn(
     """
     new = state.model_copy(deep=True)
     new.handoff = None  # this turn was shown the handoff; it has done its job
+    evicted = leaving_turn(new)
     new.recent_turns.append(record)
-    evicted = new.recent_turns.pop(0) if len(new.recent_turns) > FULL_DETAIL_TURNS else None
+    if evicted is not None:
+        new.recent_turns.pop(0)
 
     new.turn_summaries.append(summary)
     while len(new.turn_summaries) > REASONING_TURNS:

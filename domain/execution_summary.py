@@ -17,8 +17,7 @@ from pydantic import BaseModel
 from domain.conversation import StepExit, StepResult
 from domain.intent import requested_change
 from domain.registry import SessionIdRegistry
-
-WRITE_TOOLS = ("db_create", "db_update", "db_delete")
+from domain.step_checks import WRITE_TOOLS
 
 
 class PlannedStep(BaseModel):

@@ -239,7 +239,10 @@ class SessionIdRegistry:
         added or changed with their new values and the keys removed, and the scalars that
         changed. Applied to ``before``, it gives this registry (``apply_delta``)."""
         delta = RegistryDelta()
-        for name, now in self.to_dict().items():
+        for f in fields(self):
+            if f.name.startswith("_"):
+                continue
+            name, now = f.name, getattr(self, f.name)  # read, not copied: the delta is sent
             then = before.get(name)
             if isinstance(now, dict):
                 then = then if isinstance(then, dict) else {}

@@ -322,7 +322,8 @@ class ActLoop:
             outcome="completed",
             summary=d.result_summary or "",
             data=data,
-            tool_results=run.tool_results,
+            # the refused completions were for Act; the batch says how the saving went
+            tool_results=[t for t in run.tool_results if t.get("tool") != "step_complete"],
             artifacts=artifacts,
             note=d.note_for_next_step,
             flags=flags + unsaved,

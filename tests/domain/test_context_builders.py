@@ -400,24 +400,18 @@ def test_acts_trimmed_copy_of_the_state_gives_the_same_prompt():
     state.history_summary = "Long ago."
     state.notes = ["a note"]
     state.content_archive = {"gen_recipe_1": {"name": "Lime Rice"}}
+
+    def act_with(shown: ConversationState, step_type: str) -> str:
+        return act_context(
+            goal="g",
+            plan=plan_of(step_type),
+            step_index=0,
+            prior_results=[],
+            tool_results=[],
+            registry=registry,
+            state=shown,
+        ).text
+
     for step_type in ("read", "write", "generate", "analyze"):
-        full = act_context(
-            goal="g",
-            plan=plan_of(step_type),
-            step_index=0,
-            prior_results=[],
-            tool_results=[],
-            registry=registry,
-            state=state,
-        ).text
-        trimmed = act_context(
-            goal="g",
-            plan=plan_of(step_type),
-            step_index=0,
-            prior_results=[],
-            tool_results=[],
-            registry=registry,
-            state=state.for_act(),
-        ).text
-        assert trimmed == full
+        assert act_with(state.for_act(), step_type) == act_with(state, step_type)
     assert len(state.for_act().recent_turns) == 2 and state.for_act().turn_summaries == []
