@@ -8,11 +8,14 @@ workflow derived, so a retried activity never writes twice.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import TypeAdapter, ValidationError
 from temporalio import activity
 
 from activities.failures import to_application_error
 from activities.payloads import CrudCallRequest, CrudCallResult, SchemaRequest, SchemaResult
+from activities.saved_state import SavedStates
 from domain.crud.calls import CrudRequest
 from domain.crud.executor import CrudExecutor
 from domain.errors import CrudValidationError, MissingIdempotencyKey
@@ -23,13 +26,40 @@ _REQUEST = TypeAdapter(CrudRequest)
 
 
 class CrudActivities:
-    def __init__(self, executor: CrudExecutor) -> None:
+    def __init__(self, executor: CrudExecutor, states: SavedStates | None = None) -> None:
         self.executor = executor
+        self.states = states
+        """Saved conversation states: a turn with a working copy of the registry resolves
+        and registers refs in the saved one (``CrudCallRequest.state_ref``)."""
+
+    async def _registry(self, request: CrudCallRequest) -> tuple[SessionIdRegistry, dict[str, Any]]:
+        """The registry the call works in, and a snapshot of it to tell what changed."""
+        if request.state_ref is None:
+            return SessionIdRegistry.from_dict(request.registry), request.registry
+        if self.states is None:
+            raise RuntimeError("this worker reads no saved states: build CrudActivities with one")
+        stored = await self.states.stored(request.state_ref)
+        registry = SessionIdRegistry.from_dict(stored.registry)
+        registry.apply_delta(request.state_ref.registry)
+        return registry, registry.to_dict()
+
+    @staticmethod
+    def _delta(
+        request: CrudCallRequest, registry: SessionIdRegistry, before: dict[str, Any]
+    ) -> RegistryDelta:
+        """What crosses back: the changes to the turn's copy. A working copy also gets the
+        whole entries of the refs the call touched that it did not hold (an old row read
+        again keeps its ref)."""
+        if request.state_ref is None:
+            return registry.delta_since(request.registry)
+        touched = registry.refs_in(registry.delta_since(before))
+        held = list(request.registry.get("ref_to_uuid", {}))
+        return registry.only([*held, *touched]).delta_since(request.registry)
 
     @activity.defn(name="crud")
     async def crud(self, request: CrudCallRequest) -> CrudCallResult:
         attempt = activity.info().attempt
-        registry = SessionIdRegistry.from_dict(request.registry)
+        registry, before = await self._registry(request)
         try:
             call = _REQUEST.validate_python({"tool": request.call.tool, **request.call.params})
         except ValidationError as error:
@@ -50,7 +80,7 @@ class CrudActivities:
             return CrudCallResult(error=str(error), registry_delta=RegistryDelta(), attempt=attempt)
         except MissingIdempotencyKey as error:
             raise to_application_error(error) from None
-        delta = registry.delta_since(request.registry)
+        delta = self._delta(request, registry, before)
         return CrudCallResult(result=result, registry_delta=delta, attempt=attempt)
 
     @activity.defn(name="fetch_schema")

@@ -31,9 +31,11 @@ from activities.payloads import (
     UnderstandRequest,
     UnderstandResult,
 )
+from activities.saved_state import SavedStates, state_for_prompt
 from activities.streaming import content_stream, text_stream
 from domain import context
 from domain.answers import answer_model
+from domain.conversation import ConversationState
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
 from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
@@ -103,6 +105,14 @@ async def call_node(
     )
 
 
+def _facts(request: Any, state: ConversationState, registry: SessionIdRegistry) -> Any:
+    """The request as the offline demo model reads it (``call_node``'s ``facts``): with the
+    state and registry the node was shown, however the request carried them."""
+    if request.state_ref is None:
+        return request
+    return request.model_copy(update={"state": state, "registry": registry.to_dict()})
+
+
 def _result(model: type[BaseModel], output: dict[str, Any], call: NodeCall) -> Any:
     return model.model_validate({**call.model_dump(), "output": output})
 
@@ -116,17 +126,29 @@ class NodeActivities:
         *,
         context_budget: int = context.CONDENSED_BUDGET,
         act_budget: int = context.ACT_BUDGET,
+        states: SavedStates | None = None,
     ) -> None:
         self.gateway = gateway
         self.context_budget = context_budget
         self.act_budget = act_budget
+        self.states = states
+        """Saved conversation states, for requests that carry the state by reference."""
+
+    async def _state(self, request: Any) -> tuple[ConversationState, SessionIdRegistry]:
+        """The request's state and registry (read by reference when it has one); its
+        registry is the prompt copy (``for_prompt``), as a prompt shows it."""
+        state, registry = await state_for_prompt(
+            self.states, request.state_ref, request.state, request.registry
+        )
+        return state, registry.for_prompt() if request.state_ref is not None else registry
 
     @activity.defn(name="understand")
     async def understand(self, request: UnderstandRequest) -> UnderstandResult:
-        registry = SessionIdRegistry.from_dict(request.registry)
+        state, registry = await self._state(request)
+        request = _facts(request, state, registry)
         user = context.understand_context(
             request.message,
-            request.state,
+            state,
             registry,
             request.pending,
             context=request.context,
@@ -147,11 +169,12 @@ class NodeActivities:
             mode_guidance=config.guidance,
             mode_examples=config.examples,
         )
-        registry = SessionIdRegistry.from_dict(request.registry)
+        state, registry = await self._state(request)
+        request = _facts(request, state, registry)
         user = context.think_context(
             request.message,
             request.understand,
-            request.state,
+            state,
             registry,
             request.pending,
             context=request.context,
@@ -165,6 +188,10 @@ class NodeActivities:
 
     @activity.defn(name="act")
     async def act(self, request: ActRequest) -> ActResult:
+        state, registry = await self._state(request)
+        if request.state_ref is not None:
+            state = state.for_act()
+        request = _facts(request, state, registry)
         step = request.plan[request.step_index]
         prompt = render_many(
             act_templates(step.step_type),
@@ -182,8 +209,8 @@ class NodeActivities:
             step_index=request.step_index,
             prior_results=request.prior_results,
             tool_results=request.tool_results,
-            registry=SessionIdRegistry.from_dict(request.registry),
-            state=request.state,
+            registry=registry,
+            state=state,
             context=request.context,
             budget=self.act_budget,
             clock=request.clock,
@@ -210,11 +237,15 @@ class NodeActivities:
 
     @activity.defn(name="act_quick")
     async def act_quick(self, request: ActQuickRequest) -> ActQuickResult:
+        _, registry = await state_for_prompt(self.states, request.state_ref, None, request.registry)
+        if request.state_ref is not None:
+            registry = registry.for_prompt()
+            request = request.model_copy(update={"registry": registry.to_dict()})
         user = context.act_quick_context(
             request.intent,
             request.subdomain,
             request.message,
-            SessionIdRegistry.from_dict(request.registry),
+            registry,
             clock=request.clock,
             previous=request.previous,
         )
@@ -230,6 +261,8 @@ class NodeActivities:
 
     @activity.defn(name="reply")
     async def reply(self, request: ReplyRequest) -> ReplyResult:
+        state, registry = await self._state(request)
+        request = _facts(request, state, registry)
         prompt = render("reply", verbosity=mode_config(request.mode).verbosity)
         user = context.reply_context(
             message=request.message,
@@ -238,8 +271,8 @@ class NodeActivities:
             quick_result=request.quick_result,
             blocked=request.blocked,
             breakers=request.breakers,
-            registry=SessionIdRegistry.from_dict(request.registry),
-            state=request.state,
+            registry=registry,
+            state=state,
             plan=request.plan,
             budget=self.context_budget,
             clock=request.clock,

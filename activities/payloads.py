@@ -17,6 +17,7 @@ from domain.conversation import (
     StepExit,
     StepResult,
     SummaryParts,
+    TurnEnding,
     TurnExecutionSummary,
     TurnRecord,
 )
@@ -75,6 +76,9 @@ class BeginTurnRequest(BaseModel):
     turn_number: int
     workflow_id: str
     message: str
+    working_copy: bool = False
+    """Load only the turn's working copy (``ConversationState.for_workflow``): model
+    activities and ``finish_turn`` read the rest from the saved state themselves."""
 
 
 class BeginTurnResult(BaseModel):
@@ -97,12 +101,31 @@ class MarkTurnResult(BaseModel):
     attempt: int = 1
 
 
+class StateRef(BaseModel):
+    """The conversation state a model activity reads, by reference: the version the turn
+    loaded (the activity reads it from PostgreSQL, ``activities.saved_state``) and what the
+    turn has changed since. It stays the size of the turn's own work."""
+
+    user_id: str
+    conversation_id: str
+    version: int
+    registry: RegistryDelta = Field(default_factory=RegistryDelta)
+    """The registry's changes since ``version`` (refs registered, touched, promoted)."""
+    archived: list[str] = Field(default_factory=list)
+    """Content archive keys the turn added (prompts show the archive's keys only)."""
+    unarchived: list[str] = Field(default_factory=list)
+    """Content archive keys the turn dropped."""
+
+
 class FinishTurnRequest(BaseModel):
     conversation_id: str
     user_id: str
     turn_number: int
     expected_version: int
-    state: ConversationState
+    state: ConversationState | None = None
+    """The whole new state (turns that loaded it whole)."""
+    ending: TurnEnding | None = None
+    """What the turn leaves, applied to the saved state (turns that loaded a working copy)."""
     status: str
     response: str | None = None
     plan: dict[str, Any] | None = None
@@ -123,8 +146,10 @@ class UnderstandRequest(BaseModel):
     """The turn's time and the user's timezone (every node is told the date)."""
     message: str
     mode: str
-    state: ConversationState
-    registry: dict[str, Any]
+    state: ConversationState | None = None
+    registry: dict[str, Any] = Field(default_factory=dict)
+    state_ref: StateRef | None = None
+    """The state by reference (``state`` and ``registry`` are then left empty)."""
     pending: PendingContext | None = None
     context: TurnContext = Field(default_factory=TurnContext)
 
@@ -139,8 +164,10 @@ class ThinkRequest(BaseModel):
     message: str
     mode: str
     understand: UnderstandOutput
-    state: ConversationState
-    registry: dict[str, Any]
+    state: ConversationState | None = None
+    registry: dict[str, Any] = Field(default_factory=dict)
+    state_ref: StateRef | None = None
+    """The state by reference (``state`` and ``registry`` are then left empty)."""
     pending: PendingContext | None = None
     context: TurnContext = Field(default_factory=TurnContext)
 
@@ -165,8 +192,10 @@ class ActRequest(BaseModel):
     mode: str
     prior_results: list[StepResult] = Field(default_factory=list)
     tool_results: list[dict[str, Any]] = Field(default_factory=list)
-    registry: dict[str, Any]
-    state: ConversationState
+    registry: dict[str, Any] = Field(default_factory=dict)
+    state: ConversationState | None = None
+    state_ref: StateRef | None = None
+    """The state by reference (``state`` and ``registry`` are then left empty)."""
     context: TurnContext = Field(default_factory=TurnContext)
 
 
@@ -180,7 +209,9 @@ class ActQuickRequest(BaseModel):
     message: str
     intent: str
     subdomain: str
-    registry: dict[str, Any]
+    registry: dict[str, Any] = Field(default_factory=dict)
+    state_ref: StateRef | None = None
+    """The registry by reference (``registry`` is then left empty)."""
     previous: dict[str, Any] | None = None
     """The read this node asked for last time and the error it got (one retry)."""
 
@@ -202,8 +233,10 @@ class ReplyRequest(BaseModel):
     blocked: StepExit | None = None
     """The step that stopped the turn's work (blocked or a breaker), if one did."""
     breakers: list[str] = Field(default_factory=list)
-    registry: dict[str, Any]
-    state: ConversationState
+    registry: dict[str, Any] = Field(default_factory=dict)
+    state: ConversationState | None = None
+    state_ref: StateRef | None = None
+    """The state by reference (``state`` and ``registry`` are then left empty)."""
 
 
 class ReplyResult(NodeCall):
@@ -211,7 +244,10 @@ class ReplyResult(NodeCall):
 
 
 class SummarizeRequest(BaseModel):
-    state: ConversationState
+    state: ConversationState | None = None
+    """The prompt copy of the state (registry trimmed, archive keys): runs before
+    ``state_ref``."""
+    state_ref: StateRef | None = None
     record: TurnRecord
     summary: TurnExecutionSummary
     step_results: list[StepResult] = Field(default_factory=list)
@@ -236,6 +272,10 @@ class CrudCallRequest(BaseModel):
     user_id: str
     call: ToolCall
     registry: dict[str, Any]
+    """The turn's copy of the registry (the working copy, or the whole one)."""
+    state_ref: StateRef | None = None
+    """With a working copy: the saved registry the call resolves and registers refs in (an
+    old row keeps its ref), the turn's changes on top."""
     idempotency_key: str
     step: int | None = None
 
@@ -274,10 +314,15 @@ class PrepareTurnRequest(BaseModel):
     now: dt.datetime | None = None
     """The workflow's time: with it, "today" is the user's local date (their timezone)."""
     ui_changes: list[FreshEntity] = Field(default_factory=list)
+    state_ref: StateRef | None = None
+    """With a working copy: the saved registry, to find the refs the named rows have."""
 
 
 class PrepareTurnResult(BaseModel):
     context: TurnContext
+    known: RegistryDelta | None = None
+    """The saved registry's entries of the rows this turn names (UI changes, mentions,
+    delete candidates), for a working copy that may not hold them."""
     attempt: int = 1
 
 

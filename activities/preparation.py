@@ -5,15 +5,20 @@ from __future__ import annotations
 
 from temporalio import activity
 
-from activities.payloads import PrepareTurnRequest, PrepareTurnResult
+from activities.payloads import PrepareTurnRequest, PrepareTurnResult, StateRef
+from activities.saved_state import SavedStates
 from domain.db.engine import user_transaction
 from domain.kitchen.snapshot import turn_context
+from domain.registry import PER_REF_FIELDS, RegistryDelta, SessionIdRegistry
+from domain.turn_context import TurnContext
 from domain.turn_store import Sessions
 
 
 class TurnContextActivities:
-    def __init__(self, sessions: Sessions) -> None:
+    def __init__(self, sessions: Sessions, states: SavedStates | None = None) -> None:
         self.sessions = sessions
+        self.states = states or SavedStates(sessions)
+        """Saved conversation states, for the refs of the rows a turn names."""
 
     @activity.defn(name="prepare_turn")
     async def prepare_turn(self, request: PrepareTurnRequest) -> PrepareTurnResult:
@@ -25,4 +30,24 @@ class TurnContextActivities:
                 message=request.message,
                 ui_changes=request.ui_changes,
             )
-        return PrepareTurnResult(context=context, attempt=activity.info().attempt)
+        known = None
+        if request.state_ref is not None:
+            known = await self._known(request.state_ref, context)
+        return PrepareTurnResult(context=context, known=known, attempt=activity.info().attempt)
+
+    async def _known(self, ref: StateRef, context: TurnContext) -> RegistryDelta:
+        """The saved registry's entries of the rows the turn names, for a working copy
+        that may not hold them (they keep their refs)."""
+        stored = await self.states.stored(ref)
+        registry = SessionIdRegistry.from_dict(stored.registry)
+        registry.apply_delta(ref.registry)
+        named = [*context.entities, *context.delete_candidates]
+        refs = [registry.uuid_to_ref.get(e.id.lower()) for e in named]
+        entries = registry.only([r for r in refs if r is not None]).delta_since({})
+        return RegistryDelta(
+            changed={
+                name: changed
+                for name, changed in entries.changed.items()
+                if name in PER_REF_FIELDS or name == "uuid_to_ref"
+            }
+        )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from temporalio import activity
 from temporalio.client import Client, WorkflowExecutionStatus
+from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError, RPCStatusCode
 
 from activities.failures import to_application_error
@@ -22,8 +23,15 @@ from activities.payloads import (
     SummarizeRequest,
     SummarizeResult,
 )
+from activities.saved_state import SavedStates, state_for_prompt
 from domain import context, turn_store
-from domain.conversation import SummaryParts, leaving_turn, summarize_assistant_message
+from domain.conversation import (
+    ConversationState,
+    SummaryParts,
+    TurnEnding,
+    leaving_turn,
+    summarize_assistant_message,
+)
 from domain.errors import DomainError
 from domain.nodes import CompressOutput, SummarizeOutput
 from domain.prompts import render
@@ -34,9 +42,15 @@ PREVIOUS_SAVED = "previous_turn_saved"
 
 class TurnStateActivities:
     def __init__(
-        self, sessions: turn_store.Sessions, gateway: LlmGateway, client: Client | None = None
+        self,
+        sessions: turn_store.Sessions,
+        gateway: LlmGateway,
+        client: Client | None = None,
+        states: SavedStates | None = None,
     ) -> None:
         self.sessions = sessions
+        self.states = states or SavedStates(sessions)
+        """Saved conversation states, for Summarize's request by reference."""
         self.gateway = gateway
         self.client = client
         """Temporal, to wake the turn queued behind a finished one and to see whether a
@@ -87,6 +101,8 @@ class TurnStateActivities:
             )
         except DomainError as error:
             raise to_application_error(error) from None
+        if request.working_copy:
+            state = state.for_workflow(request.turn_number)
         return BeginTurnResult(state=state, version=version, attempt=activity.info().attempt)
 
     @activity.defn(name="mark_turn")
@@ -108,6 +124,10 @@ class TurnStateActivities:
         """Record the turn in the conversation; compress with the model where it pays."""
         record = request.record.model_copy()
         summary = request.summary.model_copy()
+        state, registry = await state_for_prompt(self.states, request.state_ref, request.state, {})
+        if request.state_ref is not None:  # the prompt copy, as runs before it sent
+            state = state.model_copy(update={"registry": registry.for_prompt().to_dict()})
+            request = request.model_copy(update={"state": state})
         usage, calls = Usage(), 0
         if request.use_llm:
             output, call = await call_node(
@@ -117,7 +137,7 @@ class TurnStateActivities:
                 context.summarize_context(
                     record.user_message,
                     record.assistant_response,
-                    request.state,
+                    state,
                     request.step_results,
                 ),
                 facts=request,
@@ -130,8 +150,8 @@ class TurnStateActivities:
             engagement = parsed.engagement_summary
         else:
             record.assistant_summary = summarize_assistant_message(record.assistant_response)
-            engagement = request.state.engagement_summary
-        evicted = leaving_turn(request.state)  # the workflow records the turn itself
+            engagement = state.engagement_summary
+        evicted = leaving_turn(state)  # the workflow records the turn itself
         compressed = None
         if evicted is not None:
             if request.use_llm:
@@ -165,7 +185,7 @@ class TurnStateActivities:
                 conversation_id=request.conversation_id,
                 turn_number=request.turn_number,
                 expected_version=request.expected_version,
-                state=request.state,
+                state=_what_to_save(request),
                 status=request.status,
                 response=request.response,
                 plan=request.plan,
@@ -176,6 +196,19 @@ class TurnStateActivities:
             raise to_application_error(error) from None
         await self._wake_next(request)
         return FinishTurnResult(version=version, attempt=activity.info().attempt)
+
+
+def _what_to_save(request: FinishTurnRequest) -> ConversationState | TurnEnding:
+    """The new state, or what the turn leaves; a request with neither saves nothing."""
+    if request.ending is not None:
+        return request.ending
+    if request.state is not None:
+        return request.state
+    raise ApplicationError(
+        "finish_turn needs the new state or the turn's ending",
+        type="bad_request",
+        non_retryable=True,
+    )
 
 
 async def _gone(client: Client, workflow_id: str) -> bool:

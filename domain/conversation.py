@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from domain.batch import BatchManifest
 from domain.nodes import DisambiguationOption, RetainDecision
+from domain.registry import PROMPT_TURNS, RegistryDelta, SessionIdRegistry
 from domain.tokens import estimate_tokens
 
 FULL_DETAIL_TURNS = 3
@@ -180,6 +181,19 @@ class ConversationState(BaseModel):
             update={"registry": {}, "content_archive": dict.fromkeys(self.content_archive)}
         )
 
+    def for_workflow(self, turn: int) -> ConversationState:
+        """The copy a turn's workflow loads: the refs its prompts can show (``for_prompt``
+        at ``turn``) and the unsaved content, without the conversation's record, which
+        model activities and ``finish_turn`` read from the saved state themselves."""
+        registry = SessionIdRegistry.from_dict(self.registry)
+        working = registry.only(registry.recent_refs(turn - PROMPT_TURNS))
+        return ConversationState(
+            registry=working.to_dict(),
+            content_archive=dict(self.content_archive),
+            bypass=self.bypass,
+            handoff=self.handoff,
+        )
+
     def for_act(self) -> ConversationState:
         """The copy an Act step gets: ``for_prompt`` less what Act's prompt never shows
         (turns before the last two, the reasoning trace), so each of a turn's Act calls
@@ -229,6 +243,46 @@ def conclude_turn(
     if evicted is not None and parts.compressed is not None:
         new = add_history(new, parts.compressed)
     return new
+
+
+class TurnEnding(BaseModel):
+    """What a turn leaves behind, applied by ``finish_turn`` to the state the turn loaded
+    (``end_turn``): a workflow holds only the turn's working copy of the state."""
+
+    registry: RegistryDelta = Field(default_factory=RegistryDelta)
+    """The registry's changes since the copy the turn loaded."""
+    content_archive: dict[str, Any] = Field(default_factory=dict)
+    """The whole archive as the turn leaves it (pruned of saved content)."""
+    record: TurnRecord | None = None
+    """The turn to record (None: a turn that ends with only a note)."""
+    summary: TurnExecutionSummary | None = None
+    step_results: list[StepResult] = Field(default_factory=list)
+    parts: SummaryParts | None = None
+    """Summarize's decisions; without them the turn is recorded as said, no model."""
+    note: str | None = None
+    """A fact about the conversation ("turn 4 expired waiting for an answer")."""
+
+
+def end_turn(stored: ConversationState, ending: TurnEnding) -> ConversationState:
+    """The state a turn leaves: the saved one with the turn's registry changes, archive,
+    record (with Summarize's parts, or as said) and note."""
+    registry = SessionIdRegistry.from_dict(stored.registry)
+    registry.apply_delta(ending.registry)
+    state = stored.model_copy(
+        update={"registry": registry.to_dict(), "content_archive": dict(ending.content_archive)}
+    )
+    if ending.record is not None and ending.summary is not None:
+        if ending.parts is not None:
+            state = conclude_turn(
+                state, ending.record, ending.summary, ending.step_results, ending.parts
+            )
+        else:
+            state, evicted = record_turn(state, ending.record, ending.summary, ending.step_results)
+            if evicted is not None:  # no model at an ending: the old turn as said
+                state = add_history(state, f"Turn {evicted.turn}: {evicted.user_message[:200]}")
+    if ending.note is not None:
+        state = state.model_copy(update={"notes": [*state.notes, ending.note]})
+    return state
 
 
 def leaving_turn(state: ConversationState) -> TurnRecord | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import re
 import uuid as uuid_lib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
@@ -45,6 +45,23 @@ __all__ = [
 
 PENDING = "__pending__"
 """UUID placeholder of a generated artifact that has not been saved yet."""
+
+PROMPT_TURNS = 6
+"""How many turns back a prompt's registry copy looks (``for_prompt``)."""
+PER_REF_FIELDS = (
+    "ref_to_uuid",
+    "pending_artifacts",
+    "ref_actions",
+    "ref_labels",
+    "ref_types",
+    "ref_detail_tracking",
+    "ref_turn_created",
+    "ref_turn_last_ref",
+    "ref_source_step",
+    "ref_turn_promoted",
+    "ref_active_reason",
+)
+"""The registry's fields keyed by ref."""
 
 UI_ACTIONS: tuple[str, ...] = ("created:user", "updated:user", "deleted:user", "mentioned:user")
 """Action tags for changes the user made in the frontend (or an @-mention in chat)."""
@@ -267,7 +284,7 @@ class SessionIdRegistry:
         for name, value in delta.scalars.items():
             setattr(self, name, value)
 
-    def for_prompt(self, recent_turns: int = 6) -> SessionIdRegistry:
+    def for_prompt(self, recent_turns: int = PROMPT_TURNS) -> SessionIdRegistry:
         """A copy holding only the refs a prompt can show, for LLM activity inputs.
 
         Kept: refs referenced in the last ``recent_turns`` turns (the registry table, the
@@ -276,14 +293,21 @@ class SessionIdRegistry:
         (CRUD) uses the whole registry; prompts built from this copy are the same as from
         the whole one.
         """
-        cutoff = self.current_turn - recent_turns
-        keep = [
+        return self.only(self.recent_refs(self.current_turn - recent_turns))
+
+    def recent_refs(self, after_turn: int) -> list[str]:
+        """Refs referenced after ``after_turn``, refs with an active reason, unsaved ones."""
+        return [
             ref
             for ref in self.ref_to_uuid
-            if (self.last_referenced(ref) or -1) > cutoff
+            if (self.last_referenced(ref) or -1) > after_turn
             or ref in self.ref_active_reason
             or self.ref_to_uuid[ref] == PENDING
         ]
+
+    def only(self, keep: Iterable[str]) -> SessionIdRegistry:
+        """A copy with only the refs in ``keep`` (counters, turn and session id whole)."""
+        keep = [ref for ref in keep if ref in self.ref_to_uuid]
         copy_ = SessionIdRegistry(
             session_id=self.session_id,
             counters=dict(self.counters),
@@ -300,6 +324,16 @@ class SessionIdRegistry:
                 if ref in mine:
                     theirs[ref] = copy.deepcopy(mine[ref])
         return copy_
+
+    def refs_in(self, delta: RegistryDelta) -> list[str]:
+        """The refs ``delta`` adds or changes an entry of, in first-seen order."""
+        seen: dict[str, None] = {}
+        for name, changed in delta.changed.items():
+            if name == "uuid_to_ref":
+                seen.update(dict.fromkeys(changed.values()))
+            elif name in PER_REF_FIELDS:
+                seen.update(dict.fromkeys(changed))
+        return list(seen)
 
     # ------------------------------------------------------------------ registration
 

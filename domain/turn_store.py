@@ -16,7 +16,7 @@ from sqlalchemy import all_, any_, func, insert, literal, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from domain.conversation import ConversationState
+from domain.conversation import ConversationState, TurnEnding, end_turn
 from domain.db.engine import user_transaction
 from domain.db.models import Conversation, KitchenChange, Turn
 from domain.errors import DomainError
@@ -44,6 +44,12 @@ class ConversationConflict(DomainError):
     """The conversation changed since the turn loaded it (another turn saved in between)."""
 
     code = "conversation_conflict"
+
+
+class StateMoved(DomainError):
+    """The conversation was saved past the version a turn read (its turn is over)."""
+
+    code = "state_moved"
 
 
 Sessions = async_sessionmaker[AsyncSession]
@@ -155,14 +161,16 @@ async def finish_turn(
     conversation_id: str,
     turn_number: int,
     expected_version: int,
-    state: ConversationState,
+    state: ConversationState | TurnEnding,
     status: str,
     response: str | None,
     plan: dict[str, Any] | None,
     usage: dict[str, Any],
     timings: dict[str, Any],
 ) -> int:
-    """Save the conversation state and the turn's final record together; the new version."""
+    """Save the conversation state and the turn's final record together; the new version.
+    ``state`` is the new state, or what the turn leaves (``TurnEnding``), applied here to
+    the state saved as ``expected_version``."""
     async with user_transaction(sessions, user_id) as session:
         conv_id = uuid.UUID(conversation_id)
         turn = await session.scalar(
@@ -170,6 +178,17 @@ async def finish_turn(
         )
         if turn is not None and turn.timings.get("saved_version") == expected_version + 1:
             return expected_version + 1  # a retry after this save committed
+        if isinstance(state, TurnEnding):
+            stored = await session.scalar(
+                select(Conversation.state).where(
+                    Conversation.id == conv_id, Conversation.version == expected_version
+                )
+            )
+            if stored is None:
+                raise ConversationConflict(
+                    f"conversation {conversation_id} changed since turn {turn_number} loaded it"
+                )
+            state = end_turn(ConversationState.model_validate(stored), state)
         saved = await session.execute(
             update(Conversation)
             .where(Conversation.id == conv_id, Conversation.version == expected_version)
@@ -206,6 +225,29 @@ async def load_conversation(
         if conversation is None:
             raise ConversationNotFound(f"conversation {conversation_id} not found")
         return ConversationState.model_validate(conversation.state or {}), conversation.version
+
+
+async def load_state_at(
+    sessions: Sessions, user_id: str, conversation_id: str, version: int
+) -> ConversationState:
+    """The conversation state saved as ``version``: what a turn that loaded that version
+    starts from. Only ``finish_turn`` moves a conversation to the next version, so what an
+    activity reads here is what the turn's workflow loaded."""
+    async with user_transaction(sessions, user_id) as session:
+        row = (
+            await session.execute(
+                select(Conversation.state, Conversation.version).where(
+                    Conversation.id == uuid.UUID(conversation_id)
+                )
+            )
+        ).one_or_none()
+    if row is None:
+        raise ConversationNotFound(f"conversation {conversation_id} not found")
+    if row.version != version:
+        raise StateMoved(
+            f"conversation {conversation_id} is at version {row.version}, not {version}"
+        )
+    return ConversationState.model_validate(row.state or {})
 
 
 async def get_turn(

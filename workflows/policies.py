@@ -18,8 +18,14 @@ _LLM_FATAL = [
     "http_403",
     "http_404",
     "http_422",
+    "state_moved",
 ]
-_DB_FATAL = ["conversation_not_found", "conversation_conflict", "missing_idempotency_key"]
+_DB_FATAL = [
+    "conversation_not_found",
+    "conversation_conflict",
+    "missing_idempotency_key",
+    "state_moved",
+]
 
 LLM_RETRY = RetryPolicy(
     initial_interval=timedelta(seconds=2),

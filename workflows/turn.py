@@ -42,12 +42,10 @@ with workflow.unsafe.imports_passed_through():
         StepExecutionSummary,
         StepExit,
         StepResult,
+        TurnEnding,
         TurnExecutionSummary,
         TurnRecord,
-        add_history,
-        conclude_turn,
         prune_archive,
-        record_turn,
     )
     from domain.curation import apply_curation
     from domain.entity_cards import entity_cards
@@ -208,7 +206,7 @@ class TurnWorkflow:
     async def _begin(self) -> None:
         rt, turn = self.rt, self.rt.turn
         await rt.wait_for_previous()
-        await rt.load()
+        await rt.load(working_copy=True)
         if rt.versions.has("turn-context"):
             await rt.prepare()
             self.said[0] = rt.message
@@ -313,8 +311,7 @@ class TurnWorkflow:
             UnderstandRequest(
                 message=message,
                 mode=self.mode,
-                state=rt.state.for_prompt(),
-                registry=rt.registry.for_prompt().to_dict(),
+                state_ref=rt.state_ref(),
                 pending=pending,
                 context=rt.context,
                 clock=rt.clock(),
@@ -357,8 +354,7 @@ class TurnWorkflow:
                 message=message,
                 mode=self.mode,
                 understand=self.understand,
-                state=rt.state.for_prompt(),
-                registry=rt.registry.for_prompt().to_dict(),
+                state_ref=rt.state_ref(),
                 pending=pending,
                 context=rt.context,
                 clock=rt.clock(),
@@ -387,7 +383,7 @@ class TurnWorkflow:
                         message=message,
                         intent=understand.quick_intent or message,
                         subdomain=subdomain,
-                        registry=rt.registry.for_prompt().to_dict(),
+                        state_ref=rt.state_ref(),
                         clock=rt.clock(),
                         previous=previous,
                     ),
@@ -541,8 +537,7 @@ class TurnWorkflow:
                     quick_result=self.quick,
                     blocked=blocked,
                     breakers=rt.progress.breakers,
-                    registry=rt.registry.for_prompt().to_dict(),
-                    state=rt.state.for_prompt(),
+                    state_ref=rt.state_ref(),
                     clock=rt.clock(),
                 ),
                 summary="reply",
@@ -686,22 +681,25 @@ class TurnWorkflow:
         record, summary = self._turn_record(response)
         rt.registry.clear_turn_promoted_artifacts()
         archive = prune_archive(rt.state.content_archive, rt.registry.ref_turn_promoted)
-        state = rt.state.model_copy(
-            update={"registry": rt.registry.to_dict(), "content_archive": archive}
-        )
         # Turns that executed nothing (a rejected proposal, a capped turn) get deterministic
         # summaries (seed 002: no LLM summarization for proposals and clarifications).
         use_llm = rt.llm_budget_left >= 2 and bool(rt.step_results)
         try:
-            summarized = await self._summarize(state, record, summary, use_llm=use_llm)
+            summarized = await self._summarize(archive, record, summary, use_llm=use_llm)
         except ActivityError as error:
             if not use_llm:
                 raise
             rt.fallback("summarize", rt.degraded(error))
-            summarized = await self._summarize(state, record, summary, use_llm=False)
-        if summarized.parts is not None:
-            steps = [rt.step_results[i] for i in sorted(rt.step_results)]
-            final = conclude_turn(state, record, summary, steps, summarized.parts)
+            summarized = await self._summarize(archive, record, summary, use_llm=False)
+        final: ConversationState | TurnEnding
+        if summarized.parts is not None:  # applied to the saved state by finish_turn
+            final = rt.ending(
+                content_archive=archive,
+                record=record,
+                summary=summary,
+                step_results=[rt.step_results[i] for i in sorted(rt.step_results)],
+                parts=summarized.parts,
+            )
         else:  # recorded before Summarize returned parts
             assert summarized.state is not None
             final = summarized.state
@@ -710,7 +708,7 @@ class TurnWorkflow:
 
     async def _summarize(
         self,
-        state: ConversationState,
+        archive: dict[str, Any],
         record: TurnRecord,
         summary: TurnExecutionSummary,
         *,
@@ -722,13 +720,9 @@ class TurnWorkflow:
         return await rt.llm(
             TurnStateActivities.summarize,
             SummarizeRequest(
-                # what its prompt reads: the unsaved content's labels, not the whole registry
-                state=state.model_copy(
-                    update={
-                        "registry": rt.registry.for_prompt().to_dict(),
-                        "content_archive": dict.fromkeys(state.content_archive),
-                    }
-                ),
+                # the saved state by reference, with what this turn changed (what the
+                # prompt reads: the unsaved content's labels, not the whole registry)
+                state_ref=rt.state_ref(archive=archive),
                 record=record,
                 summary=summary,
                 step_results=[rt.step_results[i] for i in sorted(rt.step_results)],
@@ -773,25 +767,32 @@ class TurnWorkflow:
         )
         return record, summary
 
-    async def _finish(self, state: ConversationState, status: str, response: str | None) -> None:
+    async def _finish(
+        self, state: ConversationState | TurnEnding, status: str, response: str | None
+    ) -> None:
         await self.rt.finish(state, status, response)
 
-    def _state_with_note(self, note: str, response: str | None = None) -> ConversationState:
-        """The state an ended turn (expired, cancelled, failed) leaves: like any turn, a
-        record of what was said and a summary of what was decided and done (so the next
-        turn's Understand and Think know what happened), and the note."""
+    def _state_with_note(
+        self, note: str, response: str | None = None
+    ) -> ConversationState | TurnEnding:
+        """What an ended turn (expired, cancelled, failed) leaves: like any turn, a record
+        of what was said and a summary of what was decided and done (so the next turn's
+        Understand and Think know what happened), and the note; ``finish_turn`` applies it
+        to the saved state."""
         rt = self.rt
         rt.registry.clear_turn_promoted_artifacts()
-        state = rt.state.model_copy(deep=True)
-        state.registry = rt.registry.to_dict()
         if rt.loaded:
             record, summary = self._turn_record(response or note)
             summary.blocked_reason = summary.blocked_reason or note
-            state, evicted = record_turn(
-                state, record, summary, [rt.step_results[i] for i in sorted(rt.step_results)]
+            return rt.ending(
+                content_archive=rt.state.content_archive,
+                record=record,
+                summary=summary,
+                step_results=[rt.step_results[i] for i in sorted(rt.step_results)],
+                note=note,
             )
-            if evicted is not None:  # no model at an ending: the old turn as said
-                state = add_history(state, f"Turn {evicted.turn}: {evicted.user_message[:200]}")
+        state = rt.state.model_copy(deep=True)  # runs from before follow-ups save this
+        state.registry = rt.registry.to_dict()
         state.notes.append(note)
         return state
 

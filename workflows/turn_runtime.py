@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, TypeVar
 
@@ -37,12 +38,13 @@ with workflow.unsafe.imports_passed_through():
         PreviousTurnRequest,
         SchemaRequest,
         SchemaResult,
+        StateRef,
         SummarizeResult,
     )
     from activities.preparation import TurnContextActivities
     from activities.turn_state import TurnStateActivities
     from domain.clock import Clock
-    from domain.conversation import ConversationState, StepResult
+    from domain.conversation import ConversationState, StepResult, TurnEnding
     from domain.entity_cards import entity_cards
     from domain.formatters import model_problem
     from domain.mentions import plain_text, with_refs
@@ -60,6 +62,14 @@ QUEUE_RECHECK = timedelta(seconds=5)
 """How often a queued turn checks again without a wake-up (one that came too early)."""
 R = TypeVar("R", bound=BaseModel)
 Req = TypeVar("Req", bound=BaseModel)
+
+
+@dataclass
+class StoredState:
+    """What the turn loaded, to tell its changes since (``TurnRuntime.state_ref``)."""
+
+    registry: dict[str, Any] = field(default_factory=dict)
+    archive: list[str] = field(default_factory=list)
 
 
 class LlmCapReached(Exception):
@@ -116,6 +126,9 @@ class TurnRuntime:
         """Set by the ``previous_turn_saved`` signal: the turn before this one has saved."""
         self.loaded = False
         """The conversation state is loaded: an ending saves it (before, only the row)."""
+        self.stored = StoredState()
+        """The registry and archive keys as loaded: model activities read the saved state
+        themselves and get only the turn's changes since (``state_ref``)."""
         self.written: list[str] = []
         """A sentence per write this turn made (``Added 2 items to the inventory: milk,
         eggs.``), from the write's own result: what an ending without a model can report."""
@@ -261,6 +274,7 @@ class TurnRuntime:
                 user_id=self.turn.user_id,
                 call=call,
                 registry=registry.to_dict(),
+                state_ref=self.state_ref(registry) if self.loaded else None,
                 idempotency_key=key,
                 step=step,
             ),
@@ -326,8 +340,11 @@ class TurnRuntime:
             except builtins.TimeoutError:  # ``TimeoutError`` here is Temporal's
                 pass  # check again
 
-    async def load(self) -> None:
-        """Start the turn's row and load the conversation state and registry it starts from."""
+    async def load(self, *, working_copy: bool = False) -> None:
+        """Start the turn's row and load the conversation state and registry it starts from:
+        the whole state, or (``working_copy``) only what the workflow itself reads (the
+        refs its prompts can show and the unsaved content); activities read the rest from
+        the saved state by reference (``state_ref``)."""
         turn = self.turn
         begun = await self.local(
             TurnStateActivities.begin_turn,
@@ -337,13 +354,36 @@ class TurnRuntime:
                 turn_number=turn.turn_number,
                 workflow_id=self.workflow_id,
                 message=turn.message,
+                working_copy=working_copy,
             ),
             summary="load conversation",
         )
         self.state, self.version = begun.state, begun.version
         self.loaded = True
+        self.stored = StoredState(
+            registry=begun.state.registry, archive=list(begun.state.content_archive)
+        )
         self.registry = SessionIdRegistry.from_dict(begun.state.registry)
         self.registry.begin_turn(turn.turn_number)
+
+    def state_ref(
+        self,
+        registry: SessionIdRegistry | None = None,
+        archive: dict[str, Any] | None = None,
+    ) -> StateRef:
+        """The state a model activity reads, by reference: the version this turn loaded and
+        what the turn changed since (in ``registry``, a parallel step's copy, or the turn's;
+        in ``archive``, or the turn's content archive)."""
+        now = self.state.content_archive if archive is None else archive
+        stored = dict.fromkeys(self.stored.archive)
+        return StateRef(
+            user_id=self.turn.user_id,
+            conversation_id=self.turn.conversation_id,
+            version=self.version,
+            registry=(registry or self.registry).delta_since(self.stored.registry),
+            archived=[k for k in now if k not in stored],
+            unarchived=[k for k in self.stored.archive if k not in now],
+        )
 
     async def prepare(self) -> None:
         """Seed 000's pre-processing: UI changes and @-mentions get refs and fresh data, and
@@ -360,10 +400,13 @@ class TurnRuntime:
                     FreshEntity(table=c.table, id=c.id, action=f"{c.action}:user")
                     for c in turn.ui_changes
                 ],
+                state_ref=self.state_ref() if self.loaded else None,
             ),
             summary="load profile, dashboard, changes and mentions",
         )
         self.context = prepared.context
+        if prepared.known is not None:  # the named rows' refs, where the copy lacks them
+            self.registry.apply_delta(prepared.known)
         refs: dict[tuple[str, str], str] = {}
         for entity in self.context.entities:
             try:
@@ -388,7 +431,13 @@ class TurnRuntime:
                 (row,) = self.registry.translate_read_output([entity.data], entity.table)
                 entity.ref, entity.data = str(row["id"]), row
 
-    async def finish(self, state: ConversationState, status: str, response: str | None) -> None:
+    def ending(self, **fields: Any) -> TurnEnding:
+        """What the turn leaves (``TurnEnding``): its registry changes and ``fields``."""
+        return TurnEnding(registry=self.registry.delta_since(self.stored.registry), **fields)
+
+    async def finish(
+        self, state: ConversationState | TurnEnding, status: str, response: str | None
+    ) -> None:
         """Save the conversation state the turn leaves behind and its final status. A
         queued turn that ends before it loaded the state (cancelled while it waited) has
         nothing to save: only its row gets the status."""
@@ -406,7 +455,8 @@ class TurnRuntime:
                 user_id=self.turn.user_id,
                 turn_number=self.turn.turn_number,
                 expected_version=self.version,
-                state=state,
+                state=state if isinstance(state, ConversationState) else None,
+                ending=state if isinstance(state, TurnEnding) else None,
                 status=status,
                 response=response,
                 plan=self.plan_record(),

@@ -14,6 +14,7 @@ from activities.llm.gateway import LlmGateway
 from activities.llm.provider import LlmProvider
 from activities.model_nodes import NodeActivities
 from activities.preparation import TurnContextActivities
+from activities.saved_state import SavedStates
 from activities.turn_state import TurnStateActivities
 from domain.crud.executor import CrudExecutor
 from domain.settings import Settings
@@ -33,10 +34,13 @@ def turn_activities(
 ) -> dict[str, Callable[..., Any]]:
     """Every activity of a turn by its registered name (tests replace one by name)."""
     gateway = LlmGateway(provider)
-    nodes = NodeActivities(gateway, context_budget=context_budget, act_budget=act_budget)
-    crud = CrudActivities(CrudExecutor(sessions, max_rows=max_rows))
-    state = TurnStateActivities(sessions, gateway, client)
-    prepare = TurnContextActivities(sessions)
+    states = SavedStates(sessions)
+    nodes = NodeActivities(
+        gateway, context_budget=context_budget, act_budget=act_budget, states=states
+    )
+    crud = CrudActivities(CrudExecutor(sessions, max_rows=max_rows), states)
+    state = TurnStateActivities(sessions, gateway, client, states)
+    prepare = TurnContextActivities(sessions, states)
     return {
         "previous_turn": state.previous_turn,
         "begin_turn": state.begin_turn,

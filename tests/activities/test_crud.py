@@ -9,10 +9,14 @@ import pytest
 from temporalio.testing import ActivityEnvironment
 
 from activities.crud import CrudActivities
-from activities.payloads import CrudCallRequest
+from activities.payloads import CrudCallRequest, StateRef
+from activities.saved_state import SavedStates
+from domain.conversation import ConversationState
 from domain.crud import validate
 from domain.crud.executor import CrudExecutor
 from domain.nodes import ToolCall
+from domain.registry import SessionIdRegistry
+from tests.activities.saved_conversation import save
 
 
 def call(user: uuid.UUID, tool: str, params: dict[str, Any]) -> CrudCallRequest:
@@ -77,3 +81,34 @@ async def test_a_database_data_error_is_a_tool_error_with_no_driver_text(
     assert "psycopg" not in result.error and "INSERT" not in result.error
     monkeypatch.undo()
     assert await rows(executor, user, "recipes") == []
+
+
+async def test_an_old_row_read_through_a_working_copy_keeps_its_ref(sessions, pantry):
+    """Turn 10's working copy no longer holds the pantry read in turn 1; the call resolves
+    refs in the saved registry, so the rice is still inv_3, and the copy gets its entry."""
+    pantry.registry.begin_turn(1)
+    rice = pantry.registry.resolve("inv_3")
+    saved_state = ConversationState(registry=pantry.registry.to_dict())
+    conversation, version = await save(sessions, pantry.user, saved_state)
+    working = SessionIdRegistry.from_dict(saved_state.for_workflow(10).registry)
+    base = working.to_dict()
+    working.begin_turn(10)
+    assert working.known_refs() == []
+    request = call(pantry.user, "db_read", {"table": "inventory"}).model_copy(
+        update={
+            "registry": working.to_dict(),
+            "state_ref": StateRef(
+                user_id=str(pantry.user),
+                conversation_id=conversation,
+                version=version,
+                registry=working.delta_since(base),
+            ),
+        }
+    )
+    crud = CrudActivities(pantry.executor, SavedStates(sessions))
+    result = await ActivityEnvironment().run(crud.crud, request)
+    assert sorted(row["id"] for row in result.result.rows) == ["inv_1", "inv_2", "inv_3", "inv_4"]
+    working.apply_delta(result.registry_delta)
+    assert working.resolve("inv_3") == rice
+    assert working.ref_turn_last_ref["inv_3"] == 10
+    assert working.counters == pantry.registry.counters  # no new refs were made

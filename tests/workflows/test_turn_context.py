@@ -7,13 +7,15 @@ import datetime as dt
 import uuid
 from zoneinfo import ZoneInfo
 
+from domain.conversation import ConversationState
 from domain.db.engine import user_transaction
 from domain.kitchen import repository
 from domain.registry import SessionIdRegistry
 from domain.turn_store import load_conversation
+from tests.activities.saved_conversation import save
 from tests.kitchen_helper import PANTRY, Kitchen
 from tests.workflows.conftest import Turns, keep_history
-from tests.workflows.script import complete, plan, reply, step, understand
+from tests.workflows.script import complete, plan, reply, step, tool, understand
 from workflows.interface import UiChange
 
 GENERATE = step("Suggest a side for the mentioned recipe", "generate", "recipes")
@@ -63,6 +65,38 @@ async def test_mentions_and_ui_changes_reach_every_node_with_fresh_data(
     assert registry.resolve("recipe_1") == tacos
     assert registry.action("recipe_1") == "mentioned:user"
     assert registry.action("inv_1") == "updated:user"
+
+
+async def test_a_row_changed_long_after_it_was_read_keeps_its_ref(turns: Turns, executor, sessions):
+    """A turn's workflow holds the refs of the last few turns only; a row read nine turns
+    ago and changed in the UI now still has its ref (found in the saved registry), and
+    reading it again makes no new one."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    kitchen.registry.begin_turn(1)
+    await kitchen.create("inventory", PANTRY)
+    milk = kitchen.registry.resolve("inv_1")
+    saved = ConversationState(registry=kitchen.registry.to_dict())
+    await save(sessions, turns.user_id, saved, turns=9, conversation=turns.conversation_id)
+    turns.next_turn = 10
+    script = turns.script(
+        understand(),
+        plan("Check the milk", step("Read the inventory", "read", "inventory")),
+        tool("db_read", table="inventory"),
+        complete("Read it"),
+        reply("You have 3 milk."),
+    )
+    changed = UiChange(action="updated", table="inventory", id=milk, data={"quantity": 3})
+    async with turns.worker(script):
+        handle = await turns.start("how much milk now?", ui_changes=[changed])
+        assert (await handle.result()).status == "completed"
+        await keep_history(handle, "old_ref")
+    assert "- `inv_1` [updated:user] milk" in script.calls[0].user
+    assert all("inv_5" not in c.user for c in script.calls)
+    state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
+    registry = SessionIdRegistry.from_dict(state.registry)
+    assert registry.resolve("inv_1") == milk
+    assert registry.counters == kitchen.registry.counters
+    assert registry.ref_turn_last_ref["inv_1"] == 10
 
 
 async def test_a_mention_of_another_users_recipe_is_reported_and_not_registered(

@@ -1,0 +1,68 @@
+"""The conversation state a model activity reads: sent whole in its request (turns started
+before issue 15), or by reference: the version the turn loaded, read from PostgreSQL, plus
+what the turn has changed since (``StateRef``). A request then stays the size of the turn's
+own work, however long the conversation."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from activities.failures import to_application_error
+from activities.payloads import StateRef
+from domain import turn_store
+from domain.conversation import ConversationState
+from domain.errors import DomainError
+from domain.registry import SessionIdRegistry
+
+
+class SavedStates:
+    """Reads saved conversation states by version, keeping the last few: a saved version
+    never changes (saving makes the next one), so a turn's model calls read it once."""
+
+    def __init__(self, sessions: turn_store.Sessions, keep: int = 32) -> None:
+        self.sessions = sessions
+        self.keep = keep
+        self._states: OrderedDict[tuple[str, str, int], ConversationState] = OrderedDict()
+
+    async def stored(self, ref: StateRef) -> ConversationState:
+        key = (ref.user_id, ref.conversation_id, ref.version)
+        state = self._states.get(key)
+        if state is None:
+            try:
+                state = await turn_store.load_state_at(
+                    self.sessions, ref.user_id, ref.conversation_id, ref.version
+                )
+            except DomainError as error:
+                raise to_application_error(error) from None
+            self._states[key] = state
+            while len(self._states) > self.keep:
+                self._states.popitem(last=False)
+        self._states.move_to_end(key)
+        return state
+
+    async def read(self, ref: StateRef) -> tuple[ConversationState, SessionIdRegistry]:
+        """The state as the turn sees it now, in the prompt copy's shape (registry apart,
+        the archive's keys only), and the turn's whole registry."""
+        stored = await self.stored(ref)
+        registry = SessionIdRegistry.from_dict(stored.registry)
+        registry.apply_delta(ref.registry)
+        gone = set(ref.unarchived)
+        keys = [k for k in stored.content_archive if k not in gone] + ref.archived
+        state = stored.model_copy(update={"registry": {}, "content_archive": dict.fromkeys(keys)})
+        return state, registry
+
+
+async def state_for_prompt(
+    states: SavedStates | None,
+    ref: StateRef | None,
+    state: ConversationState | None,
+    registry: dict[str, Any],
+) -> tuple[ConversationState, SessionIdRegistry]:
+    """A node's state and registry: read by ``ref`` when the request has one, else the copies
+    the request carries."""
+    if ref is None:
+        return state or ConversationState(), SessionIdRegistry.from_dict(registry)
+    if states is None:
+        raise RuntimeError("this worker reads no saved states: build the activity with one")
+    return await states.read(ref)

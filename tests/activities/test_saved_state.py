@@ -1,0 +1,189 @@
+"""Model activities read the conversation state by reference: the version the turn loaded,
+from PostgreSQL, with the turn's own changes on top. Their prompts are the same as when the
+state came whole; a version saved past, or another user's conversation, is refused."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from temporalio.exceptions import ApplicationError
+from temporalio.testing import ActivityEnvironment
+
+from activities.llm.gateway import LlmGateway
+from activities.llm.script_provider import ScriptProvider
+from activities.model_nodes import NodeActivities
+from activities.payloads import (
+    ActRequest,
+    ReplyRequest,
+    StateRef,
+    SummarizeRequest,
+    UnderstandRequest,
+)
+from activities.saved_state import SavedStates
+from activities.turn_state import TurnStateActivities
+from domain import turn_store
+from domain.conversation import (
+    ConversationState,
+    StepResult,
+    TurnExecutionSummary,
+    TurnRecord,
+)
+from domain.nodes import ThinkStep
+from domain.registry import SessionIdRegistry
+from tests.activities.saved_conversation import save
+from tests.workflows import script
+
+Sessions = async_sessionmaker[AsyncSession]
+RICE = {"id": str(uuid.uuid4()), "name": "rice", "quantity": 1, "unit": "kg"}
+
+
+async def saved(sessions: Sessions, user: uuid.UUID, turns: int = 1) -> tuple[str, int]:
+    """A conversation whose state is saved ``turns`` times (the last state knows rice as
+    inv_1, has two turns on record and an archived suggestion); its id and version."""
+    registry = SessionIdRegistry()
+    registry.begin_turn(1)
+    registry.translate_read_output([dict(RICE)], "inventory")
+    state = ConversationState(
+        registry=registry.to_dict(),
+        recent_turns=[
+            TurnRecord(turn=1, user_message="what rice do I have", assistant_response="1 kg"),
+            TurnRecord(turn=2, user_message="suggest a risotto", assistant_response="Here."),
+        ],
+        history_summary="The user cooks rice dishes.",
+        content_archive={"gen_recipe_1": {"name": "Risotto"}},
+    )
+    return await save(sessions, user, state, turns)
+
+
+def this_turn(stored: dict) -> SessionIdRegistry:
+    """Turn 3 reads the rice again and registers a new shopping-list row."""
+    registry = SessionIdRegistry.from_dict(stored)
+    registry.begin_turn(3)
+    registry.translate_read_output([dict(RICE)], "inventory")
+    registry.translate_read_output([{"id": str(uuid.uuid4()), "name": "milk"}], "shopping_list")
+    return registry
+
+
+async def test_the_saved_version_is_read_with_the_turns_changes_on_top(sessions, user):
+    conversation, version = await saved(sessions, user)
+    stored = (await turn_store.load_conversation(sessions, str(user), conversation))[0]
+    registry = this_turn(stored.registry)
+    ref = StateRef(
+        user_id=str(user),
+        conversation_id=conversation,
+        version=version,
+        registry=registry.delta_since(stored.registry),
+        archived=["gen_recipe_2"],
+        unarchived=["gen_recipe_1"],
+    )
+    state, read = await SavedStates(sessions).read(ref)
+    assert read.to_dict() == registry.to_dict()
+    assert read.ref_turn_last_ref["inv_1"] == 3
+    assert state.content_archive == {"gen_recipe_2": None}  # the keys, as prompts show them
+    assert state.registry == {}
+    assert [t.turn for t in state.recent_turns] == [1, 2]
+    assert state.history_summary == "The user cooks rice dishes."
+
+
+async def test_a_version_saved_past_is_refused_for_good(sessions, user):
+    conversation, version = await saved(sessions, user, turns=2)
+    ref = StateRef(user_id=str(user), conversation_id=conversation, version=version - 1)
+    with pytest.raises(ApplicationError) as raised:
+        await SavedStates(sessions).read(ref)
+    assert raised.value.type == "state_moved" and raised.value.non_retryable
+    assert f"at version {version}, not {version - 1}" in str(raised.value)
+
+
+async def test_another_users_conversation_is_not_read(sessions, user, other_user):
+    conversation, version = await saved(sessions, user)
+    ref = StateRef(user_id=str(other_user), conversation_id=conversation, version=version)
+    with pytest.raises(ApplicationError) as raised:
+        await SavedStates(sessions).read(ref)
+    assert raised.value.type == "conversation_not_found" and raised.value.non_retryable
+
+
+async def prompts_both_ways(sessions, user, answer, whole, by_ref, *, summarize=False):
+    """The (system, user) prompts a node renders from a request sent whole and by reference
+    (``answer``: the scripted model's answer, in ``tests.workflows.script``'s words)."""
+    node = answer["node"]
+    script = ScriptProvider.from_responses([{**answer, "repeat": True}])
+    gateway = LlmGateway(script)
+    if summarize:
+        activity = TurnStateActivities(sessions, gateway).summarize
+    else:
+        nodes = NodeActivities(gateway, states=SavedStates(sessions))
+        activity = getattr(nodes, node)
+    env = ActivityEnvironment()
+    await env.run(activity, whole)
+    await env.run(activity, by_ref)
+    first, second = script.calls[0], script.calls[1]
+    return (first.system, first.user), (second.system, second.user)
+
+
+async def test_every_node_shows_the_same_prompt_whether_the_state_comes_whole_or_by_reference(
+    sessions, user
+):
+    conversation, version = await saved(sessions, user)
+    stored = (await turn_store.load_conversation(sessions, str(user), conversation))[0]
+    registry = this_turn(stored.registry)
+    now = stored.model_copy(update={"registry": registry.to_dict()})
+    ref = StateRef(
+        user_id=str(user),
+        conversation_id=conversation,
+        version=version,
+        registry=registry.delta_since(stored.registry),
+    )
+    whole = {"state": now.for_prompt(), "registry": registry.for_prompt().to_dict()}
+
+    understand = UnderstandRequest(message="add milk", mode="plan", **whole)
+    a, b = await prompts_both_ways(
+        sessions, user, script.understand(), understand, _by_ref(understand, ref)
+    )
+    assert a == b and "inv_1" in a[1] and "suggest a risotto" in a[1]
+
+    step = ThinkStep(description="Read the rice", step_type="read", subdomain="inventory")
+    act = ActRequest(
+        goal="g", plan=[step], step_index=0, mode="plan", **{**whole, "state": now.for_act()}
+    )
+    done = script.complete("Found 1 kg of rice.")
+    a, b = await prompts_both_ways(sessions, user, done, act, _by_ref(act, ref))
+    assert a == b and "inv_1" in a[1]
+
+    result = StepResult(
+        step_index=0, description="Read the rice", step_type="read", subdomain="inventory"
+    )
+    reply = ReplyRequest(message="rice?", mode="plan", step_results=[result], **whole)
+    answer = script.reply("You have rice.")
+    a, b = await prompts_both_ways(sessions, user, answer, reply, _by_ref(reply, ref))
+    assert a == b and "suggest a risotto" in a[1]
+
+    record = TurnRecord(turn=3, user_message="rice?", assistant_response="You have rice.")
+    summary = TurnExecutionSummary(turn_num=3)
+    prompt_copy = now.model_copy(
+        update={
+            "registry": registry.for_prompt().to_dict(),
+            "content_archive": dict.fromkeys(now.content_archive),
+        }
+    )
+    summarize = SummarizeRequest(state=prompt_copy, record=record, summary=summary)
+    answer = {
+        "node": "summarize",
+        "output": {
+            "assistant_summary": "Said there is rice.",
+            "engagement_summary": "Cooking rice.",
+            "conversation_phase": "exploring",
+        },
+    }
+    a, b = await prompts_both_ways(
+        sessions, user, answer, summarize, _by_ref(summarize, ref), summarize=True
+    )
+    assert a == b and "suggest a risotto" in a[1]
+
+
+def _by_ref(request, ref: StateRef):
+    empty = {"state_ref": ref, "state": None}
+    if "registry" in type(request).model_fields:
+        empty["registry"] = {}
+    return request.model_copy(update=empty)
