@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from temporalio import activity
 
 from activities.failures import to_application_error
+from activities.heartbeat import heartbeating
 from activities.llm.gateway import LlmGateway, LlmResult
 from activities.llm.provider import AnswerStream, LlmError, LlmRequest
 from activities.payloads import (
@@ -80,7 +81,8 @@ async def call_node(
         stream=stream,
     )
     try:
-        result: LlmResult = await gateway.call(request)
+        async with heartbeating():
+            result: LlmResult = await gateway.call(request)
     except LlmError as error:
         raise to_application_error(error) from None
     info = activity.info()

@@ -34,6 +34,11 @@ LLM_RETRY = RetryPolicy(
     maximum_attempts=6,
     non_retryable_error_types=_LLM_FATAL,
 )
+LLM_HEARTBEAT = timedelta(seconds=10)
+"""A model activity heartbeats every 2 s while it waits for the model
+(``activities.heartbeat``); 10 s without one means its worker is gone, and the call is
+retried on another worker at once. The start-to-close timeout alone would take minutes to
+notice: it is sized for the slowest answer a configured model may take."""
 LLM_MARGIN_SECONDS = 30.0
 """On top of the provider's own HTTP timeout: a repair attempt plus the activity's work."""
 
@@ -51,6 +56,7 @@ def llm(timeout_seconds: float) -> dict[str, Any]:
     return {
         "start_to_close_timeout": start_to_close,
         "schedule_to_close_timeout": max(3 * start_to_close, timedelta(minutes=10)),
+        "heartbeat_timeout": LLM_HEARTBEAT,
         "retry_policy": LLM_RETRY,
     }
 

@@ -9,14 +9,15 @@ File format (``ALFRED_LLM_SCRIPT``)::
     ]}
 
 A call takes the first unused entry whose ``node`` (and ``step``, when the entry gives one)
-matches; a ``repeat`` entry is never used up. The output is validated by the gateway against
-the node's contract like any model output. No matching entry is a non-retryable error that
-names the node and step. A repair attempt takes the next matching entry too, so a script
-can exercise the repair path.
+matches; a ``repeat`` entry is never used up; ``delay_seconds`` makes the answer slow. The
+output is validated by the gateway against the node's contract like any model output. No
+matching entry is a non-retryable error that names the node and step. A repair attempt
+takes the next matching entry too, so a script can exercise the repair path.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from pathlib import Path
@@ -33,6 +34,8 @@ class ScriptEntry(BaseModel):
     step: int | None = None
     output: Any
     repeat: bool = False
+    delay_seconds: float = 0
+    """How long the "model" takes to answer (a slow model, for recovery tests and benches)."""
 
 
 class Script(BaseModel):
@@ -61,6 +64,23 @@ class ScriptProvider:
         return cls(Script.model_validate({"responses": responses}))
 
     async def complete(self, request: LlmRequest) -> LlmReply:
+        entry = self._take(request)
+        if entry is not None:
+            if entry.delay_seconds:
+                await asyncio.sleep(entry.delay_seconds)
+            content = _content(entry.output)
+            stream_whole(request, content)
+            return LlmReply(content=content, model="script", usage=Usage())
+        where = f" step {request.step}" if request.step is not None else ""
+        raise LlmError(
+            f"script has no unused response for node {request.node!r}{where}",
+            kind="script_exhausted",
+            retryable=False,
+        )
+
+    def _take(self, request: LlmRequest) -> ScriptEntry | None:
+        """The first unused entry for the request's node (and step); used up unless it
+        repeats."""
         with self._lock:
             self.calls.append(request)
             for i, entry in enumerate(self._entries):
@@ -70,15 +90,8 @@ class ScriptProvider:
                     continue
                 if not entry.repeat:
                     self._used[i] = True
-                content = _content(entry.output)
-                stream_whole(request, content)
-                return LlmReply(content=content, model="script", usage=Usage())
-        where = f" step {request.step}" if request.step is not None else ""
-        raise LlmError(
-            f"script has no unused response for node {request.node!r}{where}",
-            kind="script_exhausted",
-            retryable=False,
-        )
+                return entry
+        return None
 
     def unused(self) -> list[ScriptEntry]:
         """Entries never taken (repeat entries excluded): a test's script should end empty."""
