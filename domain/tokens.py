@@ -48,24 +48,27 @@ def fit(sections: list[Section], budget: int) -> Fitted:
     Whole sections go, least important first (``keep`` ascending, later sections before
     earlier ones on a tie). If the most important one alone is still too long, its text
     is cut at the budget and marked, rather than sent over budget.
+
+    Each section is rendered and counted once: the estimate of the joined text is the sum
+    of the sections' (a piece never spans the newline between two sections).
     """
-    present = [s for s in sections if s.render()]
+    rendered = [(s, text) for s in sections if (text := s.render())]
+    costs = [estimate_tokens(text) for _, text in rendered]
     dropped: list[str] = []
-    by_importance = sorted(range(len(present)), key=lambda i: (present[i].keep, -i))
-    kept = set(range(len(present)))
-
-    def text() -> str:
-        return "\n".join(present[i].render() for i in range(len(present)) if i in kept)
-
+    by_importance = sorted(range(len(rendered)), key=lambda i: (rendered[i][0].keep, -i))
+    kept = [True] * len(rendered)
+    total = sum(costs)
     for index in by_importance:
-        if estimate_tokens(text()) <= budget or len(kept) == 1:
+        if total <= budget or sum(kept) == 1:
             break
-        kept.discard(index)
-        dropped.append(present[index].title)
-    rendered = text()
-    if estimate_tokens(rendered) > budget:
-        rendered = _cut(rendered, budget)
-    return Fitted(rendered, estimate_tokens(rendered), tuple(dropped))
+        kept[index] = False
+        total -= costs[index]
+        dropped.append(rendered[index][0].title)
+    text = "\n".join(t for (_, t), keep in zip(rendered, kept, strict=True) if keep)
+    if total > budget:
+        text = _cut(text, budget)
+        total = estimate_tokens(text)
+    return Fitted(text, total, tuple(dropped))
 
 
 def _cut(text: str, budget: int) -> str:

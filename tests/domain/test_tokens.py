@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from domain.tokens import Section, estimate_tokens, fit
 
 
@@ -48,3 +51,15 @@ def test_a_single_section_longer_than_the_budget_is_cut_and_marked():
     fitted = fit([Section("Request", "word " * 1000, 100)], budget=50)
     assert fitted.tokens <= 50
     assert fitted.text.endswith("…(cut to fit the context budget)")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.text(max_size=80), st.text(max_size=400), st.integers(0, 3)), max_size=6),
+    st.integers(1, 300),
+)
+def test_the_fitted_count_is_the_estimate_of_the_fitted_text(parts, budget):
+    """``fit`` counts each section once and adds them up: always the text's own estimate."""
+    fitted = fit([Section(title, body, keep) for title, body, keep in parts], budget)
+    assert fitted.tokens == estimate_tokens(fitted.text)
+    assert fitted.tokens <= budget or fitted.text.endswith("(cut to fit the context budget)")
