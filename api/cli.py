@@ -9,13 +9,16 @@ import argparse
 import asyncio
 import logging
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from contextlib import ExitStack
 
 from activities.llm.providers import provider_from_settings
 from api import stack
 from api.devserver import dev_server
+from api.processes import WorkerProcesses
 from domain.db.engine import create_engine, session_factory
 from domain.db.server import Database, prepare_database
 from domain.settings import Settings
@@ -35,9 +38,14 @@ def _leave(code: int) -> int:
     os._exit(code)
 
 
-def cmd_run(settings: Settings) -> int:
+def cmd_run(settings: Settings, workers: int = 1) -> int:
     """The embedded default stack: PostgreSQL, the Temporal dev server with its UI, the
-    worker and the API, until Ctrl-C. External servers are used when configured."""
+    worker and the API, until Ctrl-C. External servers are used when configured.
+    ``workers`` > 1 adds worker processes beside the one in this process.
+
+    Ctrl-C (or SIGTERM) stops the parts in order: this process's worker drains and the API
+    stops, then the other worker processes, the dev server and PostgreSQL (each runs in
+    a session of its own, so the terminal's Ctrl-C reaches only this process)."""
     provider = provider_from_settings(settings)
     data_dir = settings.data_dir
     with ExitStack() as parts:
@@ -57,6 +65,17 @@ def cmd_run(settings: Settings) -> int:
             temporal = f"{address} (embedded dev server, state in {data_dir / 'temporal.db'})"
         else:
             temporal = settings.temporal_address
+        if workers > 1:
+            extra = WorkerProcesses(
+                workers - 1,
+                env={
+                    **os.environ,
+                    "ALFRED_TEMPORAL_ADDRESS": settings.temporal_target,
+                    "ALFRED_DATABASE_URL": database.owner_url,
+                },
+            )
+            extra.start()
+            parts.callback(extra.stop, settings.worker_drain_seconds + 20)
 
         async def announce(sessions) -> None:
             token = await stack.dev_token(sessions, data_dir / "dev-token")
@@ -70,12 +89,35 @@ def cmd_run(settings: Settings) -> int:
                 f"  model        {provider.name}"
                 + (" (offline rule-based demo, not an LLM)" if provider.name == "demo" else "")
             )
+            print(f"  workers      {workers} process{'es' if workers > 1 else ''}")
             print(f"  token        {token}   (saved in {data_dir / 'dev-token'})")
             print("alfred: press Ctrl-C to stop", flush=True)
 
         asyncio.run(stack.serve(settings, database.app_url, provider=provider, announce=announce))
     print("alfred: stopped", flush=True)
     return _leave(0)
+
+
+def cmd_workers(settings: Settings, processes: int) -> int:
+    """``alfred worker --processes N``: N worker processes on the task queue, each started
+    again if it dies; SIGTERM or Ctrl-C stops them all, each draining its activities."""
+    if not settings.database_url or not settings.temporal_address:
+        print(
+            "alfred: worker --processes needs ALFRED_DATABASE_URL and ALFRED_TEMPORAL_ADDRESS "
+            "(the embedded stack is `alfred run --workers N`)",
+            file=sys.stderr,
+        )
+        return 2
+    children = WorkerProcesses(processes)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda *_: stop.set())
+    children.start()
+    print(f"alfred: {processes} worker processes: {children.pids}", flush=True)
+    stop.wait()
+    children.stop(timeout=settings.worker_drain_seconds + 20)
+    print("alfred: stopped", flush=True)
+    return 0
 
 
 def cmd_serve(settings: Settings, *, worker: bool, api: bool) -> int:
@@ -171,11 +213,25 @@ def _read_token(settings: Settings) -> str:
     return path.read_text().strip()
 
 
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("at least 1")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="alfred", description="Alfred, the kitchen assistant.")
     commands = top.add_subparsers(dest="command", required=True)
-    commands.add_parser("run", help="the whole stack (embedded by default) until Ctrl-C")
-    commands.add_parser("worker", help="run the turn worker")
+    run = commands.add_parser("run", help="the whole stack (embedded by default) until Ctrl-C")
+    run.add_argument("--workers", type=_positive, default=1, help="worker processes (default 1)")
+    worker = commands.add_parser("worker", help="run the turn worker")
+    worker.add_argument(
+        "--processes",
+        type=_positive,
+        default=1,
+        help="worker processes on the task queue, supervised (default 1: this process)",
+    )
     commands.add_parser("api", help="serve the HTTP API")
     db = commands.add_parser("db", help="database administration")
     db.add_subparsers(dest="db_command", required=True).add_parser(
@@ -210,10 +266,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = Settings()
     if args.command == "run":
         try:
-            return cmd_run(settings)
+            return cmd_run(settings, workers=args.workers)
         except RuntimeError as error:  # a part could not start: say which, no traceback
             print(f"alfred: cannot start: {error}", file=sys.stderr)
             return _leave(1)
+    if args.command == "worker" and args.processes > 1:
+        return cmd_workers(settings, args.processes)
     if args.command in ("worker", "api"):
         return cmd_serve(settings, worker=args.command == "worker", api=args.command == "api")
     if args.command == "db":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import signal
 import socket
 import subprocess
 import sys
@@ -10,6 +12,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from workflows.search_attributes import cli_flags
+
+PR_SET_PDEATHSIG = 1
+"""prctl(2): the signal a process gets when its parent dies."""
 
 
 def free_port() -> int:
@@ -44,6 +49,14 @@ def _wait_for_port(host: str, port: int, process: subprocess.Popen, timeout: flo
                 return
         time.sleep(0.1)
     raise RuntimeError(f"the Temporal dev server did not listen on {host}:{port} in {timeout} s")
+
+
+def die_with_parent() -> None:
+    """In a child, before it runs: on Linux, SIGTERM it when the thread that started it
+    ends, its process dying by SIGKILL included (a child in its own session gets no
+    terminal hang-up). Start children from a thread that lives as long as they should."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 @contextmanager
@@ -85,7 +98,15 @@ def dev_server(
         db_file.parent.mkdir(parents=True, exist_ok=True)
         args += ["--db-filename", str(db_file)]
     output = log_file.open("ab") if log_file else subprocess.DEVNULL
-    process = subprocess.Popen(args, stdout=output, stderr=subprocess.STDOUT)
+    # Its own session: a terminal's Ctrl-C reaches only ``alfred run``, which stops the dev
+    # server last, after the worker has drained and the API has stopped.
+    process = subprocess.Popen(
+        args,
+        stdout=output,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        preexec_fn=die_with_parent,
+    )
     try:
         _wait_for_port(host, port, process, timeout=60)
         yield f"{host}:{port}"

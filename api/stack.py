@@ -40,7 +40,7 @@ class _EmbeddedServer(uvicorn.Server):
 
 def _stop_on_signals(stop: asyncio.Event) -> None:
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # Ctrl-C, stop, hang-up
         loop.add_signal_handler(sig, stop.set)
 
 

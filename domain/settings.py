@@ -71,6 +71,10 @@ class Settings(BaseSettings):
     """Unset: ``make run`` starts a dev server; workers and the API use localhost:7233."""
     temporal_namespace: str = "default"
     task_queue: str = "alfred-turns"
+    worker_drain_seconds: float = 10.0
+    """On SIGTERM or Ctrl-C, how long a worker lets the activities it runs finish before it
+    cancels them (they are retried on the next worker; model calls heartbeat, so a
+    cancelled one is noticed within seconds)."""
     pause_timeout_hours: float = 24.0
     """How long a proposal, clarification or question waits for the user before expiring."""
     max_pauses_per_turn: int = 3

@@ -4,6 +4,7 @@ dependencies (database sessions, the CRUD executor, the LLM gateway)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from temporalio.client import Client
@@ -81,6 +82,9 @@ def build_worker(
                 "act_budget": settings.act_budget_tokens,
             }
         activities = list(turn_activities(sessions, provider, client=client, **limits).values())
+    if settings is not None:
+        drain = timedelta(seconds=settings.worker_drain_seconds)
+        options.setdefault("graceful_shutdown_timeout", drain)
     return Worker(
         client,
         task_queue=task_queue,

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 import uuid
+from pathlib import Path
 
 import psycopg
 import pytest
 
+from api.devserver import dev_server
 from domain.db import bootstrap
 from domain.db.urls import libpq_dsn
 from tests.e2e.live_stack import Stack
@@ -88,8 +92,6 @@ def test_run_on_a_fresh_directory_starts_everything_with_the_demo_model(tmp_path
 def test_a_temporal_port_already_in_use_is_a_clear_error_not_a_hang():
     import socket
 
-    from api.devserver import dev_server
-
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))
         holder.listen()
@@ -97,3 +99,74 @@ def test_a_temporal_port_already_in_use_is_a_clear_error_not_a_hang():
         with pytest.raises(RuntimeError, match=f"127.0.0.1:{port} is already in use"):
             with dev_server(port=port):
                 pass
+
+
+def worker_children(parent: int) -> list[int]:
+    """The ``alfred worker`` processes ``parent`` started."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if f"\nPPid:\t{parent}\n" in status and "api.cli worker" in command:
+            found.append(int(entry.name))
+    return sorted(found)
+
+
+def until(condition, seconds: float = 60.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError("timed out")
+
+
+def test_worker_processes_are_supervised_and_stop_together(fresh_database, tmp_path):
+    """``alfred worker --processes 2``: two workers; one that dies is started again;
+    SIGTERM stops them all (each drains), and the supervisor says so."""
+    with dev_server() as address:
+        supervisor = subprocess.Popen(
+            [*ALFRED, "worker", "--processes", "2"],
+            env=env(
+                ALFRED_DATABASE_URL=fresh_database,
+                ALFRED_TEMPORAL_ADDRESS=address,
+                ALFRED_LLM_PROVIDER="demo",
+            ),
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            until(lambda: len(worker_children(supervisor.pid)) == 2)
+            children = worker_children(supervisor.pid)
+            os.kill(children[0], signal.SIGKILL)
+            again = until(
+                lambda: (
+                    (now := worker_children(supervisor.pid))
+                    and len(now) == 2
+                    and children[0] not in now
+                    and now
+                )
+            )
+            assert children[1] in again
+            supervisor.send_signal(signal.SIGTERM)
+            output, _ = supervisor.communicate(timeout=90)
+        finally:
+            if supervisor.poll() is None:
+                supervisor.kill()
+    assert supervisor.returncode == 0, output
+    assert "alfred: 2 worker processes" in output and "alfred: stopped" in output
+    assert worker_children(supervisor.pid) == []
+
+
+def test_worker_processes_need_a_database_and_a_temporal_address(tmp_path):
+    done = alfred("worker", "--processes", "2", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "needs ALFRED_DATABASE_URL and ALFRED_TEMPORAL_ADDRESS" in done.stderr

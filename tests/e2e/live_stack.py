@@ -21,10 +21,14 @@ ROOT = Path(__file__).resolve().parents[2]
 class Stack:
     """`alfred run` in a subprocess, in its own directory, on free ports."""
 
-    def __init__(self, workdir: Path, script: list[dict] | None = None) -> None:
-        """``script``: the script provider's responses; None keeps the default model."""
+    def __init__(
+        self, workdir: Path, script: list[dict] | None = None, *, args: tuple[str, ...] = ()
+    ) -> None:
+        """``script``: the script provider's responses; None keeps the default model;
+        ``args``: more arguments of ``alfred run``."""
         self.workdir = workdir
         self.script = script
+        self.args = args
         if script is not None:
             (workdir / "script.json").write_text(
                 json.dumps({"responses": [*script, SUMMARIZE, COMPRESS]})
@@ -49,7 +53,7 @@ class Stack:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "run"],
+            [sys.executable, "-m", "api.cli", "run", *self.args],
             cwd=self.workdir,
             env=self.env(),
             stdout=subprocess.PIPE,
@@ -83,8 +87,39 @@ class Stack:
             base_url=self.url, timeout=60, headers={"Authorization": f"Bearer {token}"}
         )
 
+    def interrupt(self) -> int:
+        """Ctrl-C as a terminal sends it: SIGINT to the whole foreground process group."""
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGINT)
+        rest, _ = self.process.communicate(timeout=90)
+        self.output.append(rest)
+        return self.process.returncode
+
     def kill(self) -> None:
-        """Kill `alfred run` and everything it started (its process group)."""
+        """Kill `alfred run` and everything it started: its process group, and the dev
+        server and worker processes, which run in sessions of their own."""
         if self.process is not None and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=30)
+        for pid in self.children():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def children(self) -> list[int]:
+        """Processes started for this stack in sessions of their own (by their ports or
+        their working directory)."""
+        port = f"--port {self.ports['temporal']} "
+        found = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+                cwd = os.readlink(entry / "cwd")
+            except OSError:
+                continue
+            if port in command or ("api.cli worker" in command and cwd == str(self.workdir)):
+                found.append(int(entry.name))
+        return found

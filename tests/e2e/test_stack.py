@@ -14,6 +14,7 @@ from tests.e2e.live_stack import Stack
 from tests.workflows.script import (
     clarify_first,
     complete,
+    plan,
     propose,
     quick,
     reply,
@@ -33,6 +34,16 @@ PROPOSAL = [
     complete("Added milk"),
     reply("Added milk."),
 ]
+
+
+WRITE_MILK = [
+    tool("db_create", table="shopping_list", data={"name": "milk"}),
+    complete("Added milk"),
+]
+
+
+def plan_milk() -> dict:
+    return plan("Add milk", step("Add milk", "write", "shopping"))
 
 
 async def until(http: httpx.AsyncClient, turn_id: str, status: str) -> dict:
@@ -116,3 +127,69 @@ async def test_a_paused_turn_survives_a_restart_of_everything(stack):
         done = await until(http, paused["id"], "completed")
         assert done["response"] == "Added milk."
     assert second.stop() == 0
+
+
+async def reply_running(stack: Stack) -> None:
+    """Until the stack's worker is in the middle of a turn's reply (a model call)."""
+    client = await Client.connect(f"127.0.0.1:{stack.ports['temporal']}")
+    async with asyncio.timeout(60):
+        while True:
+            async for listed in client.list_workflows("ExecutionStatus='Running'"):
+                described = await client.get_workflow_handle(listed.id).describe()
+                pending = described.raw_description.pending_activities
+                if any(p.activity_type.name == "reply" for p in pending):
+                    return
+            await asyncio.sleep(0.1)
+
+
+async def test_ctrl_c_with_a_turn_in_flight_stops_cleanly_and_the_turn_resumes_on_restart(stack):
+    """A terminal's Ctrl-C reaches the whole process group: only `alfred run` may act on
+    it. The worker drains the model call it is in, then the API, the dev server and
+    PostgreSQL stop; the next start finishes the turn."""
+    slow_reply = {**reply("Added milk."), "delay_seconds": 3}
+    first = stack([understand(), plan_milk(), *WRITE_MILK, slow_reply])
+    first.start()
+    async with first.client() as http:
+        conversation = (await http.post("/v1/conversations", json={})).json()["id"]
+        sent = (
+            await http.post(f"/v1/conversations/{conversation}/messages", json={"text": "milk"})
+        ).json()
+    await reply_running(first)
+    assert first.interrupt() == 0
+    said = "".join(first.output)
+    assert "alfred: stopped" in said
+    assert "Traceback" not in said and "WARN" not in said, said[-3000:]
+    assert first.children() == []  # nothing left running
+
+    second = stack([])  # the reply finished while the worker drained: only Summarize is left
+    second.start()
+    async with second.client() as http:
+        done = await until(http, sent["id"], "completed")
+    assert done["response"] == "Added milk."
+    assert second.interrupt() == 0
+
+
+async def test_run_with_two_workers_serves_turns_and_stops_them_all(tmp_path):
+    """`alfred run --workers 2`: a worker process beside the one in `alfred run`; turns are
+    served; Ctrl-C stops both, the dev server and PostgreSQL, and nothing is left."""
+    alfred = Stack(tmp_path, [*LIST, *LIST], args=("--workers", "2"))
+    try:
+        alfred.start()
+        assert "workers      2 processes" in "".join(alfred.output)
+        assert len([p for p in alfred.children() if p != alfred.process.pid]) >= 2
+        async with alfred.client() as http:
+            conversation = (await http.post("/v1/conversations", json={})).json()["id"]
+            for _ in range(2):
+                turn = (
+                    await http.post(
+                        f"/v1/conversations/{conversation}/messages?wait=true",
+                        json={"text": "what is on my shopping list?"},
+                    )
+                ).json()
+                assert turn["status"] in ("replied", "completed"), turn
+                await until(http, turn["id"], "completed")
+        assert alfred.interrupt() == 0
+        assert "alfred: stopped" in "".join(alfred.output)
+        assert alfred.children() == []
+    finally:
+        alfred.kill()
