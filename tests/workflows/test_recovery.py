@@ -10,19 +10,16 @@ import asyncio
 import json
 import os
 import signal
-import subprocess
-import sys
 import uuid
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from temporalio.api.enums.v1 import EventType, PendingActivityState, TimeoutType
-from temporalio.client import Client
+from temporalio.api.enums.v1 import EventType, TimeoutType
 
 from api.devserver import dev_server
 from api.stack import connect
+from bench.recovery import running, start_worker
 from domain.db.engine import user_transaction
 from domain.kitchen import repository
 from domain.settings import Settings
@@ -34,8 +31,6 @@ from workflows.interface import TurnInput
 from workflows.policies import LLM_HEARTBEAT
 from workflows.turn import TurnWorkflow
 
-ROOT = Path(__file__).resolve().parents[2]
-ALFRED = Path(sys.executable).parent / "alfred"
 REPLY_SECONDS = 4.0
 """How long the scripted model takes to write the reply: long enough to be killed in it."""
 RECOVERED_WITHIN = 30.0
@@ -45,39 +40,6 @@ RECOVERED_WITHIN = 30.0
 def temporal_address() -> Iterator[str]:
     with dev_server() as address:
         yield address
-
-
-def start_worker(address: str, database_url: str, queue: str, script: Path) -> subprocess.Popen:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ALFRED_", "OPENAI_"))}
-    env.update(
-        PYTHONPATH=str(ROOT),
-        ALFRED_TEMPORAL_ADDRESS=address,
-        ALFRED_DATABASE_URL=database_url,
-        ALFRED_TASK_QUEUE=queue,
-        ALFRED_LLM_PROVIDER="script",
-        ALFRED_LLM_SCRIPT=str(script),
-    )
-    return subprocess.Popen(
-        [str(ALFRED), "worker"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-
-
-async def running_reply(client: Client, workflow_id: str) -> int:
-    """The pid of the worker running the turn's reply (its identity is ``pid@host``)."""
-    handle = client.get_workflow_handle(workflow_id)
-    for _ in range(600):
-        described = await handle.describe()
-        for pending in described.raw_description.pending_activities:
-            started = pending.state == PendingActivityState.PENDING_ACTIVITY_STATE_STARTED
-            if pending.activity_type.name == "reply" and started:
-                return int(pending.last_worker_identity.split("@")[0])
-        await asyncio.sleep(0.1)
-    raise AssertionError("the reply never started")
 
 
 async def test_a_worker_killed_during_a_model_call_costs_the_turn_seconds_not_minutes(
@@ -109,7 +71,7 @@ async def test_a_worker_killed_during_a_model_call_costs_the_turn_seconds_not_mi
             id=workflow_id,
             task_queue=queue,
         )
-        victim = await running_reply(client, workflow_id)
+        victim = await running(client, workflow_id, "reply")
         os.kill(victim, signal.SIGKILL)
         result = await asyncio.wait_for(handle.result(), timeout=120)
         history = await handle.fetch_history()
