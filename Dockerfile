@@ -10,4 +10,7 @@ COPY migrations migrations
 COPY prompts prompts
 # Editable install: migrations/ and prompts/ are read from the source tree.
 RUN pip install --no-cache-dir -e .
+# Bytecode now: the workflow sandbox imports the workflow's module afresh for every turn,
+# and without a .pyc (PYTHONDONTWRITEBYTECODE, a read-only tree) it compiles it each time.
+RUN python -m compileall -q domain activities workflows api
 ENTRYPOINT ["alfred"]
