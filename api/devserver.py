@@ -13,6 +13,11 @@ from pathlib import Path
 
 from workflows.search_attributes import cli_flags
 
+DYNAMIC_CONFIG = ("history.transferProcessorMaxPollRPS=1000",)
+"""The dev server's history service polls its one shard's transfer queue at most 20 times a
+second by default, so each activity a turn schedules waited up to ~50 ms to be dispatched
+(issue 16). Raised, a plan turn took 300–361 ms instead of 432–434 ms side by side
+(docs/BENCHMARKS.md). A cluster has many shards; its defaults are its operators' call."""
 PR_SET_PDEATHSIG = 1
 """prctl(2): the signal a process gets when its parent dies."""
 
@@ -92,6 +97,7 @@ def dev_server(
         "--log-level",
         "warn",
         *cli_flags(),
+        *(flag for value in DYNAMIC_CONFIG for flag in ("--dynamic-config-value", value)),
     ]
     args += ["--ui-ip", host, "--ui-port", str(ui_port)] if ui_port else ["--headless"]
     if db_file is not None:
