@@ -17,6 +17,7 @@ from activities.failures import to_application_error
 from activities.heartbeat import heartbeating
 from activities.llm.gateway import LlmGateway, LlmResult
 from activities.llm.provider import AnswerStream, LlmError, LlmRequest
+from activities.model_metrics import record_call, record_failure
 from activities.payloads import (
     ActQuickRequest,
     ActQuickResult,
@@ -84,7 +85,9 @@ async def call_node(
         async with heartbeating():
             result: LlmResult = await gateway.call(request)
     except LlmError as error:
+        record_failure(node, error.kind)
         raise to_application_error(error) from None
+    record_call(node, result.model, result.usage)
     info = activity.info()
     activity.logger.info(
         "node %s via %s (%s %s): %s+%s tokens",

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import signal
 import sys
@@ -18,6 +17,7 @@ from contextlib import ExitStack
 from activities.llm.providers import provider_from_settings
 from api import stack
 from api.devserver import dev_server
+from api.logs import configure_logging
 from api.processes import WorkerProcesses
 from domain.db.engine import create_engine, session_factory
 from domain.db.server import Database, prepare_database
@@ -262,8 +262,8 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s %(message)s")
     settings = Settings()
+    configure_logging(settings)
     if args.command == "run":
         try:
             return cmd_run(settings, workers=args.workers)

@@ -11,6 +11,7 @@ started again (after a second, so a child that cannot start does not spin).
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import subprocess
 import sys
@@ -25,6 +26,16 @@ WORKER = [sys.executable, "-m", "api.cli", "worker"]
 RESTART_AFTER = 1.0
 
 
+def child_env(env: dict[str, str], index: int) -> dict[str, str]:
+    """Child ``index``'s environment: a metrics endpoint of its own, on the port after the
+    parent's plus ``index`` (two processes cannot serve one port)."""
+    address = env.get("ALFRED_METRICS_ADDRESS")
+    if not address:
+        return env
+    host, port = address.rsplit(":", 1)
+    return {**env, "ALFRED_METRICS_ADDRESS": f"{host}:{int(port) + 1 + index}"}
+
+
 class WorkerProcesses:
     def __init__(self, count: int, env: Mapping[str, str] | None = None) -> None:
         if count < 1:
@@ -36,13 +47,16 @@ class WorkerProcesses:
         self._stopping = threading.Event()
         self._watcher: threading.Thread | None = None
 
-    def _spawn(self) -> subprocess.Popen:
+    def _spawn(self, index: int) -> subprocess.Popen:
         return subprocess.Popen(
-            WORKER, env=self.env, start_new_session=True, preexec_fn=die_with_parent
+            WORKER,
+            env=child_env(self.env if self.env is not None else dict(os.environ), index),
+            start_new_session=True,
+            preexec_fn=die_with_parent,
         )
 
     def start(self) -> None:
-        self.children = [self._spawn() for _ in range(self.count)]
+        self.children = [self._spawn(i) for i in range(self.count)]
         self._watcher = threading.Thread(target=self._watch, name="worker-processes", daemon=True)
         self._watcher.start()
 
@@ -56,7 +70,7 @@ class WorkerProcesses:
                 code = child.poll()
                 if code is not None and not self._stopping.is_set():
                     log.warning("worker process %s exited (%s): starting another", child.pid, code)
-                    self.children[i] = self._spawn()
+                    self.children[i] = self._spawn(i)
                     self.restarts += 1
 
     def stop(self, timeout: float = 60.0) -> None:

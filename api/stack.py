@@ -19,6 +19,7 @@ from activities.llm.provider import LlmProvider
 from activities.llm.providers import provider_from_settings
 from api.app import create_app
 from api.deps import Services
+from api.telemetry import runtime_for
 from api.temporal import TurnClient
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings
@@ -55,6 +56,7 @@ async def connect(settings: Settings, *, within: float = 60.0) -> Client:
                 settings.temporal_target,
                 namespace=settings.temporal_namespace,
                 data_converter=pydantic_data_converter,
+                runtime=runtime_for(settings),
             )
         except RuntimeError as error:  # the SDK's "Failed client connect: ..."
             if loop.time() >= deadline:

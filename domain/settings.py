@@ -71,6 +71,13 @@ class Settings(BaseSettings):
     """Unset: ``make run`` starts a dev server; workers and the API use localhost:7233."""
     temporal_namespace: str = "default"
     task_queue: str = "alfred-turns"
+    log_format: Literal["text", "json"] = "text"
+    """``json``: one JSON object per log line, with workflow, conversation and turn ids."""
+    log_level: str = "WARNING"
+    metrics_address: str | None = None
+    """``host:port`` of a Prometheus endpoint (``/metrics``) with the Temporal SDK's metrics
+    and Alfred's (turns, model calls, tokens, repairs, breakers, pause waits); unset: none.
+    ``alfred worker --processes N`` gives its workers the next N ports."""
     worker_drain_seconds: float = 10.0
     """On SIGTERM or Ctrl-C, how long a worker lets the activities it runs finish before it
     cancels them (they are retried on the next worker; model calls heartbeat, so a

@@ -8,6 +8,7 @@ finish finds the version it already wrote.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -65,6 +66,15 @@ its workflow waits for that save, then runs on the saved state."""
 def turn_workflow_id(conversation_id: str, turn_number: int) -> str:
     """Deterministic: one workflow per conversation turn, never started twice."""
     return f"turn-{conversation_id}-{turn_number}"
+
+
+_TURN_ID = re.compile(r"^turn-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(\d+)")
+
+
+def turn_of_workflow(workflow_id: str) -> tuple[str, int] | None:
+    """The conversation id and turn number a turn's workflow id names (None: not a turn's)."""
+    found = _TURN_ID.match(workflow_id)
+    return (found.group(1), int(found.group(2))) if found else None
 
 
 @dataclass

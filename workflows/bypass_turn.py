@@ -69,6 +69,7 @@ class BypassTurnWorkflow:
                 type="unsupported_mode",
                 non_retryable=True,
             )
+        rt.path = turn.mode
         try:
             await self._converse(turn)
         except (ActivityError, ApplicationError, asyncio.CancelledError) as error:

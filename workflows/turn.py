@@ -653,12 +653,15 @@ class TurnWorkflow:
             },
         )
         await rt.mark_turn("awaiting_input", message)
+        asked = workflow.now()
         try:
             await workflow.wait_condition(lambda: bool(self.inputs), timeout=timeout)
         except TimeoutError:
+            rt.record_wait(kind, "expired", (workflow.now() - asked).total_seconds())
             await self._end_expired(pause)
             raise _TurnEnded() from None
         answer = self.inputs.pop(0)
+        rt.record_wait(kind, answer.action, (workflow.now() - asked).total_seconds())
         rt.progress.pending = None
         rt.set_status("running")
         if answer.action == "reject":
@@ -770,6 +773,9 @@ class TurnWorkflow:
     async def _finish(
         self, state: ConversationState | TurnEnding, status: str, response: str | None
     ) -> None:
+        self.rt.path = (
+            "plan" if self.think else "quick" if self.quick else "ask" if self.pauses else "none"
+        )
         await self.rt.finish(state, status, response)
 
     def _state_with_note(

@@ -129,6 +129,8 @@ class TurnRuntime:
         self.stored = StoredState()
         """The registry and archive keys as loaded: model activities read the saved state
         themselves and get only the turn's changes since (``state_ref``)."""
+        self.path = "none"
+        """What the turn did, for the turns metric: plan, quick, ask, cook, brainstorm, none."""
         self.written: list[str] = []
         """A sentence per write this turn made (``Added 2 items to the inventory: milk,
         eggs.``), from the write's own result: what an ending without a model can report."""
@@ -158,8 +160,23 @@ class TurnRuntime:
         if self.versions.has("turn-status-search-attribute"):
             workflow.upsert_search_attributes([TURN_STATUS.value_set(status)])
 
+    # --- metrics (the SDK's workflow meter: nothing is recorded while replaying) ----------
+
+    def count_turn(self, status: str) -> None:
+        workflow.metric_meter().create_counter(
+            "alfred_turns", "turns ended, by status and path"
+        ).add(1, {"status": status, "path": self.path})
+
+    def record_wait(self, kind: str, outcome: str, seconds: float) -> None:
+        workflow.metric_meter().create_histogram_float(
+            "alfred_pause_wait", "how long pauses waited for the user", "s"
+        ).record(seconds, {"kind": kind, "outcome": outcome})
+
     def trip(self, kind: str, detail: str) -> None:
         """Record a tripped circuit breaker (kept in progress, the summary and the reply)."""
+        workflow.metric_meter().create_counter(
+            "alfred_breakers", "circuit breakers tripped, by kind"
+        ).add(1, {"kind": kind})
         self.progress.breakers.append(f"{kind}: {detail}")
         self.emit("breaker", {"kind": kind, "detail": detail})
         workflow.logger.info("breaker %s tripped: %s", kind, detail)
@@ -442,6 +459,7 @@ class TurnRuntime:
         queued turn that ends before it loaded the state (cancelled while it waited) has
         nothing to save: only its row gets the status."""
         self.mark(status)
+        self.count_turn(status)
         if not self.loaded and self.versions.has(FOLLOW_UPS):
             await self.mark_turn(status, response)
             self.set_status(status)

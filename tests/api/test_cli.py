@@ -14,6 +14,7 @@ import psycopg
 import pytest
 
 from api.devserver import dev_server
+from api.processes import child_env
 from domain.db import bootstrap
 from domain.db.urls import libpq_dsn
 from tests.e2e.live_stack import Stack
@@ -170,3 +171,10 @@ def test_worker_processes_need_a_database_and_a_temporal_address(tmp_path):
     done = alfred("worker", "--processes", "2", cwd=tmp_path)
     assert done.returncode == 2
     assert "needs ALFRED_DATABASE_URL and ALFRED_TEMPORAL_ADDRESS" in done.stderr
+
+
+def test_each_worker_process_gets_a_metrics_port_of_its_own():
+    env = {"ALFRED_METRICS_ADDRESS": "127.0.0.1:9464", "OTHER": "x"}
+    assert child_env(env, 0)["ALFRED_METRICS_ADDRESS"] == "127.0.0.1:9465"
+    assert child_env(env, 2) == {"ALFRED_METRICS_ADDRESS": "127.0.0.1:9467", "OTHER": "x"}
+    assert child_env({"OTHER": "x"}, 1) == {"OTHER": "x"}

@@ -1,0 +1,95 @@
+"""With ALFRED_METRICS_ADDRESS, the process serves Prometheus metrics: the Temporal SDK's and
+Alfred's own, recorded by the turn's workflow and its model activities."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import httpx
+from temporalio.client import Client
+from temporalio.contrib.pydantic import pydantic_data_converter
+
+from activities.llm.script_provider import ScriptProvider
+from api.devserver import free_port
+from api.telemetry import runtime_for
+from domain.settings import Settings
+from domain.turn_store import create_conversation
+from tests.replay import replay_failures
+from tests.workflows.conftest import COMPRESS, SUMMARIZE, send, wait_for
+from tests.workflows.script import complete, plan, propose, reply, step, tool, understand
+from workflows.interface import TurnInput, TurnLimits, UserInput
+from workflows.turn import TurnWorkflow
+from workflows.worker import build_worker
+
+
+def value(metrics: str, name: str, **labels: str) -> float:
+    """The sample of ``name`` whose labels include ``labels`` (0 when there is none)."""
+    for line in metrics.splitlines():
+        if not line.startswith(name + "{"):
+            continue
+        found = dict(re.findall(r'(\w+)="([^"]*)"', line.split("}")[0]))
+        if all(found.get(k) == v for k, v in labels.items()):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+async def start(client, queue, conversation, user, number, message):
+    turn = TurnInput(
+        conversation_id=conversation,
+        user_id=user,
+        turn_number=number,
+        message=message,
+        limits=TurnLimits(),
+    )
+    return await client.start_workflow(
+        TurnWorkflow.run, turn, id=f"turn-{conversation}-{number}", task_queue=queue
+    )
+
+
+def test_no_address_no_endpoint():
+    assert runtime_for(Settings(_env_file=None)) is None
+
+
+async def test_a_turn_shows_in_the_sdks_metrics_and_alfreds(temporal_env, sessions, user):
+    address = f"127.0.0.1:{free_port()}"
+    settings = Settings(_env_file=None, metrics_address=address)
+    client = await Client.connect(
+        temporal_env.client.service_client.config.target_host,
+        data_converter=pydantic_data_converter,
+        runtime=runtime_for(settings),
+    )
+    milk = step("Add milk to the shopping list", "write", "shopping")
+    script = ScriptProvider.from_responses(
+        [
+            understand(),
+            plan("Add milk", milk),
+            tool("db_create", table="shopping_list", data={"name": "milk"}),
+            complete("Added milk"),
+            reply("Added milk."),
+            understand(),
+            propose("Add milk", "Shall I add milk?", milk),
+            SUMMARIZE,
+            COMPRESS,
+        ]
+    )
+    conversation = await create_conversation(sessions, user, "metrics")
+    queue = f"metrics-{uuid.uuid4().hex[:8]}"
+    async with build_worker(client, task_queue=queue, sessions=sessions, provider=script):
+        handle = await start(client, queue, conversation, str(user), 1, "add milk")
+        assert (await handle.result()).status == "completed"
+        proposed = await start(client, queue, conversation, str(user), 2, "stock up")
+        await wait_for(proposed, lambda p: p.status == "awaiting_input")
+        await send(proposed, UserInput(input_id="no", action="reject"))
+        assert (await proposed.result()).status == "completed"
+    async with httpx.AsyncClient() as http:
+        metrics = (await http.get(f"http://{address}/metrics")).text
+    assert value(metrics, "alfred_turns_total", status="completed", path="plan") == 2
+    assert value(metrics, "alfred_pause_wait_count", kind="proposal", outcome="reject") == 1
+    assert value(metrics, "alfred_model_calls_total", node="act", model="script") == 2
+    assert value(metrics, "alfred_model_calls_total", node="understand", model="script") == 2
+    assert "alfred_model_tokens_total{" in metrics
+    assert value(metrics, "temporal_workflow_completed_total", task_queue=queue) == 2
+    assert value(metrics, "temporal_activity_execution_latency_count", activity_type="reply") == 1
+    for turn in (handle, proposed):
+        assert await replay_failures(await turn.fetch_history()) == []
