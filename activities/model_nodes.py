@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from opentelemetry import trace
 from pydantic import BaseModel
 from temporalio import activity
 
@@ -43,6 +44,9 @@ from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
 from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
 from domain.registry import SessionIdRegistry
 from domain.tokens import Fitted, estimate_tokens
+
+_TRACER = trace.get_tracer("alfred.model")
+"""Model-call spans (a no-op unless the process traces: ``api.telemetry``)."""
 
 
 async def call_node(
@@ -81,13 +85,21 @@ async def call_node(
         extra={"request": facts.model_dump(mode="json")} if facts is not None else {},
         stream=stream,
     )
-    try:
-        async with heartbeating():
-            result: LlmResult = await gateway.call(request)
-    except LlmError as error:
-        record_failure(node, error.kind)
-        raise to_application_error(error) from None
-    record_call(node, result.model, result.usage)
+    with _TRACER.start_as_current_span(f"model {node}") as span:
+        span.set_attribute("alfred.node", node)
+        span.set_attribute("alfred.template", f"{prompt.template} {prompt.version}")
+        try:
+            async with heartbeating():
+                result: LlmResult = await gateway.call(request)
+        except LlmError as error:
+            record_failure(node, error.kind)
+            span.set_attribute("alfred.failure", error.kind)
+            raise to_application_error(error) from None
+        record_call(node, result.model, result.usage)
+        span.set_attribute("alfred.model", result.model)
+        span.set_attribute("alfred.prompt_tokens", result.usage.prompt_tokens)
+        span.set_attribute("alfred.completion_tokens", result.usage.completion_tokens)
+        span.set_attribute("alfred.repairs", result.usage.repairs)
     info = activity.info()
     activity.logger.info(
         "node %s via %s (%s %s): %s+%s tokens",

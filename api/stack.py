@@ -19,7 +19,7 @@ from activities.llm.provider import LlmProvider
 from activities.llm.providers import provider_from_settings
 from api.app import create_app
 from api.deps import Services
-from api.telemetry import runtime_for
+from api.telemetry import client_interceptors, runtime_for, trace_sql
 from api.temporal import TurnClient
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings
@@ -57,6 +57,7 @@ async def connect(settings: Settings, *, within: float = 60.0) -> Client:
                 namespace=settings.temporal_namespace,
                 data_converter=pydantic_data_converter,
                 runtime=runtime_for(settings),
+                interceptors=client_interceptors(settings),
             )
         except RuntimeError as error:  # the SDK's "Failed client connect: ..."
             if loop.time() >= deadline:
@@ -104,6 +105,7 @@ async def serve(
 ) -> None:
     """Run the worker and/or the API until a signal arrives (or one of them dies)."""
     engine = create_engine(app_url, pool_size=settings.db_pool_size)
+    trace_sql(engine, settings)
     sessions = session_factory(engine)
     client = await connect(settings)
     await ensure_search_attributes(client, settings)

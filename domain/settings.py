@@ -71,6 +71,9 @@ class Settings(BaseSettings):
     """Unset: ``make run`` starts a dev server; workers and the API use localhost:7233."""
     temporal_namespace: str = "default"
     task_queue: str = "alfred-turns"
+    traces: Literal["off", "console", "otlp"] = "off"
+    """A turn as one trace (its workflow, activities, model calls, SQL): ``console`` prints
+    spans as JSON; ``otlp`` sends them over OTLP/HTTP (``OTEL_EXPORTER_OTLP_ENDPOINT``)."""
     log_format: Literal["text", "json"] = "text"
     """``json``: one JSON object per log line, with workflow, conversation and turn ids."""
     log_level: str = "WARNING"

@@ -7,12 +7,16 @@ import re
 import uuid
 
 import httpx
+from opentelemetry import trace
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from temporalio.client import Client
 from temporalio.contrib.pydantic import pydantic_data_converter
 
 from activities.llm.script_provider import ScriptProvider
 from api.devserver import free_port
-from api.telemetry import runtime_for
+from api.telemetry import client_interceptors, runtime_for, start_tracing, trace_sql
+from domain.db.engine import create_engine, session_factory
+from domain.db.urls import app_url
 from domain.settings import Settings
 from domain.turn_store import create_conversation
 from tests.replay import replay_failures
@@ -93,3 +97,60 @@ async def test_a_turn_shows_in_the_sdks_metrics_and_alfreds(temporal_env, sessio
     assert value(metrics, "temporal_activity_execution_latency_count", activity_type="reply") == 1
     for turn in (handle, proposed):
         assert await replay_failures(await turn.fetch_history()) == []
+
+
+async def test_a_turn_is_one_trace_of_its_workflow_activities_model_calls_and_sql(
+    temporal_env, owner_url, sessions, user
+):
+    spans = InMemorySpanExporter()
+    settings = Settings(_env_file=None, traces="console")
+    assert start_tracing(settings, exporter=spans)
+    client = await Client.connect(
+        temporal_env.client.service_client.config.target_host,
+        data_converter=pydantic_data_converter,
+        interceptors=client_interceptors(settings),
+    )
+    engine = create_engine(app_url(owner_url))
+    trace_sql(engine, settings)
+    script = ScriptProvider.from_responses(
+        [
+            understand(),
+            plan("Add milk", step("Add milk to the shopping list", "write", "shopping")),
+            tool("db_create", table="shopping_list", data={"name": "milk"}),
+            complete("Added milk"),
+            reply("Added milk."),
+            SUMMARIZE,
+            COMPRESS,
+        ]
+    )
+    conversation = await create_conversation(sessions, user, "traces")
+    queue = f"traces-{uuid.uuid4().hex[:8]}"
+    try:
+        async with build_worker(
+            client, task_queue=queue, sessions=session_factory(engine), provider=script
+        ):
+            handle = await start(client, queue, conversation, str(user), 1, "add milk")
+            assert (await handle.result()).status == "completed"
+    finally:
+        await engine.dispose()
+    trace.get_tracer_provider().force_flush()
+    turn = trace_of(spans, handle.id)
+    mine = [s for s in spans.get_finished_spans() if s.context.trace_id == turn]
+    names = {s.name for s in mine}
+    assert {"StartWorkflow:TurnWorkflow", "RunWorkflow:TurnWorkflow"} <= names
+    assert {"RunActivity:understand", "RunActivity:act", "RunActivity:reply"} <= names
+    model = next(s for s in mine if s.name == "model reply")
+    assert model.attributes["alfred.model"] == "script"
+    assert model.parent is not None  # inside the reply activity's span
+    assert any(s.attributes.get("db.system") == "postgresql" for s in mine)  # SQL
+    assert await replay_failures(await handle.fetch_history()) == []
+
+
+def trace_of(spans: InMemorySpanExporter, workflow_id: str) -> int:
+    """The trace the workflow ``workflow_id`` was started in."""
+    return next(
+        s.context.trace_id
+        for s in spans.get_finished_spans()
+        if s.name == "StartWorkflow:TurnWorkflow"
+        and s.attributes.get("temporalWorkflowID") == workflow_id
+    )
