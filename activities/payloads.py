@@ -23,6 +23,7 @@ from domain.conversation import (
 )
 from domain.crud.calls import CrudResult
 from domain.execution_summary import PlannedStep
+from domain.ledger import LedgerLine
 from domain.nodes import (
     ActDecision,
     ActQuickDecision,
@@ -95,6 +96,8 @@ class MarkTurnRequest(BaseModel):
     response: str | None = None
     plan: dict[str, Any] | None = None
     usage: Usage | None = None
+    ledger: list[LedgerLine] = Field(default_factory=list)
+    """The usage by node and model, kept with it (``usage.by_node``)."""
 
 
 class MarkTurnResult(BaseModel):
@@ -130,6 +133,8 @@ class FinishTurnRequest(BaseModel):
     response: str | None = None
     plan: dict[str, Any] | None = None
     usage: Usage = Field(default_factory=Usage)
+    ledger: list[LedgerLine] = Field(default_factory=list)
+    """The usage by node and model, kept with it (``usage.by_node``)."""
     timings: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -261,6 +266,8 @@ class SummarizeResult(BaseModel):
     state: ConversationState | None = None
     """The whole new state: what runs recorded before ``parts`` (their histories replay)."""
     usage: Usage = Field(default_factory=Usage)
+    model: str = ""
+    """The model that answered, when Summarize asked one."""
     llm_calls: int = 0
     attempt: int = 1
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from temporalio import activity
 from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.exceptions import ApplicationError
@@ -33,6 +35,7 @@ from domain.conversation import (
     summarize_assistant_message,
 )
 from domain.errors import DomainError
+from domain.ledger import LedgerLine
 from domain.nodes import CompressOutput, SummarizeOutput
 from domain.prompts import render
 
@@ -115,7 +118,7 @@ class TurnStateActivities:
             status=request.status,
             response=request.response,
             plan=request.plan,
-            usage=request.usage.model_dump() if request.usage else None,
+            usage=_usage(request.usage, request.ledger) if request.usage else None,
         )
         return MarkTurnResult(attempt=activity.info().attempt)
 
@@ -128,7 +131,7 @@ class TurnStateActivities:
         if request.state_ref is not None:  # the prompt copy, as runs before it sent
             state = state.model_copy(update={"registry": registry.for_prompt().to_dict()})
             request = request.model_copy(update={"state": state})
-        usage, calls = Usage(), 0
+        usage, calls, model = Usage(), 0, ""
         if request.use_llm:
             output, call = await call_node(
                 self.gateway,
@@ -146,7 +149,7 @@ class TurnStateActivities:
             record.assistant_summary = parsed.assistant_summary
             summary.conversation_phase = parsed.conversation_phase
             summary.user_expressed = parsed.user_expressed
-            usage, calls = usage + call.usage, calls + 1
+            usage, calls, model = usage + call.usage, calls + 1, call.model
             engagement = parsed.engagement_summary
         else:
             record.assistant_summary = summarize_assistant_message(record.assistant_response)
@@ -173,7 +176,11 @@ class TurnStateActivities:
             compressed=compressed,
         )
         return SummarizeResult(
-            parts=parts, usage=usage, llm_calls=calls, attempt=activity.info().attempt
+            parts=parts,
+            usage=usage,
+            model=model,
+            llm_calls=calls,
+            attempt=activity.info().attempt,
         )
 
     @activity.defn(name="finish_turn")
@@ -189,13 +196,21 @@ class TurnStateActivities:
                 status=request.status,
                 response=request.response,
                 plan=request.plan,
-                usage=request.usage.model_dump(),
+                usage=_usage(request.usage, request.ledger),
                 timings=request.timings,
             )
         except DomainError as error:
             raise to_application_error(error) from None
         await self._wake_next(request)
         return FinishTurnResult(version=version, attempt=activity.info().attempt)
+
+
+def _usage(usage: Usage, ledger: list[LedgerLine]) -> dict[str, Any]:
+    """A turn's usage as its row keeps it: the totals, and ``by_node`` (unpriced)."""
+    return {
+        **usage.model_dump(),
+        "by_node": [line.model_dump(exclude={"cost_usd"}) for line in ledger],
+    }
 
 
 def _what_to_save(request: FinishTurnRequest) -> ConversationState | TurnEnding:

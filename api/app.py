@@ -12,7 +12,7 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 
 from api import problems, web_page
 from api.deps import Services
-from api.routes import agui, conversations, health, kitchen, turns
+from api.routes import agui, conversations, health, kitchen, turns, usage
 from api.temporal import TurnClient
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings
@@ -63,4 +63,5 @@ def create_app(
     app.include_router(turns.router)
     app.include_router(kitchen.router)
     app.include_router(agui.router)
+    app.include_router(usage.router)
     return app

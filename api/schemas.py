@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, Field, model_validator
 
 from domain.kitchen.tables import TABLES
+from domain.ledger import LedgerLine
 from workflows.interface import InputReceipt
 
 Mode = Literal["quick", "plan", "create", "cook", "brainstorm"]
@@ -139,6 +140,8 @@ class TurnPublic(BaseModel):
     plan: list[dict[str, Any]] | None
     steps: list[dict[str, Any]]
     usage: dict[str, Any]
+    """Tokens and repairs in all, ``by_node`` (node, model, calls, tokens, ``cost_usd``) and
+    the turn's ``cost_usd``, priced from ``ALFRED_EVAL_PRICES`` (None: no price known)."""
     llm_calls: int = 0
     breakers: list[str] = Field(default_factory=list)
     fallbacks: list[str] = Field(default_factory=list)
@@ -169,3 +172,25 @@ class InputCreate(BaseModel):
         if self.action == "answer" and not (self.text and self.text.strip()):
             raise ValueError("an answer needs text")
         return self
+
+
+class ConversationUsage(BaseModel):
+    conversation_id: uuid.UUID
+    turns: int
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None
+    """None when no model its turns used has a price."""
+
+
+class UsageReport(BaseModel):
+    """What the caller's turns cost, in all and per conversation."""
+
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None
+    by_node: list[LedgerLine]
+    """Every turn's calls by node and model, with each line's cost."""
+    conversations: list[ConversationUsage]

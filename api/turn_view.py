@@ -4,14 +4,28 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Iterable
+from typing import Any
 
 from api.deps import Services
 from api.schemas import ChoicePublic, PendingPublic, TurnPublic
 from domain.db.models import Turn
+from domain.ledger import LedgerLine, priced, total_cost
 from domain.turn_store import TERMINAL, turn_by_id
 
 SETTLED = ("replied", "awaiting_input", *TERMINAL)
 """States ``?wait=true`` returns on: the user has something to read or answer."""
+
+
+def costed(svc: Services, usage: dict[str, Any], ledger: Iterable[Any]) -> dict[str, Any]:
+    """The turn's usage with its ledger priced: ``by_node`` (each line's ``cost_usd``) and
+    the turn's ``cost_usd`` (None when no model it used has a price)."""
+    lines = priced((LedgerLine.model_validate(x) for x in ledger), svc.settings.eval_prices)
+    return {
+        **usage,
+        "by_node": [line.model_dump() for line in lines],
+        "cost_usd": total_cost(lines),
+    }
 
 
 def ui_url(svc: Services, turn: Turn) -> str:
@@ -33,7 +47,7 @@ async def view(svc: Services, turn: Turn) -> TurnPublic:
         goal=plan_record.get("goal"),
         plan=plan_record.get("plan"),
         steps=plan_record.get("steps", []),
-        usage=turn.usage or {},
+        usage=costed(svc, turn.usage or {}, (turn.usage or {}).get("by_node", [])),
         llm_calls=plan_record.get("llm_calls", 0),
         breakers=plan_record.get("breakers", []),
         fallbacks=plan_record.get("fallbacks", []),
@@ -53,7 +67,7 @@ async def view(svc: Services, turn: Turn) -> TurnPublic:
     public.goal = live.goal
     public.plan = [s.model_dump() for s in live.plan] if live.plan else None
     public.steps = [s.model_dump() for s in live.steps]
-    public.usage = live.usage.model_dump()
+    public.usage = costed(svc, live.usage.model_dump(), live.ledger)
     public.llm_calls = live.llm_calls
     public.breakers = list(live.breakers)
     public.fallbacks = list(live.fallbacks)

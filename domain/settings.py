@@ -61,8 +61,8 @@ class Settings(BaseSettings):
     """One model request's HTTP timeout; the model activities' Temporal timeouts follow it
     (three requests per attempt: the output and up to two repairs)."""
     eval_prices: dict[str, tuple[float, float]] = Field(default_factory=lambda: dict(EVAL_PRICES))
-    """``alfred eval``'s price table: model -> USD per million (prompt, completion) tokens
-    (``ALFRED_EVAL_PRICES`` as JSON)."""
+    """The price table: model -> USD per million (prompt, completion) tokens
+    (``ALFRED_EVAL_PRICES`` as JSON), for ``alfred eval`` and the turn ledger."""
     llm_script: Path | None = None
     """The script provider's JSON file (``ALFRED_LLM_SCRIPT``)."""
 

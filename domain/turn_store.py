@@ -436,6 +436,13 @@ async def conversation_with_turns(
         return conversation, turns
 
 
+async def turn_usage(sessions: Sessions, user_id: str) -> list[tuple[uuid.UUID, dict[str, Any]]]:
+    """(conversation id, usage) of each of the user's turns."""
+    async with user_transaction(sessions, user_id) as session:
+        rows = await session.execute(select(Turn.conversation_id, Turn.usage))
+        return [(row.conversation_id, row.usage or {}) for row in rows]
+
+
 async def record_kitchen_change(
     session: AsyncSession,
     *,

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from activities.llm.provider import Usage
 from domain.batch import BatchManifest
+from domain.ledger import LedgerLine
 from domain.nodes import DisambiguationOption, ThinkStep
 
 TurnStatus = Literal[
@@ -136,6 +137,8 @@ class TurnProgress(BaseModel):
     steps: list[StepProgress] = Field(default_factory=list)
     events: list[TurnEvent] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
+    ledger: list[LedgerLine] = Field(default_factory=list)
+    """The same usage by node and model (priced by the API: ``domain.ledger``)."""
     llm_calls: int = 0
     breakers: list[str] = Field(default_factory=list)
     fallbacks: list[str] = Field(default_factory=list)

@@ -47,6 +47,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.conversation import ConversationState, StepResult, TurnEnding
     from domain.entity_cards import entity_cards
     from domain.formatters import model_problem
+    from domain.ledger import add_call
     from domain.mentions import plain_text, with_refs
     from domain.nodes import ToolCall
     from domain.registry import SessionIdRegistry
@@ -254,12 +255,26 @@ class TurnRuntime:
         if isinstance(result, NodeCall):
             self.progress.usage = self.progress.usage + result.usage
             self.progress.llm_calls += result.llm_attempts - 1
+            self._ledger(activity.__name__, result.model, result.llm_attempts, result.usage)
             if result.llm_attempts > 1:
                 self.show_details()
         elif isinstance(result, SummarizeResult):
             self.progress.usage = self.progress.usage + result.usage
             self.progress.llm_calls += result.llm_calls
+            if result.llm_calls:
+                self._ledger("summarize", result.model, result.llm_calls, result.usage)
         return result
+
+    def _ledger(self, node: str, model: str, calls: int, usage: Usage) -> None:
+        add_call(
+            self.progress.ledger,
+            node,
+            model or "unknown",
+            calls=calls,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            repairs=usage.repairs,
+        )
 
     def _count_failed(self, error: ActivityError) -> None:
         """A model call that failed still cost its outputs and repairs: count them."""
@@ -321,6 +336,7 @@ class TurnRuntime:
                 response=response,
                 plan=plan,
                 usage=self.progress.usage,
+                ledger=self.progress.ledger,
             ),
             summary=f"turn {status}",
         )
@@ -479,6 +495,7 @@ class TurnRuntime:
                 response=response,
                 plan=self.plan_record(),
                 usage=self.progress.usage,
+                ledger=self.progress.ledger,
                 timings=dict(self.timings),
             ),
             summary=f"save conversation ({status})",

@@ -36,6 +36,8 @@ class ScriptEntry(BaseModel):
     repeat: bool = False
     delay_seconds: float = 0
     """How long the "model" takes to answer (a slow model, for recovery tests and benches)."""
+    usage: Usage | None = None
+    """The tokens the "model" reports for this answer (none by default)."""
 
 
 class Script(BaseModel):
@@ -70,7 +72,7 @@ class ScriptProvider:
                 await asyncio.sleep(entry.delay_seconds)
             content = _content(entry.output)
             stream_whole(request, content)
-            return LlmReply(content=content, model="script", usage=Usage())
+            return LlmReply(content=content, model="script", usage=entry.usage or Usage())
         where = f" step {request.step}" if request.step is not None else ""
         raise LlmError(
             f"script has no unused response for node {request.node!r}{where}",
