@@ -101,7 +101,7 @@ def cmd_run(settings: Settings, workers: int = 1) -> int:
 def cmd_workers(settings: Settings, processes: int) -> int:
     """``alfred worker --processes N``: N worker processes on the task queue, each started
     again if it dies; SIGTERM or Ctrl-C stops them all, each draining its activities."""
-    if not settings.database_url or not settings.temporal_address:
+    if not (settings.database_url or settings.app_database_url) or not settings.temporal_address:
         print(
             "alfred: worker --processes needs ALFRED_DATABASE_URL and ALFRED_TEMPORAL_ADDRESS "
             "(the embedded stack is `alfred run --workers N`)",
@@ -121,10 +121,19 @@ def cmd_workers(settings: Settings, processes: int) -> int:
 
 
 def cmd_serve(settings: Settings, *, worker: bool, api: bool) -> int:
-    """One part of a deployment (compose runs ``worker`` and ``api`` as services)."""
+    """One part of a deployment (compose runs ``worker`` and ``api`` as services). With
+    ``ALFRED_APP_DATABASE_URL`` it connects as the application role and nothing else;
+    otherwise it derives that connection from the owner's (``prepare_database``)."""
+    provider = provider_from_settings(settings) if worker else None
+    if settings.app_database_url:
+        asyncio.run(
+            stack.serve(
+                settings, settings.app_database_url, worker=worker, api=api, provider=provider
+            )
+        )
+        return _leave(0)
     database = prepare_database(settings, migrate=False)
     try:
-        provider = provider_from_settings(settings) if worker else None
         asyncio.run(
             stack.serve(settings, database.app_url, worker=worker, api=api, provider=provider)
         )

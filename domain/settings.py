@@ -25,6 +25,10 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="ALFRED_", env_file=".env", extra="ignore")
 
+    app_database_url: str | None = None
+    """The application role's connection (``alfred_app``): with it, ``alfred worker`` and
+    ``alfred api`` connect as that role and never as the owner (compose sets it; the
+    migration job sets the role's password). Unset: derived from ``ALFRED_DATABASE_URL``."""
     database_url: str | None = None
     """Owner connection (migrations, admin). Unset: the embedded PostgreSQL under data_dir."""
     app_db_password: SecretStr | None = None
