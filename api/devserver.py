@@ -56,12 +56,16 @@ def _wait_for_port(host: str, port: int, process: subprocess.Popen, timeout: flo
     raise RuntimeError(f"the Temporal dev server did not listen on {host}:{port} in {timeout} s")
 
 
+_PRCTL = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
+"""Looked up here, in the parent: a forked child must not load libraries before it execs."""
+
+
 def die_with_parent() -> None:
     """In a child, before it runs: on Linux, SIGTERM it when the thread that started it
     ends, its process dying by SIGKILL included (a child in its own session gets no
     terminal hang-up). Start children from a thread that lives as long as they should."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if _PRCTL is not None:
+        _PRCTL(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 @contextmanager

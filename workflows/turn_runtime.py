@@ -475,9 +475,9 @@ class TurnRuntime:
         queued turn that ends before it loaded the state (cancelled while it waited) has
         nothing to save: only its row gets the status."""
         self.mark(status)
-        self.count_turn(status)
         if not self.loaded and self.versions.has(FOLLOW_UPS):
             await self.mark_turn(status, response)
+            self.count_turn(status)
             self.set_status(status)
             if status in ("expired", "cancelled"):
                 self.emit(status, {"turn": self.turn.turn_number})
@@ -501,6 +501,7 @@ class TurnRuntime:
             summary=f"save conversation ({status})",
         )
         self.version = finished.version
+        self.count_turn(status)  # once saved: a save that fails is counted by the ending after
         self.set_status(status)
         if status in ("expired", "cancelled"):
             self.emit(status, {"turn": self.turn.turn_number})
