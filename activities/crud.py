@@ -38,9 +38,7 @@ class CrudActivities:
             return SessionIdRegistry.from_dict(request.registry), request.registry
         if self.states is None:
             raise RuntimeError("this worker reads no saved states: build CrudActivities with one")
-        stored = await self.states.stored(request.state_ref)
-        registry = SessionIdRegistry.from_dict(stored.registry)
-        registry.apply_delta(request.state_ref.registry)
+        registry = await self.states.registry(request.state_ref)
         return registry, registry.to_dict()
 
     @staticmethod

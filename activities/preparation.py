@@ -9,7 +9,7 @@ from activities.payloads import PrepareTurnRequest, PrepareTurnResult, StateRef
 from activities.saved_state import SavedStates
 from domain.db.engine import user_transaction
 from domain.kitchen.snapshot import turn_context
-from domain.registry import PER_REF_FIELDS, RegistryDelta, SessionIdRegistry
+from domain.registry import PER_REF_FIELDS, RegistryDelta
 from domain.turn_context import TurnContext
 from domain.turn_store import Sessions
 
@@ -38,9 +38,7 @@ class TurnContextActivities:
     async def _known(self, ref: StateRef, context: TurnContext) -> RegistryDelta:
         """The saved registry's entries of the rows the turn names, for a working copy
         that may not hold them (they keep their refs)."""
-        stored = await self.states.stored(ref)
-        registry = SessionIdRegistry.from_dict(stored.registry)
-        registry.apply_delta(ref.registry)
+        registry = await self.states.registry(ref)
         named = [*context.entities, *context.delete_candidates]
         refs = [registry.uuid_to_ref.get(e.id.lower()) for e in named]
         entries = registry.only([r for r in refs if r is not None]).delta_since({})

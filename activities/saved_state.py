@@ -41,12 +41,17 @@ class SavedStates:
         self._states.move_to_end(key)
         return state
 
+    async def registry(self, ref: StateRef) -> SessionIdRegistry:
+        """The saved registry with the turn's changes on top: the turn's whole registry."""
+        registry = SessionIdRegistry.from_dict((await self.stored(ref)).registry)
+        registry.apply_delta(ref.registry)
+        return registry
+
     async def read(self, ref: StateRef) -> tuple[ConversationState, SessionIdRegistry]:
         """The state as the turn sees it now, in the prompt copy's shape (registry apart,
         the archive's keys only), and the turn's whole registry."""
         stored = await self.stored(ref)
-        registry = SessionIdRegistry.from_dict(stored.registry)
-        registry.apply_delta(ref.registry)
+        registry = await self.registry(ref)
         gone = set(ref.unarchived)
         keys = [k for k in stored.content_archive if k not in gone] + ref.archived
         state = stored.model_copy(update={"registry": {}, "content_archive": dict.fromkeys(keys)})

@@ -31,6 +31,7 @@ from domain.conversation import (
     ConversationState,
     SummaryParts,
     TurnEnding,
+    as_said,
     leaving_turn,
     summarize_assistant_message,
 )
@@ -167,7 +168,7 @@ class TurnStateActivities:
                 compressed = CompressOutput.model_validate(output).summary
                 usage, calls = usage + call.usage, calls + 1
             else:
-                compressed = f"Turn {evicted.turn}: {evicted.user_message[:200]}"
+                compressed = as_said(evicted)
         parts = SummaryParts(
             assistant_summary=record.assistant_summary,
             engagement_summary=engagement,

@@ -279,10 +279,15 @@ def end_turn(stored: ConversationState, ending: TurnEnding) -> ConversationState
         else:
             state, evicted = record_turn(state, ending.record, ending.summary, ending.step_results)
             if evicted is not None:  # no model at an ending: the old turn as said
-                state = add_history(state, f"Turn {evicted.turn}: {evicted.user_message[:200]}")
+                state = add_history(state, as_said(evicted))
     if ending.note is not None:
         state = state.model_copy(update={"notes": [*state.notes, ending.note]})
     return state
+
+
+def as_said(turn: TurnRecord) -> str:
+    """A turn's line in the history summary without the model: what the user said."""
+    return f"Turn {turn.turn}: {turn.user_message[:200]}"
 
 
 def leaving_turn(state: ConversationState) -> TurnRecord | None:

@@ -20,6 +20,13 @@ def spoken(entry: dict, prompt: int, completion: int) -> dict:
     return {**entry, "usage": {"prompt_tokens": prompt, "completion_tokens": completion}}
 
 
+async def say(api: Api, conversation: str, text: str, until: str) -> dict:
+    """Send ``text`` and return the turn once it is ``until``."""
+    path = f"/v1/conversations/{conversation}/messages"
+    sent = (await api.post(path, json={"text": text})).json()
+    return await settled(api, sent["id"], until)
+
+
 @pytest.fixture
 def priced_script(api: Api):
     """The price table knows the script model (for this test only)."""
@@ -46,14 +53,8 @@ async def test_a_turn_and_the_callers_usage_are_priced_by_node_and_model(
     script = ScriptProvider.from_responses([*plan_turn, *quick_turn, SUMMARIZE, COMPRESS])
     conversation = await api.conversation()
     async with api.worker(script):
-        first = (
-            await api.post(f"/v1/conversations/{conversation}/messages", json={"text": "milk"})
-        ).json()
-        done = await settled(api, first["id"], "completed")
-        second = (
-            await api.post(f"/v1/conversations/{conversation}/messages", json={"text": "list?"})
-        ).json()
-        await settled(api, second["id"], "completed")
+        done = await say(api, conversation, "milk", "completed")
+        await say(api, conversation, "list?", "completed")
 
     lines = {(x["node"], x["model"]): x for x in done["usage"]["by_node"]}
     assert lines[("act", "script")]["calls"] == 2
@@ -87,10 +88,7 @@ async def test_a_paused_turn_shows_what_it_has_cost_so_far(api: Api, priced_scri
     )
     conversation = await api.conversation()
     async with api.worker(script):
-        sent = (
-            await api.post(f"/v1/conversations/{conversation}/messages", json={"text": "milk"})
-        ).json()
-        paused = await settled(api, sent["id"], "awaiting_input")
+        paused = await say(api, conversation, "milk", "awaiting_input")
     assert [(x["node"], x["calls"]) for x in paused["usage"]["by_node"]] == [
         ("understand", 1),
         ("think", 1),
