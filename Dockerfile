@@ -1,4 +1,5 @@
-# One image for the migration job (and, in later issues, the worker and the API).
+# One image for the migration job, the worker and the API. No extras: the embedded
+# PostgreSQL and the Temporal CLI (`make run`'s stack) are not in it.
 FROM python:3.11-slim
 WORKDIR /app
 COPY pyproject.toml README.md ./

@@ -4,6 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 CHROMIUM ?= /usr/bin/chromium
+COMPOSE  ?= /usr/bin/docker-compose
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: test run lint bench clean
@@ -13,7 +14,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,embedded]'
 	touch $(STAMP)
 
 # Headless Chromium for the chat page's browser test, from Debian's packages.
@@ -21,8 +22,13 @@ $(CHROMIUM):
 	$(SUDO) apt-get install -y --no-install-recommends chromium || \
 	  { $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends chromium; }
 
+# Debian's docker-compose parses docker-compose.yml in tests/test_deployment.py (no engine).
+$(COMPOSE):
+	$(SUDO) apt-get install -y --no-install-recommends docker-compose || \
+	  { $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends docker-compose; }
+
 ## The whole test suite (real PostgreSQL: ALFRED_TEST_DATABASE_URL, else an embedded server).
-test: $(STAMP) $(CHROMIUM)
+test: $(STAMP) $(CHROMIUM) $(COMPOSE)
 	$(BIN)/python -m pytest
 
 ## The main job on the embedded default stack.

@@ -273,12 +273,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     settings = Settings()
     configure_logging(settings)
+    try:
+        return _dispatch(settings, args)
+    except RuntimeError as error:  # a part could not start: say which, no traceback
+        print(f"alfred: cannot start: {error}", file=sys.stderr)
+        return _leave(1)
+
+
+def _dispatch(settings: Settings, args: argparse.Namespace) -> int:
     if args.command == "run":
-        try:
-            return cmd_run(settings, workers=args.workers)
-        except RuntimeError as error:  # a part could not start: say which, no traceback
-            print(f"alfred: cannot start: {error}", file=sys.stderr)
-            return _leave(1)
+        return cmd_run(settings, workers=args.workers)
     if args.command == "worker" and args.processes > 1:
         return cmd_workers(settings, args.processes)
     if args.command in ("worker", "api"):

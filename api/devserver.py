@@ -11,6 +11,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from domain.db.embedded import EMBEDDED_MISSING
 from workflows.search_attributes import cli_flags
 
 DYNAMIC_CONFIG = ("history.transferProcessorMaxPollRPS=1000",)
@@ -90,6 +91,8 @@ def dev_server(
             "ALFRED_TEMPORAL_PORT / ALFRED_TEMPORAL_UI_PORT, or ALFRED_TEMPORAL_ADDRESS to use it"
         )
     binary = Path(sys.executable).parent / "temporal"
+    if not binary.exists():
+        raise RuntimeError(EMBEDDED_MISSING.format(what="Temporal dev server"))
     args = [
         str(binary),
         "server",

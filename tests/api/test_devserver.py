@@ -1,10 +1,14 @@
-"""Ports for the embedded stack: several picked at once are all different and all free."""
+"""The embedded stack's dev server: ports picked at once are all different and all free;
+without the embedded extra it says what to install."""
 
 from __future__ import annotations
 
 import socket
+import sys
 
-from api.devserver import free_ports
+import pytest
+
+from api.devserver import dev_server, free_ports
 
 
 def test_ports_picked_together_are_distinct_and_bindable():
@@ -18,3 +22,11 @@ def test_ports_picked_together_are_distinct_and_bindable():
         finally:
             for s in held:
                 s.close()
+
+
+def test_without_the_embedded_extra_the_dev_server_says_what_to_install(monkeypatch, tmp_path):
+    """The image installs no Temporal CLI; asking it for the embedded stack is a clear error."""
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "bin" / "python"))
+    with pytest.raises(RuntimeError, match=r"'embedded' extra .*ALFRED_TEMPORAL_ADDRESS"):
+        with dev_server():
+            pass

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import psycopg
 import pytest
 
@@ -56,3 +58,13 @@ def test_settings_read_the_alfred_prefix(monkeypatch):
     settings = Settings(_env_file=None)
     assert settings.database_url == "postgresql://x@db/alfred"
     assert settings.crud_max_rows == 25
+
+
+def test_without_the_embedded_extra_the_database_says_what_to_install(
+    tmp_path, isolated_env, monkeypatch
+):
+    monkeypatch.setitem(sys.modules, "pgserver", None)  # as in the image: not installed
+    settings = Settings(data_dir=tmp_path / ".alfred", _env_file=None)
+    with pytest.raises(RuntimeError, match=r"'embedded' extra .*set ALFRED_DATABASE_URL"):
+        prepare_database(settings)
+    assert not (tmp_path / ".alfred" / "pg").exists()
