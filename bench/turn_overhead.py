@@ -92,16 +92,17 @@ async def measure(address: str, app_url: str, turns: int) -> dict:
     talk = await BenchConversation.create(client, sessions)
     queue = f"bench-{uuid.uuid4().hex[:8]}"
     provider = plan_turn_script(turns)
-    wall, activities, events, sizes = [], [], [], []
+    wall, cpu, activities, events, sizes = [], [], [], [], []
     async with (
         build_worker(client, task_queue=queue, sessions=sessions, provider=provider),
         Worker(client, task_queue=f"{queue}-noop", workflows=[NoopWorkflow], activities=[noop]),
     ):
         for n in range(1, turns + 1):
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             handle = await talk.start(n, queue)
             result = await handle.result()
             wall.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - cpu_started)
             assert result.status == "completed", result
             history = await handle.fetch_history()
             kinds = Counter(
@@ -122,15 +123,15 @@ async def measure(address: str, app_url: str, turns: int) -> dict:
 
         plain_n = round(statistics.mean(a[0] for a in activities))
         local_n = round(statistics.mean(a[1] for a in activities))
-        baselines = {}
+        baselines, baseline_cpu = {}, {}
         for name, shape in (
             ("mixed", NoopInput(plain=plain_n, local=local_n)),
             ("plain", NoopInput(plain=plain_n + local_n)),
             ("local", NoopInput(plain=0, local=plain_n + local_n)),
         ):
-            times = []
+            times, cpu_times = [], []
             for n in range(turns):
-                started = time.perf_counter()
+                started, cpu_started = time.perf_counter(), time.process_time()
                 await client.execute_workflow(
                     NoopWorkflow.run,
                     shape,
@@ -138,10 +139,14 @@ async def measure(address: str, app_url: str, turns: int) -> dict:
                     task_queue=f"{queue}-noop",
                 )
                 times.append(time.perf_counter() - started)
+                cpu_times.append(time.process_time() - cpu_started)
             baselines[name] = times
+            baseline_cpu[name] = cpu_times
     await engine.dispose()
     return {
         "wall": wall,
+        "cpu": cpu,
+        "baseline_cpu": baseline_cpu,
         "activities": activities,
         "events": events,
         "sizes": sizes,
@@ -183,6 +188,11 @@ def report(turns: int, m: dict) -> str:
         row(f"baseline: {m['plain_n']} no-op activities + {m['local_n']} no-op local (ms)", mixed),
         row(f"{total} no-op activities, all plain (ms)", plain),
         row(f"{total} no-op local activities (ms)", local),
+        row("plan turn process CPU (ms)", [c * 1000 for c in m["cpu"]]),
+        row(
+            f"baseline: {m['plain_n']} no-op + {m['local_n']} no-op local, process CPU (ms)",
+            [c * 1000 for c in m["baseline_cpu"]["mixed"]],
+        ),
         "",
         f"- activities per turn: {m['plain_n']} plain + {m['local_n']} local ("
         + ", ".join(f"{k} {v}" for k, v in sorted(m["kinds"].items()))
@@ -193,6 +203,9 @@ def report(turns: int, m: dict) -> str:
         f"(turn 1: {m['sizes'][0] / 1024:.0f} KiB, turn {turns}: {m['sizes'][-1] / 1024:.0f} KiB)",
         f"- turn overhead over the same activity round trips: "
         f"{statistics.mean(ms) - statistics.mean(mixed):.0f} ms per turn",
+        f"- process CPU (worker and waiting client) per turn over the same round trips: "
+        f"{(statistics.mean(m['cpu']) - statistics.mean(m['baseline_cpu']['mixed'])) * 1000:.0f}"
+        f" ms ({statistics.mean(m['cpu']) / statistics.mean(m['baseline_cpu']['mixed']):.1f}×)",
         END,
     ]
     return "\n".join(lines)
