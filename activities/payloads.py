@@ -35,6 +35,7 @@ from domain.nodes import (
     UnderstandOutput,
 )
 from domain.registry import RegistryDelta
+from domain.tool_results import ToolEntry
 from domain.turn_context import FreshEntity, TurnContext
 
 
@@ -196,7 +197,7 @@ class ActRequest(BaseModel):
     step_index: int
     mode: str
     prior_results: list[StepResult] = Field(default_factory=list)
-    tool_results: list[dict[str, Any]] = Field(default_factory=list)
+    tool_results: list[ToolEntry] = Field(default_factory=list)
     registry: dict[str, Any] = Field(default_factory=dict)
     state: ConversationState | None = None
     state_ref: StateRef | None = None
@@ -217,7 +218,7 @@ class ActQuickRequest(BaseModel):
     registry: dict[str, Any] = Field(default_factory=dict)
     state_ref: StateRef | None = None
     """The registry by reference (``registry`` is then left empty)."""
-    previous: dict[str, Any] | None = None
+    previous: ToolEntry | None = None
     """The read this node asked for last time and the error it got (one retry)."""
 
 
@@ -234,7 +235,7 @@ class ReplyRequest(BaseModel):
     plan: list[PlannedStep] = Field(default_factory=list)
     """Think's steps and how far each got (planned against completed, skipped)."""
     step_results: list[StepResult] = Field(default_factory=list)
-    quick_result: dict[str, Any] | None = None
+    quick_result: ToolEntry | None = None
     blocked: StepExit | None = None
     """The step that stopped the turn's work (blocked or a breaker), if one did."""
     breakers: list[str] = Field(default_factory=list)

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from domain.kitchen.entities import BY_TABLE
 from domain.kitchen.tables import SUBDOMAINS
 from domain.registry import PENDING, SessionIdRegistry, refs_in_text
+from domain.tool_results import ToolEntry
 
 SAVE_WORDS = re.compile(r"\b(save|saves|saving|store|keep)\b", re.IGNORECASE)
 """A step that says "save" without naming items saves the recent unsaved ones."""
@@ -113,12 +113,10 @@ def start_manifest(
     )
 
 
-def track_write(
-    manifest: BatchManifest, registry: SessionIdRegistry, entry: Mapping[str, Any]
-) -> None:
+def track_write(manifest: BatchManifest, registry: SessionIdRegistry, entry: ToolEntry) -> None:
     """Update the items after one write: saved ones complete, ones a failed write named fail."""
-    error = entry.get("error")
-    named = json.dumps(entry.get("params"), default=str) if error else ""
+    error = entry.error
+    named = json.dumps(entry.params, default=str) if error else ""
     for item in manifest.items:
         if item.status == "completed":
             continue

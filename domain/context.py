@@ -38,6 +38,7 @@ from domain.mentions import plain_text
 from domain.nodes import ThinkStep, UnderstandOutput
 from domain.registry import SessionIdRegistry
 from domain.tokens import Fitted, Section, fit
+from domain.tool_results import ToolEntry
 from domain.turn_context import PROFILE_FIELDS, KitchenDashboard, TurnContext
 
 FULL_DETAIL_STEPS = 3
@@ -382,13 +383,13 @@ def _format_step_result(result: StepResult, *, full: bool) -> str:
     if result.batch is not None:
         head += f"\nBatch: {result.batch.progress()}"
     if not full:
-        rows = sum(len(t.get("rows", [])) for t in result.tool_results if isinstance(t, dict))
+        rows = sum(len(t.rows or []) for t in result.tool_results)
         return f"{head} [{rows} rows; use retrieve_step {result.step_index} for the data]"
     parts = [head]
     if result.data is not None:
         parts.append(f"data: {_json(result.data)}")
     for tool in result.tool_results:
-        parts.append(f"tool result: {_json(tool)}")
+        parts.append(f"tool result: {_json(tool.as_dict())}")
     if result.note:
         parts.append(f"note: {result.note}")
     return "\n".join(parts)
@@ -403,7 +404,7 @@ def act_context(
     plan: Sequence[ThinkStep],
     step_index: int,
     prior_results: Sequence[StepResult],
-    tool_results: Sequence[dict[str, Any]],
+    tool_results: Sequence[ToolEntry],
     registry: SessionIdRegistry,
     state: ConversationState,
     context: TurnContext | None = None,
@@ -454,7 +455,9 @@ def act_context(
             Section(f"Schema: {step.subdomain}", schema, 90),
             Section("Previous steps this turn", "\n\n".join(results), 70),
             Section(
-                "This step's tool results so far", "\n".join(_json(t) for t in tool_results), 85
+                "This step's tool results so far",
+                "\n".join(_json(t.as_dict()) for t in tool_results),
+                85,
             ),
             Section(
                 "Needs creating (generated, unsaved)",
@@ -495,13 +498,13 @@ def act_quick_context(
     message: str,
     registry: SessionIdRegistry,
     clock: Clock | None = None,
-    previous: dict[str, Any] | None = None,
+    previous: ToolEntry | None = None,
 ) -> str:
     retry = ""
     if previous is not None:
         retry = (
-            f"You asked for: {_json(previous.get('params'), 2000)}\n"
-            f"It failed: {previous.get('error')}\nAsk for a corrected read."
+            f"You asked for: {_json(previous.params, 2000)}\n"
+            f"It failed: {previous.error}\nAsk for a corrected read."
         )
     return _join(
         Section("User message", message),
@@ -518,7 +521,7 @@ def reply_context(
     message: str,
     goal: str | None,
     step_results: Sequence[StepResult],
-    quick_result: dict[str, Any] | None,
+    quick_result: ToolEntry | None,
     blocked: StepExit | None,
     breakers: Sequence[str],
     registry: SessionIdRegistry,
@@ -529,7 +532,7 @@ def reply_context(
 ) -> Fitted:
     outcome = [_format_step_result(r, full=True) for r in step_results]
     if quick_result is not None:
-        outcome.append(f"Quick read result: {_json(quick_result)}")
+        outcome.append(f"Quick read result: {_json(quick_result.as_dict())}")
     generated = registry.get_truly_pending_artifacts()
     saved = registry.get_just_promoted_artifacts()
     status = []
@@ -619,10 +622,10 @@ def summarize_context(
         for r in step_results
     ]
     saved = [
-        format_write_confirmation(t["tool"], t.get("table", ""), t.get("rows", []))
+        format_write_confirmation(t.tool or "", t.table or "", t.rows or [])
         for r in step_results
         for t in r.tool_results
-        if t.get("tool") in ("db_create", "db_update", "db_delete") and "error" not in t
+        if t.succeeded_write()
     ]
     registry = SessionIdRegistry.from_dict(state.registry)
     generated = [registry.label(ref) for ref in registry.get_truly_pending_artifacts()]

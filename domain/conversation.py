@@ -18,6 +18,7 @@ from domain.batch import BatchManifest
 from domain.nodes import DisambiguationOption, RetainDecision
 from domain.registry import PROMPT_TURNS, RegistryDelta, SessionIdRegistry
 from domain.tokens import estimate_tokens
+from domain.tool_results import ToolEntry
 
 FULL_DETAIL_TURNS = 3
 """Turns kept in full text; older ones are compressed into ``history_summary``."""
@@ -85,7 +86,7 @@ class StepResult(BaseModel):
     outcome: str = "completed"
     summary: str = ""
     data: Any = None
-    tool_results: list[dict[str, Any]] = Field(default_factory=list)
+    tool_results: list[ToolEntry] = Field(default_factory=list)
     artifacts: list[str] = Field(default_factory=list)
     """gen_ refs this step generated."""
     note: str | None = None
@@ -122,7 +123,7 @@ class StepExit(BaseModel):
     user_message: str | None = None
     breaker: str | None = None
     """The breaker that tripped (``kind == "breaker"``)."""
-    tool_results: list[dict[str, Any]] = Field(default_factory=list)
+    tool_results: list[ToolEntry] = Field(default_factory=list)
     """What the step did find before it stopped: Reply may say."""
 
 

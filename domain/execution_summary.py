@@ -10,14 +10,13 @@ only generated) and one next step to suggest.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from pydantic import BaseModel
 
 from domain.conversation import StepExit, StepResult
 from domain.intent import requested_change
 from domain.registry import SessionIdRegistry
-from domain.step_checks import WRITE_TOOLS
+from domain.tool_results import ToolEntry
 
 
 class PlannedStep(BaseModel):
@@ -65,9 +64,7 @@ def changed_anything(step_results: Sequence[StepResult], stopped: StepExit | Non
     stopped the turn's work (a step can write, then be blocked or hit a limit)."""
     tools = [t for r in step_results for t in r.tool_results]
     tools += stopped.tool_results if stopped is not None else []
-    return any(
-        isinstance(t, dict) and t.get("tool") in WRITE_TOOLS and "error" not in t for t in tools
-    )
+    return any(t.succeeded_write() for t in tools)
 
 
 def unmet_change(
@@ -86,7 +83,7 @@ def warnings(
     step_results: Sequence[StepResult],
     registry: SessionIdRegistry,
     *,
-    quick_result: dict[str, Any] | None = None,
+    quick_result: ToolEntry | None = None,
     stopped: StepExit | None = None,
 ) -> list[str]:
     """Where the words and the deeds differ: Reply must say so, never imply it was done."""

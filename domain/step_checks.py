@@ -11,10 +11,10 @@ import json
 from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import Any
 
+from domain.crud.calls import WRITE_TOOLS
 from domain.kitchen.tables import SUBDOMAINS
 from domain.registry import refs_in_text
-
-WRITE_TOOLS = ("db_create", "db_update", "db_delete")
+from domain.tool_results import ToolEntry
 
 
 def scope_error(subdomain: str, tool: str, table: str) -> str | None:
@@ -56,25 +56,21 @@ def _refs_in(value: Any) -> Iterable[str]:
 
 def completion_flags(
     step_type: str,
-    tool_results: Sequence[Mapping[str, Any]],
+    tool_results: Sequence[ToolEntry],
     claims: Sequence[Any],
     known_refs: Container[str],
 ) -> list[str]:
     """What a ``step_complete`` claims that the step's own outcomes do not support."""
     flags: list[str] = []
-    calls = [t for t in tool_results if "tool" in t]
-    reads = [t for t in calls if t["tool"] == "db_read"]
+    calls = [t for t in tool_results if t.tool is not None]
+    reads = [t for t in calls if t.tool == "db_read"]
     if step_type == "read":
         if not reads:
             flags.append("it read nothing from the database")
-        elif all("error" in t for t in reads):
+        elif all(t.failed for t in reads):
             flags.append("every read it made failed, so its result is not from the database")
     if step_type == "write":
-        wrote = [
-            t
-            for t in calls
-            if t["tool"] in WRITE_TOOLS and "error" not in t and t.get("count", 0) > 0
-        ]
+        wrote = [t for t in calls if t.succeeded_write() and (t.count or 0) > 0]
         if not wrote:
             flags.append("it wrote nothing: no row was created, changed or removed")
     unknown = sorted({ref for ref in _refs_in(list(claims)) if ref not in known_refs})

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from temporalio import workflow
 from temporalio.exceptions import ActivityError
@@ -28,6 +27,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.nodes import ActDecision, GeneratedArtifact, ThinkStep, ToolCall
     from domain.registry import SessionIdRegistry, rename_refs
     from domain.step_checks import ALREADY_DONE, completion_flags, scope_error, write_key
+    from domain.tool_results import ToolEntry
     from workflows.routing import Route, should_continue_act
     from workflows.turn_runtime import LlmCapReached, TurnRuntime
     from workflows.versions import BATCHES, WRITE_CHECKS
@@ -55,7 +55,7 @@ class StepRun:
 
     index: int
     registry: SessionIdRegistry
-    tool_results: list[dict[str, Any]] = field(default_factory=list)
+    tool_results: list[ToolEntry] = field(default_factory=list)
     tool_calls: int = 0
     schema_requests: int = 0
     empty_tables: list[str] = field(default_factory=list)
@@ -102,7 +102,7 @@ class ActLoop:
         for run in runs:  # gather keeps argument order: step order
             renames = self.rt.registry.absorb(run.registry, base)
             if renames:
-                run.tool_results = rename_refs(run.tool_results, renames)
+                run.tool_results = [t.renamed(renames) for t in run.tool_results]
                 if run.result is not None:
                     run.result = StepResult.model_validate(
                         rename_refs(run.result.model_dump(mode="json"), renames)
@@ -187,22 +187,24 @@ class ActLoop:
                 self._breaker(run, "schema_requests", f"step {run.index} asked for a third schema")
                 return
             schema = await self.rt.schema(d.subdomain or step.subdomain)
-            run.tool_results.append({"schema": schema.subdomain, "text": schema.schema_text})
+            run.tool_results.append(
+                ToolEntry(schema_name=schema.subdomain, text=schema.schema_text)
+            )
         elif action == "retrieve_step":
             found = self.rt.step_results.get(d.step_index)
             run.tool_results.append(
-                {
-                    "retrieved_step": d.step_index,
-                    "result": found.model_dump(mode="json") if found else "no such step this turn",
-                }
+                ToolEntry(
+                    retrieved_step=d.step_index,
+                    result=found.model_dump(mode="json") if found else "no such step this turn",
+                )
             )
         elif action == "retrieve_archive":
             content = self.rt.state.content_archive.get(d.archive_key or "")
             run.tool_results.append(
-                {
-                    "archive_key": d.archive_key,
-                    "content": content if content is not None else "not in the archive",
-                }
+                ToolEntry(
+                    archive_key=d.archive_key,
+                    content=content if content is not None else "not in the archive",
+                )
             )
         elif action == "step_complete":
             self._complete(run, step, d)
@@ -232,28 +234,16 @@ class ActLoop:
         run.tool_calls += 1
         if call.tool not in ALLOWED_TOOLS[step.step_type]:
             run.tool_results.append(
-                {
-                    "tool": call.tool,
-                    "error": f"a {step.step_type} step cannot call {call.tool}",
-                }
+                ToolEntry(tool=call.tool, error=f"a {step.step_type} step cannot call {call.tool}")
             )
             return
         refused = self._refused(run, step, call)
         if refused is not None:
-            run.tool_results.append({"tool": call.tool, "params": call.params, "error": refused})
+            run.tool_results.append(ToolEntry(tool=call.tool, params=call.params, error=refused))
             return
         key = f"{self.rt.workflow_id}/step-{run.index}/call-{run.tool_calls}"
         result, run.registry = await self.rt.crud(call, run.registry, key=key, step=run.index)
-        entry: dict[str, Any] = {"tool": call.tool, "params": call.params}
-        if result.error is not None:
-            entry["error"] = result.error
-        elif result.result is not None:
-            entry.update(
-                table=result.result.table,
-                count=result.result.count,
-                rows=result.result.rows,
-                notes=result.result.notes,
-            )
+        entry = ToolEntry.of_call(call.tool, call.params, result.result, result.error)
         run.tool_results.append(entry)
         if run.batch is not None and call.tool != "db_read":
             track_write(run.batch, run.registry, entry)
@@ -289,7 +279,7 @@ class ActLoop:
         if run.batch is not None and run.batch.pending():
             if run.early_completions < MAX_EARLY_COMPLETIONS:
                 run.early_completions += 1
-                run.tool_results.append({"tool": "step_complete", "error": run.batch.refusal()})
+                run.tool_results.append(ToolEntry(tool="step_complete", error=run.batch.refusal()))
                 return
             unsaved = [f"batch not finished: {run.batch.progress()}"]
         artifacts: list[str] = []
@@ -322,7 +312,7 @@ class ActLoop:
             summary=d.result_summary or "",
             data=data,
             # the refused completions were for Act; the batch says how the saving went
-            tool_results=[t for t in run.tool_results if t.get("tool") != "step_complete"],
+            tool_results=[t for t in run.tool_results if t.tool != "step_complete"],
             artifacts=artifacts,
             note=d.note_for_next_step,
             flags=flags + unsaved,

@@ -60,6 +60,7 @@ with workflow.unsafe.imports_passed_through():
         ToolCall,
         UnderstandOutput,
     )
+    from domain.tool_results import ToolEntry
     from workflows.act_loop import ActLoop, StepRun
     from workflows.interface import (
         InputReceipt,
@@ -101,7 +102,8 @@ class TurnWorkflow:
         """Whether this turn asked which of several same-named rows to delete."""
         self.think: ThinkOutput | None = None
         self.curation_summary: CurationSummary | None = None
-        self.quick: dict[str, Any] | None = None
+        self.quick: ToolEntry | None = None
+        """Act Quick's read and what it found."""
         self.exit: StepExit | None = None
         self.last_pause: PendingPause | None = None
         self.said: list[str] = [self.rt.message]
@@ -374,7 +376,7 @@ class TurnWorkflow:
         rt = self.rt
         subdomain = understand.quick_subdomain or "inventory"
         degrade = rt.versions.has(DEGRADE)
-        previous: dict[str, Any] | None = None
+        previous: ToolEntry | None = None
         for attempt in range(2 if degrade else 1):
             try:
                 decision = await rt.llm(
@@ -397,18 +399,22 @@ class TurnWorkflow:
             result, rt.registry = await rt.crud(call, rt.registry, key=key, step=0)
             if result.result is not None:
                 break
-            previous = {"params": call.params, "error": result.error}
+            previous = ToolEntry(params=call.params, error=result.error)
         if result.result is None and degrade:
             rt.fallback("act quick", "read_failed")
             return None
         table = str(call.params.get("table", ""))
-        entry: dict[str, Any] = {"tool": "db_read", "params": call.params}
-        if result.result is not None:
-            entry.update(
-                table=result.result.table, count=result.result.count, rows=result.result.rows
+        if result.result is not None:  # Reply is shown the rows, not the executor's notes
+            found = result.result
+            entry = ToolEntry(
+                tool="db_read",
+                params=call.params,
+                table=found.table,
+                count=found.count,
+                rows=found.rows,
             )
         else:
-            entry["error"] = result.error
+            entry = ToolEntry(tool="db_read", params=call.params, error=result.error)
         self.quick = entry
         rt.step_results[0] = StepResult(
             step_index=0,
@@ -473,7 +479,7 @@ class TurnWorkflow:
                 self.said.append(text)
                 await self._understand(self._what_the_user_said(), self._pending_context(text))
                 asking.exit = None  # resume the same step, with the answer in its context
-                asking.tool_results.append({"user_answer": text})
+                asking.tool_results.append(ToolEntry(user_answer=text))
                 asking.registry = rt.registry
                 resumed = await loop.run_step(asking)
                 rt.registry = resumed.registry
@@ -554,8 +560,8 @@ class TurnWorkflow:
         """The outcome from the steps' own summaries and the writes' results."""
         rt = self.rt
         summaries = [r.summary for _, r in sorted(rt.step_results.items()) if r.summary]
-        if self.quick is not None and "count" in self.quick:
-            summaries.append(f"I found {self.quick['count']} matching {self.quick['table']} rows")
+        if self.quick is not None and self.quick.count is not None:
+            summaries.append(f"I found {self.quick.count} matching {self.quick.table} rows")
         text = formatters.format_outcome(summaries, rt.written)
         steps = [r for _, r in sorted(rt.step_results.items())]
         unmet = unmet_change(self._what_the_user_said(), steps, self.exit)

@@ -118,6 +118,7 @@ from domain.nodes import (
     UnderstandOutput,
 )
 from domain.registry import SessionIdRegistry
+from domain.tool_results import ToolEntry
 
 MODEL_NAME = "demo"
 MAX_DEMO_TOOL_CALLS = 2
@@ -796,8 +797,8 @@ def _recipes_read(prior: list[StepResult]) -> list[tuple[str, str]]:
     found: dict[str, str] = {}
     for result in prior:
         for entry in result.tool_results:
-            if entry.get("tool") == "db_read" and entry.get("table") == "recipes":
-                for row in entry.get("rows") or []:
+            if entry.tool == "db_read" and entry.table == "recipes":
+                for row in entry.rows or []:
                     ref = row.get("id") if isinstance(row, dict) else None
                     if isinstance(ref, str) and ref:
                         found.setdefault(ref, str(row.get("name") or ref))
@@ -857,11 +858,11 @@ def _desired_call(step: ThinkStep, req: ActRequest) -> tuple[ToolCall | None, st
     return None, "unknown"
 
 
-def _summary(kind: str, step: ThinkStep, entry: dict[str, Any]) -> ActDecision:
-    rows = [r for r in entry.get("rows") or [] if isinstance(r, dict)]
-    count = int(entry.get("count") or len(rows))
+def _summary(kind: str, step: ThinkStep, entry: ToolEntry) -> ActDecision:
+    rows = list(entry.rows or [])
+    count = int(entry.count or len(rows))
     names = _row_names(rows)
-    table = str(entry.get("table") or "")
+    table = entry.table or ""
     refs = [str(r["id"]) for r in rows if r.get("id")]
     data = {"refs": refs, "text": f"{count} row(s) of {table}: {', '.join(names)}".rstrip(": ")}
     if kind == "save":
@@ -888,8 +889,8 @@ def _suggest_from_stock(prior: list[StepResult]) -> ActDecision:
         str(row.get("name"))
         for result in prior
         for entry in result.tool_results
-        if entry.get("tool") == "db_read" and entry.get("table") == "inventory"
-        for row in entry.get("rows") or []
+        if entry.tool == "db_read" and entry.table == "inventory"
+        for row in entry.rows or []
         if isinstance(row, dict) and row.get("name")
     ]
     if not stock:
@@ -905,10 +906,10 @@ def _suggest_from_stock(prior: list[StepResult]) -> ActDecision:
 
 def act(req: ActRequest) -> ActDecision:
     step = req.plan[req.step_index]
-    calls = [e for e in req.tool_results if isinstance(e, dict) and "tool" in e]
-    if calls and calls[-1].get("error"):
+    calls = [e for e in req.tool_results if e.tool is not None]
+    if calls and calls[-1].error:
         return _blocked(
-            str(calls[-1]["error"]),
+            calls[-1].error,
             next_="Try rephrasing the request; the demo model only knows a few patterns.",
         )
     if step.step_type == "generate" and step.description == FROM_STOCK_STEP:
@@ -941,7 +942,7 @@ def act(req: ActRequest) -> ActDecision:
         )
     table = call.params.get("table")
     for entry in reversed(calls):
-        if entry.get("tool") == call.tool and entry.get("table") == table:
+        if entry.tool == call.tool and entry.table == table:
             return _summary(kind, step, entry)
     if len(calls) >= MAX_DEMO_TOOL_CALLS:
         return _blocked(
@@ -970,12 +971,8 @@ def _place_phrase(table: str, rows: list[dict[str, Any]], prep: str) -> str:
     return f"{prep} your inventory"
 
 
-def _write_entries(result: StepResult) -> list[dict[str, Any]]:
-    return [
-        e
-        for e in result.tool_results
-        if e.get("tool") in ("db_create", "db_update", "db_delete") and "error" not in e
-    ]
+def _write_entries(result: StepResult) -> list[ToolEntry]:
+    return [e for e in result.tool_results if e.succeeded_write()]
 
 
 def _requested_names(params: dict[str, Any]) -> list[str]:
@@ -985,9 +982,9 @@ def _requested_names(params: dict[str, Any]) -> list[str]:
     ]
 
 
-def _reply_write(entry: dict[str, Any]) -> str:
-    tool, table = entry.get("tool"), str(entry.get("table") or "")
-    rows = [r for r in entry.get("rows") or [] if isinstance(r, dict)]
+def _reply_write(entry: ToolEntry) -> str:
+    tool, table = entry.tool, entry.table or ""
+    rows = list(entry.rows or [])
     if table == "recipes" and tool == "db_create":
         if not rows:
             return "Nothing was saved."
@@ -1000,7 +997,7 @@ def _reply_write(entry: dict[str, Any]) -> str:
         names = _names_text([_amount_name(r) for r in rows])
         return f"Added {names} {_place_phrase(table, rows, 'to')}."
     if table in ("shopping_list", "inventory") and tool == "db_delete":
-        asked = _requested_names(dict(entry.get("params") or {}))
+        asked = _requested_names(dict(entry.params or {}))
         removed = {str(r.get("name") or "").lower() for r in rows}
         missing = [n for n in asked if n.lower() not in removed]
         where = "on your shopping list" if table == "shopping_list" else "in your inventory"
@@ -1090,10 +1087,8 @@ def _reply_step(result: StepResult, later_writes: bool) -> str:
     if later_writes:
         return ""  # a read that fed a later write: the write's reply says it all
     for entry in result.tool_results:
-        if entry.get("tool") == "db_read" and "rows" in entry:
-            text = formatters.format_quick_result(
-                result.subdomain, str(entry.get("table")), entry["rows"]
-            )
+        if entry.tool == "db_read" and entry.rows is not None:
+            text = formatters.format_quick_result(result.subdomain, str(entry.table), entry.rows)
             if text:
                 return text
     return result.summary
@@ -1102,8 +1097,8 @@ def _reply_step(result: StepResult, later_writes: bool) -> str:
 def reply(req: ReplyRequest) -> ReplyOutput:
     parts: list[str] = []
     if req.quick_result is not None:
-        rows = req.quick_result.get("rows") or []
-        table = str(req.quick_result.get("table") or "")
+        rows = req.quick_result.rows or []
+        table = req.quick_result.table or ""
         text = formatters.format_quick_result(table, table, rows) if table else None
         parts.append(text or f"I found {len(rows)} rows.")
     steps = sorted(req.step_results, key=lambda r: r.step_index)

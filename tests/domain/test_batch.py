@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.batch import BatchManifest, start_manifest, track_write
 from domain.registry import SessionIdRegistry
+from domain.tool_results import ToolEntry
 
 UUIDS = [f"00000000-0000-0000-0000-00000000000{n}" for n in range(1, 4)]
 
@@ -49,15 +50,15 @@ def test_a_saved_item_completes_and_a_failed_write_that_named_one_fails_it():
     registry.register_created(
         UUIDS[0], "recipes", {"name": "Butter Chicken"}, gen_ref="gen_recipe_1"
     )
-    track_write(made, registry, {"tool": "db_create", "params": {"data": [{"id": "gen_recipe_1"}]}})
+    track_write(
+        made, registry, ToolEntry(tool="db_create", params={"data": [{"id": "gen_recipe_1"}]})
+    )
     track_write(
         made,
         registry,
-        {
-            "tool": "db_create",
-            "params": {"data": [{"id": "gen_recipe_2"}]},
-            "error": "name: too long",
-        },
+        ToolEntry(
+            tool="db_create", params={"data": [{"id": "gen_recipe_2"}]}, error="name: too long"
+        ),
     )
     assert [(i.status, i.result_ref, i.error) for i in made.items] == [
         ("completed", "gen_recipe_1", None),
@@ -70,7 +71,9 @@ def test_a_saved_item_completes_and_a_failed_write_that_named_one_fails_it():
     )
     assert "1 of 3 items of this batch are not saved yet: gen_recipe_3 (Naan)" in made.refusal()
     registry.register_created(UUIDS[1], "recipes", {"name": "Dal"}, gen_ref="gen_recipe_2")
-    track_write(made, registry, {"tool": "db_create", "params": {"data": [{"id": "gen_recipe_2"}]}})
+    track_write(
+        made, registry, ToolEntry(tool="db_create", params={"data": [{"id": "gen_recipe_2"}]})
+    )
     assert made.items[1].status == "completed" and made.items[1].error is None
 
 

@@ -10,6 +10,7 @@ from domain.conversation import ConversationState, StepResult, TurnExecutionSumm
 from domain.nodes import ThinkStep, UnderstandOutput
 from domain.registry import SessionIdRegistry
 from domain.tokens import estimate_tokens
+from domain.tool_results import ToolEntry
 
 
 def long_conversation() -> tuple[ConversationState, SessionIdRegistry]:
@@ -54,7 +55,9 @@ def test_act_context_keeps_the_step_and_its_tool_results_and_drops_background_fi
     state, registry = long_conversation()
     plan = [ThinkStep(description="Read recipes", step_type="read", subdomain="recipes")]
     huge_rows = [
-        {"tool": "db_read", "rows": [{"id": f"recipe_{i}", "name": "x " * 50} for i in range(400)]}
+        ToolEntry(
+            tool="db_read", rows=[{"id": f"recipe_{i}", "name": "x " * 50} for i in range(400)]
+        )
     ]
     fitted = act_context(
         goal="find dinner",

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from domain.step_checks import completion_flags, scope_error, write_key
+from domain.tool_results import ToolEntry
 
-READ_OK = {"tool": "db_read", "table": "inventory", "count": 2, "rows": []}
-READ_FAILED = {"tool": "db_read", "error": "unknown table 'inventry'"}
-CREATED = {"tool": "db_create", "table": "shopping_list", "count": 1, "rows": []}
+READ_OK = ToolEntry(tool="db_read", table="inventory", count=2, rows=[])
+READ_FAILED = ToolEntry(tool="db_read", error="unknown table 'inventry'")
+CREATED = ToolEntry(tool="db_create", table="shopping_list", count=1, rows=[])
 
 
 def test_a_write_stays_in_its_steps_subdomain_reads_may_look_anywhere():
@@ -36,8 +37,8 @@ def test_a_read_step_whose_reads_all_failed_or_never_happened_is_flagged():
 
 
 def test_a_write_step_that_wrote_nothing_is_flagged():
-    refused = {"tool": "db_create", "error": "already done: ..."}
-    empty = {**CREATED, "count": 0}
+    refused = ToolEntry(tool="db_create", error="already done: ...")
+    empty = CREATED.model_copy(update={"count": 0})
     for results in ([READ_OK], [refused], [empty]):
         assert completion_flags("write", results, ["saved"], set()) == [
             "it wrote nothing: no row was created, changed or removed"

@@ -95,7 +95,7 @@ async def run_with_crud_finishing_first(turns: Turns, executor, first: int) -> d
     results = state.turn_step_results["1"]
     return {
         "labels": {ref: registry.label(ref) for ref in registry.known_refs()},
-        "step_rows": [r.tool_results[0]["rows"][0]["id"] for r in results],
+        "step_rows": [r.tool_results[0].rows[0]["id"] for r in results],
         "summaries": [r.summary for r in results],
     }
 

@@ -62,7 +62,7 @@ async def test_quick_read_is_answered_from_the_database_without_a_reply_model_ca
     state, version = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     assert version == 1
     assert state.recent_turns[0].assistant_response == result.response
-    assert state.turn_step_results["1"][0].tool_results[0]["count"] == 4
+    assert state.turn_step_results["1"][0].tool_results[0].count == 4
     row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)
     assert row.status == "completed" and row.response == result.response
 
