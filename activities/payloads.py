@@ -34,6 +34,7 @@ from domain.nodes import (
     ToolCall,
     UnderstandOutput,
 )
+from domain.plan_record import PlanRecord
 from domain.registry import RegistryDelta
 from domain.tool_results import ToolEntry
 from domain.turn_context import FreshEntity, TurnContext
@@ -95,7 +96,7 @@ class MarkTurnRequest(BaseModel):
     turn_number: int
     status: str
     response: str | None = None
-    plan: dict[str, Any] | None = None
+    plan: PlanRecord | None = None
     usage: Usage | None = None
     ledger: list[LedgerLine] = Field(default_factory=list)
     """The usage by node and model, kept with it (``usage.by_node``)."""
@@ -132,7 +133,7 @@ class FinishTurnRequest(BaseModel):
     """What the turn leaves, applied to the saved state (turns that loaded a working copy)."""
     status: str
     response: str | None = None
-    plan: dict[str, Any] | None = None
+    plan: PlanRecord | None = None
     usage: Usage = Field(default_factory=Usage)
     ledger: list[LedgerLine] = Field(default_factory=list)
     """The usage by node and model, kept with it (``usage.by_node``)."""

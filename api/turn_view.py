@@ -11,6 +11,7 @@ from api.deps import Services
 from api.schemas import ChoicePublic, PendingPublic, TurnPublic
 from domain.db.models import Turn
 from domain.ledger import LedgerLine, priced, total_cost
+from domain.plan_record import PlanRecord
 from domain.turn_store import TERMINAL, turn_by_id
 
 SETTLED = ("replied", "awaiting_input", *TERMINAL)
@@ -35,7 +36,7 @@ def ui_url(svc: Services, turn: Turn) -> str:
 
 
 async def view(svc: Services, turn: Turn) -> TurnPublic:
-    plan_record = turn.plan or {}
+    record = PlanRecord.model_validate(turn.plan or {})
     public = TurnPublic(
         id=turn.id,
         conversation_id=turn.conversation_id,
@@ -44,13 +45,13 @@ async def view(svc: Services, turn: Turn) -> TurnPublic:
         message=turn.user_message,
         response=turn.response,
         pending=None,
-        goal=plan_record.get("goal"),
-        plan=plan_record.get("plan"),
-        steps=plan_record.get("steps", []),
+        goal=record.goal,
+        plan=[s.model_dump() for s in record.plan] if record.plan else None,
+        steps=[s.model_dump() for s in record.steps],
         usage=costed(svc, turn.usage or {}, (turn.usage or {}).get("by_node", [])),
-        llm_calls=plan_record.get("llm_calls", 0),
-        breakers=plan_record.get("breakers", []),
-        fallbacks=plan_record.get("fallbacks", []),
+        llm_calls=record.llm_calls,
+        breakers=record.breakers,
+        fallbacks=record.fallbacks,
         workflow_id=turn.workflow_id,
         run_id=turn.run_id,
         temporal_ui_url=ui_url(svc, turn),

@@ -21,6 +21,7 @@ from domain.conversation import ConversationState, TurnEnding, end_turn
 from domain.db.engine import user_transaction
 from domain.db.models import Conversation, KitchenChange, Turn
 from domain.errors import DomainError
+from domain.plan_record import PlanRecord
 
 
 class ConversationNotFound(DomainError):
@@ -144,14 +145,14 @@ async def set_turn_status(
     turn_number: int,
     status: str,
     response: str | None = None,
-    plan: dict[str, Any] | None = None,
+    plan: PlanRecord | None = None,
     usage: dict[str, Any] | None = None,
 ) -> None:
     values: dict[str, Any] = {"status": status, "updated_at": func.now()}
     if response is not None:
         values["response"] = response
     if plan is not None:
-        values["plan"] = plan
+        values["plan"] = plan.model_dump(mode="json")
     if usage is not None:
         values["usage"] = usage
     async with user_transaction(sessions, user_id) as session:
@@ -174,7 +175,7 @@ async def finish_turn(
     state: ConversationState | TurnEnding,
     status: str,
     response: str | None,
-    plan: dict[str, Any] | None,
+    plan: PlanRecord | None,
     usage: dict[str, Any],
     timings: dict[str, Any],
 ) -> int:
@@ -218,7 +219,7 @@ async def finish_turn(
             .values(
                 status=status,
                 response=response,
-                plan=plan,
+                plan=plan.model_dump(mode="json") if plan is not None else None,
                 usage=usage,
                 timings={**timings, "saved_version": expected_version + 1},
                 updated_at=func.now(),

@@ -219,7 +219,8 @@ class ActLoop:
                 user_message=d.user_message,
                 tool_results=list(run.tool_results),
             )
-            self.rt.progress.steps[run.index].status = action
+            # The step's status: what it asked or why it stopped ("fail" failed it).
+            self.rt.progress.steps[run.index].status = "failed" if action == "fail" else action
         if run.result is None and run.exit is None:
             self.rt.emit("working", {"step": run.index, "action": action}, attempt=attempt)
 

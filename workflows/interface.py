@@ -10,9 +10,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from activities.llm.provider import Usage
-from domain.batch import BatchManifest
 from domain.ledger import LedgerLine
 from domain.nodes import DisambiguationOption, ThinkStep
+from domain.plan_record import StepProgress
 
 TurnStatus = Literal[
     "queued", "running", "awaiting_input", "replied", "completed", "failed", "expired", "cancelled"
@@ -110,21 +110,6 @@ class PendingPause(BaseModel):
     plan: list[ThinkStep] | None = None
     step_index: int | None = None
     expires_at: dt.datetime
-
-
-class StepProgress(BaseModel):
-    index: int
-    description: str
-    step_type: str
-    subdomain: str
-    group: int
-    status: Literal[
-        "pending", "running", "completed", "blocked", "failed", "ask_user", "breaker", "skipped"
-    ] = "pending"
-    tool_calls: int = 0
-    summary: str = ""
-    batch: BatchManifest | None = None
-    """A write step saving generated items: each item's status."""
 
 
 class TurnProgress(BaseModel):

@@ -50,6 +50,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.ledger import add_call
     from domain.mentions import plain_text, with_refs
     from domain.nodes import ToolCall
+    from domain.plan_record import PlanRecord
     from domain.registry import SessionIdRegistry
     from domain.turn_context import FreshEntity, TurnContext
     from workflows import policies
@@ -522,17 +523,17 @@ class TurnRuntime:
             fallbacks=progress.fallbacks,
         )
 
-    def plan_record(self) -> dict[str, Any] | None:
+    def plan_record(self) -> PlanRecord | None:
         """What the turn's row keeps of its progress, so the turn reads the same after it
         ends as while it ran: the goal, the plan, its steps, breakers, fallbacks, calls."""
         progress = self.progress
         if progress.plan is None and not progress.fallbacks and not progress.llm_calls:
             return None
-        return {
-            "goal": progress.goal,
-            "plan": [s.model_dump() for s in progress.plan] if progress.plan else None,
-            "steps": [s.model_dump() for s in progress.steps],
-            "breakers": list(progress.breakers),
-            "fallbacks": list(progress.fallbacks),
-            "llm_calls": progress.llm_calls,
-        }
+        return PlanRecord(
+            goal=progress.goal,
+            plan=list(progress.plan) if progress.plan else None,
+            steps=list(progress.steps),
+            breakers=list(progress.breakers),
+            fallbacks=list(progress.fallbacks),
+            llm_calls=progress.llm_calls,
+        )

@@ -292,9 +292,15 @@ async def test_fail_passes_the_models_message_through_without_a_reply_call(turns
         act({"action": "fail", "user_message": "I can't do that safely."}),
     )
     async with turns.worker(script):
-        result = await (await turns.start("delete everything")).result()
+        handle = await turns.start("delete everything")
+        result = await handle.result()
+        live = await progress(handle)
     assert result.response == "I can't do that safely."
     assert "reply" not in [c.node for c in script.calls]
+    # The step that failed the turn reads "failed", live and in the turn's row.
+    assert [s.status for s in live.steps] == ["failed"]
+    row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)
+    assert row is not None and [s["status"] for s in row.plan["steps"]] == ["failed"]
 
 
 async def test_the_reply_and_the_record_know_the_answer_to_a_clarification(turns: Turns):
