@@ -29,6 +29,7 @@ from activities.payloads import (
     NodeCall,
     ReplyRequest,
     ReplyResult,
+    StateRef,
     ThinkRequest,
     ThinkResult,
     UnderstandRequest,
@@ -42,7 +43,8 @@ from domain.conversation import ConversationState
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
 from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
-from domain.registry import SessionIdRegistry
+from domain.registry import RegistryDelta, SessionIdRegistry
+from domain.step_checks import refs_claimed
 from domain.tokens import Fitted, estimate_tokens
 
 _TRACER = trace.get_tracer("alfred.model")
@@ -159,6 +161,15 @@ class NodeActivities:
         )
         return state, registry.for_prompt() if request.state_ref is not None else registry
 
+    async def _known(self, ref: StateRef | None, said: Any) -> RegistryDelta | None:
+        """The saved entries of the refs in ``said`` (what a model answered), for the
+        workflow's working copy, which holds only the last turns' refs; None without a
+        state by reference or a ref."""
+        claimed = refs_claimed([said])
+        if ref is None or not claimed:
+            return None
+        return (await self.states.registry(ref)).entries_of(claimed)
+
     @activity.defn(name="understand")
     async def understand(self, request: UnderstandRequest) -> UnderstandResult:
         state, registry = await self._state(request)
@@ -174,7 +185,9 @@ class NodeActivities:
         )
         prompt = render("understand", mode_hint=mode_config(request.mode).understand_hint)
         output, call = await call_node(self.gateway, "understand", prompt, user, facts=request)
-        return _result(UnderstandResult, output, call)
+        result = _result(UnderstandResult, output, call)
+        result.known = await self._known(request.state_ref, result.output.model_dump())
+        return result
 
     @activity.defn(name="think")
     async def think(self, request: ThinkRequest) -> ThinkResult:
@@ -250,7 +263,12 @@ class NodeActivities:
                 facts=request,
                 stream=stream,
             )
-        return _result(ActResult, output, call)
+        result = _result(ActResult, output, call)
+        decided = result.output
+        if decided.action == "step_complete":
+            claims = [decided.result_summary, decided.data, decided.note_for_next_step]
+            result.known = await self._known(request.state_ref, claims)
+        return result
 
     @activity.defn(name="act_quick")
     async def act_quick(self, request: ActQuickRequest) -> ActQuickResult:

@@ -163,6 +163,9 @@ class UnderstandRequest(BaseModel):
 
 class UnderstandResult(NodeCall):
     output: UnderstandOutput
+    known: RegistryDelta | None = None
+    """With a state by reference: the saved entries of the refs the output names, for a
+    working copy that may not hold them (curation keeps a ref from long ago)."""
 
 
 class ThinkRequest(BaseModel):
@@ -208,6 +211,9 @@ class ActRequest(BaseModel):
 
 class ActResult(NodeCall):
     output: ActDecision
+    known: RegistryDelta | None = None
+    """With a state by reference: the saved entries of the refs a ``step_complete`` names,
+    for a working copy that may not hold them (a ref from long ago is no unknown ref)."""
 
 
 class ActQuickRequest(BaseModel):

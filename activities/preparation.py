@@ -9,7 +9,7 @@ from activities.payloads import PrepareTurnRequest, PrepareTurnResult, StateRef
 from activities.saved_state import SavedStates
 from domain.db.engine import user_transaction
 from domain.kitchen.snapshot import turn_context
-from domain.registry import PER_REF_FIELDS, RegistryDelta
+from domain.registry import RegistryDelta
 from domain.turn_context import TurnContext
 from domain.turn_store import Sessions
 
@@ -41,11 +41,4 @@ class TurnContextActivities:
         registry = await self.states.registry(ref)
         named = [*context.entities, *context.delete_candidates]
         refs = [registry.uuid_to_ref.get(e.id.lower()) for e in named]
-        entries = registry.only([r for r in refs if r is not None]).delta_since({})
-        return RegistryDelta(
-            changed={
-                name: changed
-                for name, changed in entries.changed.items()
-                if name in PER_REF_FIELDS or name == "uuid_to_ref"
-            }
-        )
+        return registry.entries_of(r for r in refs if r is not None)

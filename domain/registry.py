@@ -325,6 +325,19 @@ class SessionIdRegistry:
                     theirs[ref] = copy.deepcopy(mine[ref])
         return copy_
 
+    def entries_of(self, refs: Iterable[str]) -> RegistryDelta:
+        """The whole entries of ``refs`` this registry knows (unknown ones are left out), as
+        a delta that adds them to a copy lacking them (a working copy) and leaves one
+        holding them as it is."""
+        entries = self.only(refs).delta_since({})
+        return RegistryDelta(
+            changed={
+                name: changed
+                for name, changed in entries.changed.items()
+                if name in PER_REF_FIELDS or name == "uuid_to_ref"
+            }
+        )
+
     def refs_in(self, delta: RegistryDelta) -> list[str]:
         """The refs ``delta`` adds or changes an entry of, in first-seen order."""
         seen: dict[str, None] = {}

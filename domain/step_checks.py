@@ -54,6 +54,11 @@ def _refs_in(value: Any) -> Iterable[str]:
             yield from _refs_in(item)
 
 
+def refs_claimed(claims: Sequence[Any]) -> list[str]:
+    """The refs a ``step_complete`` names (in its summary, data or note), once each."""
+    return list(dict.fromkeys(_refs_in(list(claims))))
+
+
 def completion_flags(
     step_type: str,
     tool_results: Sequence[ToolEntry],
@@ -73,7 +78,7 @@ def completion_flags(
         wrote = [t for t in calls if t.succeeded_write() and (t.count or 0) > 0]
         if not wrote:
             flags.append("it wrote nothing: no row was created, changed or removed")
-    unknown = sorted({ref for ref in _refs_in(list(claims)) if ref not in known_refs})
+    unknown = sorted(ref for ref in refs_claimed(claims) if ref not in known_refs)
     if unknown:
         flags.append(f"it names refs that do not exist: {', '.join(unknown)}")
     return flags

@@ -143,6 +143,8 @@ class ActLoop:
             except ActivityError as error:
                 self._model_failed(run, self.rt.degraded(error))
                 break
+            if act.known is not None:  # saved refs the completion names, older than the copy
+                run.registry.apply_delta(act.known)
             await self._apply(run, step, act.output, act.attempt)
             # Seed 000's routing decides whether this step goes on (one source of truth);
             # ``_apply`` has recorded how it ended when it does not.

@@ -320,6 +320,8 @@ class TurnWorkflow:
             ),
             summary="understand",
         )
+        if result.known is not None:  # saved refs it names that are older than the copy
+            rt.registry.apply_delta(result.known)
         output = result.output
         if output.needs_disambiguation:
             # Only registry entities can be chosen; fewer than two left is no choice.

@@ -67,17 +67,24 @@ async def test_mentions_and_ui_changes_reach_every_node_with_fresh_data(
     assert registry.action("inv_1") == "updated:user"
 
 
+async def pantry_read_nine_turns_ago(turns: Turns, executor, sessions) -> Kitchen:
+    """The pantry, created (inv_1…) in turn 1 of a conversation saved after nine turns:
+    older than the refs a turn's working copy holds. The next turn is turn 10."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    kitchen.registry.begin_turn(1)
+    await kitchen.create("inventory", PANTRY)
+    saved = ConversationState(registry=kitchen.registry.to_dict())
+    await save(sessions, turns.user_id, saved, turns=9, conversation=turns.conversation_id)
+    turns.next_turn = 10
+    return kitchen
+
+
 async def test_a_row_changed_long_after_it_was_read_keeps_its_ref(turns: Turns, executor, sessions):
     """A turn's workflow holds the refs of the last few turns only; a row read nine turns
     ago and changed in the UI now still has its ref (found in the saved registry), and
     reading it again makes no new one."""
-    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
-    kitchen.registry.begin_turn(1)
-    await kitchen.create("inventory", PANTRY)
+    kitchen = await pantry_read_nine_turns_ago(turns, executor, sessions)
     milk = kitchen.registry.resolve("inv_1")
-    saved = ConversationState(registry=kitchen.registry.to_dict())
-    await save(sessions, turns.user_id, saved, turns=9, conversation=turns.conversation_id)
-    turns.next_turn = 10
     script = turns.script(
         understand(),
         plan("Check the milk", step("Read the inventory", "read", "inventory")),
@@ -97,6 +104,55 @@ async def test_a_row_changed_long_after_it_was_read_keeps_its_ref(turns: Turns, 
     assert registry.resolve("inv_1") == milk
     assert registry.counters == kitchen.registry.counters
     assert registry.ref_turn_last_ref["inv_1"] == 10
+
+
+async def test_a_completion_naming_a_ref_from_long_ago_is_not_flagged_as_unknown(
+    turns: Turns, executor, sessions
+):
+    """The workflow's copy holds six turns of refs; a step that names an older one (as a
+    conversation summary may) is not told it names refs that do not exist: the act
+    activity sends the saved entries of the refs a completion names. A ref no registry
+    holds still is."""
+    kitchen = await pantry_read_nine_turns_ago(turns, executor, sessions)
+    script = turns.script(
+        understand(),
+        plan("Think it over", step("Weigh the milk against the eggs", "analyze", "inventory")),
+        complete("inv_1 lasts longer than inv_2; inv_99 is gone"),
+        reply("The milk lasts longer."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("which lasts longer, the milk or the eggs?")
+        assert (await handle.result()).status == "completed"
+        await keep_history(handle, "named_old_ref")
+    reply_prompt = script.calls[-1].user
+    assert "it names refs that do not exist: inv_99" in reply_prompt
+    assert "inv_1," not in reply_prompt and "inv_2," not in reply_prompt
+    state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
+    registry = SessionIdRegistry.from_dict(state.registry)
+    assert registry.resolve("inv_2") == kitchen.registry.resolve("inv_2")
+
+
+async def test_understand_can_keep_a_ref_from_long_ago_active(turns: Turns, executor, sessions):
+    """Understand names a row nine turns old (from a summary, say): the activity sends its
+    saved entry, so the turn touches and keeps it, instead of ignoring an "unknown" ref."""
+    kitchen = await pantry_read_nine_turns_ago(turns, executor, sessions)
+    script = turns.script(
+        understand(
+            referenced_entities=["inv_2"],
+            entity_curation={"retain_active": [{"ref": "inv_2", "reason": "the eggs in question"}]},
+        ),
+        plan("Think it over", step("Weigh the eggs", "analyze", "inventory")),
+        complete("Eggs keep for weeks"),
+        reply("They keep for weeks."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("and the eggs from before?")
+        assert (await handle.result()).status == "completed"
+    state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
+    registry = SessionIdRegistry.from_dict(state.registry)
+    assert registry.ref_turn_last_ref["inv_2"] == 10
+    assert registry.ref_active_reason.get("inv_2") == "the eggs in question"
+    assert registry.counters == kitchen.registry.counters  # no new ref was made
 
 
 async def test_a_mention_of_another_users_recipe_is_reported_and_not_registered(
