@@ -91,7 +91,11 @@ async def _from_progress(
                 item = Item(
                     event.seq,
                     event.type,
-                    {"seq": event.seq, "attempt": event.attempt, **event.data},
+                    {
+                        "seq": event.seq,
+                        "attempt": event.attempt,
+                        **event.data.model_dump(mode="json"),
+                    },
                 )
                 yield item
                 if item.final:

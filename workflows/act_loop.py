@@ -28,6 +28,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.registry import SessionIdRegistry, rename_refs
     from domain.step_checks import ALREADY_DONE, completion_flags, scope_error, write_key
     from domain.tool_results import ToolEntry
+    from workflows.events import StepStarted, Working
     from workflows.routing import Route, should_continue_act
     from workflows.turn_runtime import LlmCapReached, TurnRuntime
     from workflows.versions import BATCHES, WRITE_CHECKS
@@ -126,13 +127,13 @@ class ActLoop:
                 progress.batch = run.batch
             self.rt.emit(
                 "step",
-                {
-                    "step": run.index,
-                    "total": len(self.plan),
-                    "description": step.description,
-                    "step_type": step.step_type,
-                    "group": step.group,
-                },
+                StepStarted(
+                    step=run.index,
+                    total=len(self.plan),
+                    description=step.description,
+                    step_type=step.step_type,
+                    group=step.group,
+                ),
             )
         while run.result is None and run.exit is None:
             try:
@@ -224,7 +225,7 @@ class ActLoop:
             # The step's status: what it asked or why it stopped ("fail" failed it).
             self.rt.progress.steps[run.index].status = "failed" if action == "fail" else action
         if run.result is None and run.exit is None:
-            self.rt.emit("working", {"step": run.index, "action": action}, attempt=attempt)
+            self.rt.emit("working", Working(step=run.index, action=action), attempt=attempt)
 
     async def _tool_call(self, run: StepRun, step: ThinkStep, call: ToolCall) -> None:
         if run.tool_calls >= MAX_TOOL_CALLS_PER_STEP:

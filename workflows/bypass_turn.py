@@ -22,6 +22,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.payloads import BypassRequest
     from domain.bypass import after_exchange, open_session
     from domain.modes import BYPASS_MODES
+    from workflows.events import Done, Failed, Thinking, TurnEnded
     from workflows.interface import ProgressQuery, TurnInput, TurnOutput, TurnProgress, UserInput
     from workflows.turn_runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
 
@@ -89,7 +90,7 @@ class BypassTurnWorkflow:
         await rt.prepare()
         mode = turn.mode
         session = open_session(rt.state, rt.registry, mode, turn.turn_number, rt.context)
-        rt.emit("thinking", {"message": turn.message, "mode": mode})
+        rt.emit("thinking", Thinking(message=turn.message, mode=mode))
         result = await rt.llm(
             NodeActivities.bypass,
             BypassRequest(
@@ -113,13 +114,13 @@ class BypassTurnWorkflow:
         rt.progress.response = output.response
         rt.set_status("replied")
         rt.mark("replied")
-        done = {"response": output.response, "mode": mode, "exit": output.exit}
+        done = Done(response=output.response, mode=mode, exit=output.exit)
         if output.handoff is not None:
-            done["handoff"] = output.handoff.model_dump(mode="json")
+            done.handoff = output.handoff.model_dump(mode="json")
         rt.emit("done", done, attempt=result.attempt)
         await rt.mark_turn("replied", output.response)
         await rt.finish(state, "completed", output.response)
-        rt.emit("context_updated", {"turn": turn.turn_number})
+        rt.emit("context_updated", TurnEnded(turn=turn.turn_number))
 
     async def _fail(self, error: Exception) -> None:
         rt = self.rt
@@ -128,7 +129,7 @@ class BypassTurnWorkflow:
         # Our own errors are written for the user; an activity's never reaches them.
         problem = failure_problem(error) if isinstance(error, ActivityError) else str(error)
         rt.progress.response = f"Sorry, I couldn't answer this: {problem}. Nothing was changed."
-        rt.emit("error", {"message": rt.progress.response, "kind": failure_kind(error) or "error"})
+        rt.emit("error", Failed(message=rt.progress.response, kind=failure_kind(error) or "error"))
         try:
             await rt.finish(rt.state, "failed", rt.progress.response)
         except ActivityError:

@@ -7,12 +7,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializeAsAny, model_validator
 
 from activities.llm.provider import Usage
 from domain.ledger import LedgerLine
 from domain.nodes import DisambiguationOption, ThinkStep
 from domain.plan_record import StepProgress
+from workflows.events import EventData, event_data
 
 TurnStatus = Literal[
     "queued", "running", "awaiting_input", "replied", "completed", "failed", "expired", "cancelled"
@@ -96,7 +97,15 @@ class TurnEvent(BaseModel):
     type: EventType
     attempt: int = 1
     """The attempt of the activity whose result produced the event (1 for workflow-made ones)."""
-    data: dict[str, Any] = Field(default_factory=dict)
+    data: SerializeAsAny[EventData]
+    """What the event carries: the model of its type (``workflows.events``)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _typed_data(cls, value: Any) -> Any:
+        if isinstance(value, dict) and "data" in value:
+            return {**value, "data": event_data(str(value.get("type")), value["data"])}
+        return value
 
 
 class PendingPause(BaseModel):

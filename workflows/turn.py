@@ -62,6 +62,18 @@ with workflow.unsafe.imports_passed_through():
     )
     from domain.tool_results import ToolEntry
     from workflows.act_loop import ActLoop, StepRun
+    from workflows.events import (
+        AwaitingInput,
+        Clarifying,
+        Done,
+        Failed,
+        PlanMade,
+        Proposed,
+        StepCompleted,
+        ThinkComplete,
+        Thinking,
+        TurnEnded,
+    )
     from workflows.interface import (
         InputReceipt,
         PendingPause,
@@ -188,7 +200,7 @@ class TurnWorkflow:
                     type="unsupported_mode",
                     non_retryable=True,
                 )
-            rt.emit("thinking", {"message": turn.message})
+            rt.emit("thinking", Thinking(message=turn.message))
             try:
                 response = await self._converse()
             except LlmCapReached:
@@ -269,7 +281,8 @@ class TurnWorkflow:
                     return await self._execute(think.goal, think.steps)
                 if think.decision == "propose":
                     self.rt.emit(
-                        "propose", {"goal": think.goal, "proposal_message": think.proposal_message}
+                        "propose",
+                        Proposed(goal=think.goal, proposal_message=think.proposal_message),
                     )
                     answer = await self._pause(
                         "proposal",
@@ -288,7 +301,7 @@ class TurnWorkflow:
                         continue
                 else:
                     questions = think.clarification_questions
-                    self.rt.emit("clarify", {"goal": think.goal, "questions": questions})
+                    self.rt.emit("clarify", Clarifying(goal=think.goal, questions=questions))
                     answer = await self._pause(
                         "clarification",
                         "think",
@@ -458,11 +471,8 @@ class TurnWorkflow:
             )
             for i, s in enumerate(steps)
         ]
-        rt.emit("think_complete", {"goal": goal, "step_count": len(steps)})
-        rt.emit(
-            "plan",
-            {"goal": goal, "total_steps": len(steps), "steps": [s.model_dump() for s in steps]},
-        )
+        rt.emit("think_complete", ThinkComplete(goal=goal, step_count=len(steps)))
+        rt.emit("plan", PlanMade(goal=goal, total_steps=len(steps), steps=list(steps)))
         constraints = self.understand.constraint_snapshot if self.understand else []
         loop = ActLoop(
             rt, self.mode, goal, steps, said=self._what_the_user_said, constraints=constraints
@@ -502,14 +512,14 @@ class TurnWorkflow:
                 self.rt.step_results[run.index] = run.result
                 self.rt.emit(
                     "step_complete",
-                    {
-                        "step": run.index,
-                        "total": total,
-                        "summary": run.result.summary,
-                        "data": run.result.data,
-                        "tool_calls": run.tool_calls,
-                        "flags": run.result.flags,
-                    },
+                    StepCompleted(
+                        step=run.index,
+                        total=total,
+                        summary=run.result.summary,
+                        data=run.result.data,
+                        tool_calls=run.tool_calls,
+                        flags=run.result.flags,
+                    ),
                 )
         if any(run.result is not None for run in runs):
             self.rt.show_context()
@@ -653,12 +663,12 @@ class TurnWorkflow:
         rt.set_status("awaiting_input")
         rt.emit(
             "awaiting_input",
-            {
-                "pause_id": pause.pause_id,
-                "kind": kind,
-                "message": message,
-                "expires_at": pause.expires_at.isoformat(),
-            },
+            AwaitingInput(
+                pause_id=pause.pause_id,
+                kind=kind,
+                message=message,
+                expires_at=pause.expires_at.isoformat(),
+            ),
         )
         await rt.mark_turn("awaiting_input", message)
         asked = workflow.now()
@@ -686,7 +696,7 @@ class TurnWorkflow:
         rt.progress.response = response
         rt.set_status("replied")
         rt.mark("replied")
-        rt.emit("done", {"response": response, "active_context": entity_cards(rt.registry)})
+        rt.emit("done", Done(response=response, active_context=entity_cards(rt.registry)))
         await rt.mark_turn("replied", response)
 
         record, summary = self._turn_record(response)
@@ -715,7 +725,7 @@ class TurnWorkflow:
             assert summarized.state is not None
             final = summarized.state
         await self._finish(final, "completed", response)
-        rt.emit("context_updated", {"turn": rt.turn.turn_number}, attempt=summarized.attempt)
+        rt.emit("context_updated", TurnEnded(turn=rt.turn.turn_number), attempt=summarized.attempt)
 
     async def _summarize(
         self,
@@ -836,7 +846,7 @@ class TurnWorkflow:
             response = rt.progress.response
         else:
             response = formatters.format_stopped(problem, rt.written)
-        rt.emit("error", {"message": response, "kind": failure_kind(error) or "error"})
+        rt.emit("error", Failed(message=response, kind=failure_kind(error) or "error"))
         rt.progress.response = response
         note = (
             f"Turn {rt.turn.turn_number} failed ({problem}). {formatters.format_done(rt.written)}"

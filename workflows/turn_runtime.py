@@ -54,7 +54,15 @@ with workflow.unsafe.imports_passed_through():
     from domain.registry import SessionIdRegistry
     from domain.turn_context import FreshEntity, TurnContext
     from workflows import policies
-    from workflows.interface import TurnEvent, TurnInput, TurnOutput, TurnProgress
+    from workflows.events import (
+        ActiveContext,
+        BreakerTripped,
+        EventData,
+        FellBack,
+        Queued,
+        TurnEnded,
+    )
+    from workflows.interface import EventType, TurnEvent, TurnInput, TurnOutput, TurnProgress
     from workflows.search_attributes import TURN_STATUS
     from workflows.versions import DEGRADE, FOLLOW_UPS, Versions
 
@@ -143,9 +151,9 @@ class TurnRuntime:
 
     # --- progress ------------------------------------------------------------------------
 
-    def emit(self, type_: str, data: dict[str, Any] | None = None, *, attempt: int = 1) -> None:
+    def emit(self, type_: EventType, data: EventData, *, attempt: int = 1) -> None:
         seq = len(self.progress.events) + 1
-        event = TurnEvent(seq=seq, type=type_, attempt=attempt, data=data or {})
+        event = TurnEvent(seq=seq, type=type_, attempt=attempt, data=data)
         self.progress.events.append(event)
         if self.stream is not None:
             self.stream.topic(EVENTS).publish(event.model_dump(mode="json"))
@@ -180,13 +188,13 @@ class TurnRuntime:
             "alfred_breakers", "circuit breakers tripped, by kind"
         ).add(1, {"kind": kind})
         self.progress.breakers.append(f"{kind}: {detail}")
-        self.emit("breaker", {"kind": kind, "detail": detail})
+        self.emit("breaker", BreakerTripped(kind=kind, detail=detail))
         workflow.logger.info("breaker %s tripped: %s", kind, detail)
 
     def show_context(self) -> list[dict[str, Any]]:
         """Emit ``active_context``: the entity cards in context now (seed 000); returns them."""
         cards = entity_cards(self.registry)
-        self.emit("active_context", {"data": cards})
+        self.emit("active_context", ActiveContext(data=cards))
         return cards
 
     def clock(self) -> Clock:
@@ -205,7 +213,7 @@ class TurnRuntime:
         """Record that ``where`` went on without a model answer (progress, events, the
         Temporal UI's current details)."""
         self.progress.fallbacks.append(f"{where}: {kind}")
-        self.emit("fallback", {"where": where, "kind": kind})
+        self.emit("fallback", FellBack(where=where, kind=kind))
         workflow.logger.warning("%s went on without the model: %s", where, kind)
         self.show_details()
 
@@ -364,7 +372,7 @@ class TurnRuntime:
                 return
             if self.progress.status != "queued":
                 self.set_status("queued")
-                self.emit("queued", {"after_turn": self.turn.turn_number - 1})
+                self.emit("queued", Queued(after_turn=self.turn.turn_number - 1))
             try:
                 await workflow.wait_condition(
                     lambda: self.previous_saved,
@@ -481,7 +489,7 @@ class TurnRuntime:
             self.count_turn(status)
             self.set_status(status)
             if status in ("expired", "cancelled"):
-                self.emit(status, {"turn": self.turn.turn_number})
+                self.emit(status, TurnEnded(turn=self.turn.turn_number))
             return
         finished = await self.local(
             TurnStateActivities.finish_turn,
@@ -505,7 +513,7 @@ class TurnRuntime:
         self.count_turn(status)  # once saved: a save that fails is counted by the ending after
         self.set_status(status)
         if status in ("expired", "cancelled"):
-            self.emit(status, {"turn": self.turn.turn_number})
+            self.emit(status, TurnEnded(turn=self.turn.turn_number))
 
     def output(self) -> TurnOutput:
         """The workflow's result; a failed turn fails the workflow (non-retryable)."""

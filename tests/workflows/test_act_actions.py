@@ -211,7 +211,7 @@ async def test_a_completion_its_outcomes_do_not_support_is_flagged_to_reply(turn
         await handle.result()
         events = (await progress(handle)).events
     (done,) = [e for e in events if e.type == "step_complete"]
-    assert done.data["flags"] == [
+    assert done.data.flags == [
         "it wrote nothing: no row was created, changed or removed",
         "it names refs that do not exist: recipe_7",
     ]

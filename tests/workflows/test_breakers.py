@@ -47,7 +47,7 @@ async def test_a_fourth_tool_call_in_one_step_is_refused(turns: Turns, executor)
     assert [c.node for c in script.calls].count("act") == 4
     assert state.breakers[0].startswith("max_tool_calls")
     (breaker,) = [e for e in state.events if e.type == "breaker"]
-    assert breaker.data["kind"] == "max_tool_calls"
+    assert breaker.data.kind == "max_tool_calls"
     assert state.steps[0].status == "breaker"
     assert result.response.startswith("Your inventory is empty.")
     assert formatters.format_breaker("max_tool_calls", state.breakers[0].split(": ", 1)[1]) in (

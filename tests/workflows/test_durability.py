@@ -169,7 +169,7 @@ async def test_think_output_invalid_three_times_gets_an_honest_reply_not_a_faile
     assert "proposal_message" not in result.response and "Nothing was changed" in result.response
     assert result.fallbacks == ["think: invalid_output"]
     assert state.usage.repairs == 2
-    assert [e.data for e in state.events if e.type == "fallback"] == [
+    assert [e.data.model_dump() for e in state.events if e.type == "fallback"] == [
         {"where": "think", "kind": "invalid_output"}
     ]
     row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)

@@ -83,14 +83,14 @@ async def test_plan_direct_runs_a_multi_tool_write_step(turns: Turns, executor):
         full = (await progress(handle)).events
         events = [e.type for e in full]
     assert result.response == "Added milk and eggs to your shopping list."
-    cards = next(e for e in full if e.type == "active_context").data["data"]
+    cards = next(e for e in full if e.type == "active_context").data.data
     assert sorted((c["label"], c["type"], c["action"]) for c in cards) == [
         ("eggs", "shop", "created"),
         ("milk", "shop", "created"),
     ]
     done = next(e for e in full if e.type == "done").data
-    assert done["active_context"] == cards
-    assert next(e for e in full if e.type == "think_complete").data == {
+    assert done.active_context == cards
+    assert next(e for e in full if e.type == "think_complete").data.model_dump() == {
         "goal": "Add milk and eggs",
         "step_count": 1,
     }

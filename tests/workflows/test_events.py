@@ -1,0 +1,47 @@
+"""The turn's events carry typed data that serializes as clients read it: the fields set,
+no nulls for fields left out; every event type has its model."""
+
+from __future__ import annotations
+
+import typing
+
+import pytest
+from pydantic import ValidationError
+
+from domain.nodes import ThinkStep
+from workflows.events import DATA_BY_TYPE, Done, PlanMade, Thinking
+from workflows.interface import EventType, TurnEvent
+
+
+def test_every_event_type_has_a_model():
+    assert set(DATA_BY_TYPE) == set(typing.get_args(EventType))
+
+
+def test_an_event_serializes_the_fields_it_set_and_reads_back_typed():
+    plain = TurnEvent(seq=1, type="thinking", data=Thinking(message="hi"))
+    assert plain.model_dump(mode="json") == {
+        "seq": 1,
+        "type": "thinking",
+        "attempt": 1,
+        "data": {"message": "hi"},
+    }
+    step = ThinkStep(description="Read", step_type="read", subdomain="recipes")
+    plan = TurnEvent(seq=2, type="plan", data=PlanMade(goal=None, total_steps=1, steps=[step]))
+    back = TurnEvent.model_validate_json(plan.model_dump_json())
+    assert isinstance(back.data, PlanMade) and back.data.steps == [step]
+    assert back.model_dump(mode="json")["data"]["goal"] is None  # set to None: kept
+    done = Done(response="ok", mode="cook", exit=False)
+    done.handoff = {"summary": "cooked"}
+    assert done.model_dump() == {
+        "response": "ok",
+        "mode": "cook",
+        "exit": False,
+        "handoff": {"summary": "cooked"},
+    }
+
+
+def test_an_event_whose_data_does_not_fit_its_type_is_refused():
+    with pytest.raises(ValidationError):
+        TurnEvent.model_validate({"seq": 1, "type": "working", "data": {"step": 0}})
+    with pytest.raises(ValidationError):
+        TurnEvent.model_validate({"seq": 1, "type": "nonsense", "data": {}})
