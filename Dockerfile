@@ -9,6 +9,7 @@ COPY workflows workflows
 COPY api api
 COPY migrations migrations
 COPY prompts prompts
+COPY evals evals
 # Editable install: migrations/ and prompts/ are read from the source tree.
 RUN pip install --no-cache-dir -e .
 # Bytecode now: the workflow sandbox imports the workflow's module afresh for every turn,

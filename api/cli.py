@@ -22,6 +22,7 @@ from api.processes import WorkerProcesses
 from domain.db.engine import create_engine, session_factory
 from domain.db.server import Database, prepare_database
 from domain.settings import Settings
+from domain.startup import CannotStart
 from domain.users import create_user
 
 
@@ -275,7 +276,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging(settings)
     try:
         return _dispatch(settings, args)
-    except RuntimeError as error:  # a part could not start: say which, no traceback
+    except CannotStart as error:  # a part could not start: say which, no traceback
+        print(f"alfred: cannot start: {error}", file=sys.stderr)
+        return _leave(1)
+    except RuntimeError as error:
+        if args.command != "run":  # elsewhere, an error while running keeps its traceback
+            raise
         print(f"alfred: cannot start: {error}", file=sys.stderr)
         return _leave(1)
 

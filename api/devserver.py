@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from domain.db.embedded import EMBEDDED_MISSING
+from domain.startup import CannotStart
 from workflows.search_attributes import cli_flags
 
 DYNAMIC_CONFIG = ("history.transferProcessorMaxPollRPS=1000",)
@@ -49,12 +50,12 @@ def _wait_for_port(host: str, port: int, process: subprocess.Popen, timeout: flo
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"the Temporal dev server exited with code {process.returncode}")
+            raise CannotStart(f"the Temporal dev server exited with code {process.returncode}")
         with socket.socket() as s:
             if s.connect_ex((host, port)) == 0:
                 return
         time.sleep(0.1)
-    raise RuntimeError(f"the Temporal dev server did not listen on {host}:{port} in {timeout} s")
+    raise CannotStart(f"the Temporal dev server did not listen on {host}:{port} in {timeout} s")
 
 
 _PRCTL = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
@@ -86,13 +87,13 @@ def dev_server(
     port = port or free_port()
     for taken in (p for p in (port, ui_port) if p and _in_use(host, p)):
         # Waiting for "the port" would otherwise wait for whoever already holds it.
-        raise RuntimeError(
+        raise CannotStart(
             f"{host}:{taken} is already in use (another Temporal server?): stop it, or set "
             "ALFRED_TEMPORAL_PORT / ALFRED_TEMPORAL_UI_PORT, or ALFRED_TEMPORAL_ADDRESS to use it"
         )
     binary = Path(sys.executable).parent / "temporal"
     if not binary.exists():
-        raise RuntimeError(EMBEDDED_MISSING.format(what="Temporal dev server"))
+        raise CannotStart(EMBEDDED_MISSING.format(what="Temporal dev server"))
     args = [
         str(binary),
         "server",

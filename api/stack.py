@@ -23,6 +23,7 @@ from api.telemetry import client_interceptors, runtime_for, trace_sql
 from api.temporal import TurnClient
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings
+from domain.startup import CannotStart
 from domain.turn_store import Sessions
 from domain.users import create_user, user_for_token
 from workflows.search_attributes import register_search_attributes
@@ -61,7 +62,7 @@ async def connect(settings: Settings, *, within: float = 60.0) -> Client:
             )
         except RuntimeError as error:  # the SDK's "Failed client connect: ..."
             if loop.time() >= deadline:
-                raise
+                raise CannotStart(f"Temporal at {settings.temporal_target}: {error}") from error
             log.info("Temporal not ready yet (%s); retrying", error)
             await asyncio.sleep(0.5)
 

@@ -281,3 +281,15 @@ def test_the_image_carries_no_embedded_binaries():
         line for line in (ROOT / "Dockerfile").read_text().splitlines() if "pip install" in line
     ]
     assert installs and not any("[" in line for line in installs), installs
+
+
+def test_the_image_copies_every_package_the_project_installs():
+    """`alfred`'s parser imports each package (the eval command included): one left out of
+    the image and every command in it fails to start."""
+    project = (ROOT / "pyproject.toml").read_text()
+    include = re.search(r"\[tool\.setuptools\.packages\.find\]\ninclude = \[(.*?)\]", project)
+    assert include is not None
+    packages = {name.rstrip("*") for name in re.findall(r'"([^"]+)"', include.group(1))}
+    copied = set(re.findall(r"^COPY (\w+) \1$", (ROOT / "Dockerfile").read_text(), re.M))
+    assert packages == {"domain", "activities", "workflows", "api", "evals"}
+    assert packages | {"migrations", "prompts"} <= copied, packages - copied

@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from domain.startup import CannotStart
+
 log = logging.getLogger(__name__)
 
 EMBEDDED_MISSING = (
@@ -31,7 +33,7 @@ class EmbeddedPostgres:
         try:
             import pgserver  # local import: only the embedded path needs the wheel
         except ImportError as error:
-            raise RuntimeError(EMBEDDED_MISSING.format(what="PostgreSQL")) from error
+            raise CannotStart(EMBEDDED_MISSING.format(what="PostgreSQL")) from error
 
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
