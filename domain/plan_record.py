@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from domain.batch import BatchManifest
 from domain.nodes import ThinkStep
@@ -24,6 +24,12 @@ class StepProgress(BaseModel):
     summary: str = ""
     batch: BatchManifest | None = None
     """A write step saving generated items: each item's status."""
+
+    @field_validator("status", mode="before")
+    @classmethod
+    def _failed(cls, value: object) -> object:
+        """Rows and runs from before the fix recorded a step Act failed as ``fail``."""
+        return "failed" if value == "fail" else value
 
 
 class PlanRecord(BaseModel):

@@ -733,13 +733,17 @@ class SessionIdRegistry:
 
     # ------------------------------------------------------------------ concurrent steps
 
-    def absorb(self, other: SessionIdRegistry, base: Mapping[str, Any]) -> dict[str, str]:
+    def absorb(
+        self, other: SessionIdRegistry, base: Mapping[str, Any], *, keep_old: bool = False
+    ) -> dict[str, str]:
         """Fold in what a concurrent step did to its own copy of the registry.
 
         ``other`` started from ``base`` (a ``to_dict`` snapshot). Absorbing the steps of
         a group one by one, in step order, numbers their new refs by step order, not by
         which step finished first. A new ref gets this registry's ref for the same UUID
         when there is one, else the next number of its type; changed metadata is copied.
+        With ``keep_old``, a ref the step did not make (numbered within ``base``'s counters:
+        an old row's ref the step found in the saved registry) keeps its name.
 
         Returns:
             ``{ref in other: ref here}`` for every ref whose name changed, for
@@ -758,6 +762,11 @@ class SessionIdRegistry:
                 known = self.uuid_to_ref.get(raw_uuid) if raw_uuid != PENDING else None
                 if known is not None:
                     target = known
+                elif keep_old and self._numbered_before(ref, base):
+                    target = ref
+                    self.ref_to_uuid[ref] = raw_uuid
+                    if raw_uuid != PENDING:
+                        self.uuid_to_ref[raw_uuid] = ref
                 else:
                     target = self._next_ref(
                         other.ref_types[ref], generated=ref.startswith(_GEN_PREFIX)
@@ -771,6 +780,15 @@ class SessionIdRegistry:
         if renames:
             self.pending_artifacts = rename_refs(self.pending_artifacts, renames)
         return renames
+
+    def _numbered_before(self, ref: str, base: Mapping[str, Any]) -> bool:
+        """Whether ``ref`` is numbered within ``base``'s counters (made before it) and is
+        not taken here."""
+        parts = _parse_ref(ref)
+        if parts is None or ref in self.ref_to_uuid:
+            return False
+        counters = base.get("gen_counters" if parts.generated else "counters") or {}
+        return parts.number <= counters.get(parts.type_name, 0)
 
     def _copy_changed_metadata(
         self,

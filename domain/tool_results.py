@@ -28,7 +28,9 @@ _WIRE_NAMES = {"schema_name": "schema"}
 
 
 class ToolEntry(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="allow")
+    """A key this version does not know (a state saved by another) is kept, not refused:
+    one odd entry must not make a conversation unloadable."""
 
     tool: str | None = None
     params: dict[str, Any] | None = None
@@ -56,12 +58,14 @@ class ToolEntry(BaseModel):
 
     @model_serializer(mode="plain")
     def as_dict(self) -> dict[str, Any]:
-        """The fields that were set, by their wire names, in field order."""
-        return {
+        """The fields that were set, by their wire names, in field order (then any key
+        this version does not know)."""
+        known = {
             _WIRE_NAMES.get(name, name): getattr(self, name)
             for name in type(self).model_fields
             if name in self.model_fields_set
         }
+        return {**known, **(self.model_extra or {})}
 
     @classmethod
     def of_call(

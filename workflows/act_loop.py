@@ -31,7 +31,7 @@ with workflow.unsafe.imports_passed_through():
     from workflows.events import StepStarted, Working
     from workflows.routing import Route, should_continue_act
     from workflows.turn_runtime import LlmCapReached, TurnRuntime
-    from workflows.versions import BATCHES, WRITE_CHECKS
+    from workflows.versions import BATCHES, OLD_REFS, WRITE_CHECKS
 
 ALLOWED_TOOLS: dict[str, tuple[str, ...]] = {
     "read": ("db_read",),
@@ -101,7 +101,8 @@ class ActLoop:
             *(self.run_step(StepRun(i, SessionIdRegistry.from_dict(base))) for i in indices)
         )
         for run in runs:  # gather keeps argument order: step order
-            renames = self.rt.registry.absorb(run.registry, base)
+            keep_old = self.rt.versions.has(OLD_REFS)
+            renames = self.rt.registry.absorb(run.registry, base, keep_old=keep_old)
             if renames:
                 run.tool_results = [t.renamed(renames) for t in run.tool_results]
                 if run.result is not None:
@@ -144,8 +145,8 @@ class ActLoop:
             except ActivityError as error:
                 self._model_failed(run, self.rt.degraded(error))
                 break
-            if act.known is not None:  # saved refs the completion names, older than the copy
-                run.registry.apply_delta(act.known)
+            if act.known is not None and self.rt.versions.has(OLD_REFS):
+                run.registry.apply_delta(act.known)  # saved refs it names, older than the copy
             await self._apply(run, step, act.output, act.attempt)
             # Seed 000's routing decides whether this step goes on (one source of truth);
             # ``_apply`` has recorded how it ended when it does not.

@@ -86,7 +86,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from workflows.routing import Route, Stage, route_after_think, route_after_understand
     from workflows.turn_runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
-    from workflows.versions import CHOICES, DEGRADE, MODE_RULES, WHICH_DELETE
+    from workflows.versions import CHOICES, DEGRADE, MODE_RULES, OLD_REFS, WHICH_DELETE
 
 
 PLANNED = dict.fromkeys(PlannedStep.model_fields, True)
@@ -333,8 +333,8 @@ class TurnWorkflow:
             ),
             summary="understand",
         )
-        if result.known is not None:  # saved refs it names that are older than the copy
-            rt.registry.apply_delta(result.known)
+        if result.known is not None and rt.versions.has(OLD_REFS):
+            rt.registry.apply_delta(result.known)  # saved refs it names, older than the copy
         output = result.output
         if output.needs_disambiguation:
             # Only registry entities can be chosen; fewer than two left is no choice.

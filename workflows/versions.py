@@ -55,6 +55,11 @@ WHICH_DELETE = "which-delete"
 """A delete request naming an item in several tables and no place ("delete the eggs") is
 asked as a choice between them, unless the last two turns pointed at one."""
 
+OLD_REFS = "old-refs-kept"
+"""A ref from before the working copy's turns that a model names (Understand, an Act
+completion) joins the copy with its saved entry instead of counting as unknown, and a
+parallel step that met one keeps its name when the steps are folded back."""
+
 CHANGES: tuple[str, ...] = (
     DEGRADE,
     WRITE_CHECKS,
@@ -63,6 +68,7 @@ CHANGES: tuple[str, ...] = (
     CHOICES,
     BATCHES,
     WHICH_DELETE,
+    OLD_REFS,
 )
 """Changes made after ``AT_START``: asked in the first activation, in this order."""
 

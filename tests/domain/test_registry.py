@@ -636,6 +636,26 @@ def test_absorbing_concurrent_steps_numbers_refs_by_step_order():
     }
 
 
+def test_absorb_keeps_the_name_of_an_old_ref_a_step_found_in_the_saved_registry():
+    """A working copy lacks recipe_1 (read long ago; counters are whole): a step that met
+    it again got its saved entry. Folded back it stays recipe_1 (with ``keep_old``), and
+    the step's new ref still takes the next number."""
+    saved = SessionIdRegistry()
+    saved.ref_for_uuid(_uuid(1), "recipe", action="read", label="Dal")
+    saved.ref_for_uuid(_uuid(2), "recipe", action="read", label="Chili")
+    main = saved.only(["recipe_2"])  # the working copy: recipe_1 is too old for it
+    base = main.to_dict()
+    step = SessionIdRegistry.from_dict(base)
+    step.apply_delta(saved.entries_of(["recipe_1"]))
+    assert step.ref_for_uuid(_uuid(3), "recipe", action="read", label="Pho") == "recipe_3"
+
+    kept = SessionIdRegistry.from_dict(base)
+    assert kept.absorb(step, base, keep_old=True) == {}
+    assert [kept.resolve(f"recipe_{n}") for n in (1, 2, 3)] == [_uuid(1), _uuid(2), _uuid(3)]
+    before = SessionIdRegistry.from_dict(base)  # runs from before OLD_REFS: renamed, as then
+    assert before.absorb(step, base) == {"recipe_1": "recipe_3", "recipe_3": "recipe_4"}
+
+
 def test_absorb_carries_promotions_and_generated_artifacts():
     main = SessionIdRegistry()
     gen = main.register_generated("recipe", {"name": "Soup"})

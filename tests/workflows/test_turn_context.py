@@ -132,6 +132,36 @@ async def test_a_completion_naming_a_ref_from_long_ago_is_not_flagged_as_unknown
     assert registry.resolve("inv_2") == kitchen.registry.resolve("inv_2")
 
 
+async def test_parallel_steps_that_meet_old_refs_fold_back_without_new_refs(
+    turns: Turns, executor, sessions
+):
+    """Two steps of one group: one reads the pantry (its old rows come with their saved
+    refs), the other names inv_2 from long ago. Folded back, every row keeps its ref: no
+    second ref is made for a row the conversation already had."""
+    kitchen = await pantry_read_nine_turns_ago(turns, executor, sessions)
+    both = (
+        step("Read the inventory", "read", "inventory"),
+        step("Weigh the eggs", "analyze", "inventory"),
+    )
+    script = turns.script(
+        understand(),
+        plan("Check the pantry", *both),
+        tool("db_read", table="inventory", at_step=0),
+        complete("Read it", at_step=0),
+        complete("inv_2 keeps for weeks", at_step=1),
+        reply("All there; the eggs keep."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("check the pantry and the eggs")
+        assert (await handle.result()).status == "completed"
+        await keep_history(handle, "old_refs_in_parallel")
+    state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
+    registry = SessionIdRegistry.from_dict(state.registry)
+    assert registry.counters == kitchen.registry.counters
+    assert registry.ref_to_uuid == kitchen.registry.ref_to_uuid
+    assert all("names refs that do not exist" not in c.user for c in script.calls)
+
+
 async def test_understand_can_keep_a_ref_from_long_ago_active(turns: Turns, executor, sessions):
     """Understand names a row nine turns old (from a summary, say): the activity sends its
     saved entry, so the turn touches and keeps it, instead of ignoring an "unknown" ref."""
