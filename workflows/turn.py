@@ -40,7 +40,6 @@ with workflow.unsafe.imports_passed_through():
         CurationSummary,
         PendingContext,
         StepExecutionSummary,
-        StepExit,
         StepResult,
         TurnEnding,
         TurnExecutionSummary,
@@ -86,6 +85,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from workflows.routing import Route, Stage, route_after_think, route_after_understand
     from workflows.turn_runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
+    from workflows.turn_workflow_state import TurnState
     from workflows.versions import CHOICES, DEGRADE, MODE_RULES, OLD_REFS, WHICH_DELETE
 
 
@@ -103,23 +103,8 @@ class TurnWorkflow:
     def __init__(self, turn: TurnInput) -> None:
         # The turn's events and streamed text, for clients (``api.streams``).
         self.rt = TurnRuntime(turn, WorkflowStream())
-        self.mode = turn.mode or DEFAULT_MODE
-        self.inputs: list[UserInput] = []
-        self.seen_inputs: list[str] = []
-        self.receipts: dict[str, InputReceipt] = {}
-        """Answers accepted by the ``answer`` update, by input id (a repeat gets the same)."""
-        self.pauses = 0
-        self.understand: UnderstandOutput | None = None
-        self.asked_which = False
-        """Whether this turn asked which of several same-named rows to delete."""
-        self.think: ThinkOutput | None = None
-        self.curation_summary: CurationSummary | None = None
-        self.quick: ToolEntry | None = None
-        """Act Quick's read and what it found."""
-        self.exit: StepExit | None = None
-        self.last_pause: PendingPause | None = None
-        self.said: list[str] = [self.rt.message]
-        """The message, then each answer the user gave to a pause of this turn."""
+        self.state = TurnState(mode=turn.mode or DEFAULT_MODE, said=[self.rt.message])
+        """What the turn has decided and heard so far."""
 
     # --- the client's view -----------------------------------------------------------------
 
@@ -131,11 +116,11 @@ class TurnWorkflow:
     @workflow.signal(name="submit_input")
     def submit_input(self, user_input: UserInput) -> None:
         progress = self.rt.progress
-        if user_input.input_id in self.seen_inputs or progress.pending is None:
+        if user_input.input_id in self.state.seen_inputs or progress.pending is None:
             progress.ignored_inputs.append(user_input)
             return
-        self.seen_inputs.append(user_input.input_id)
-        self.inputs.append(user_input)
+        self.state.seen_inputs.append(user_input.input_id)
+        self.state.inputs.append(user_input)
 
     @workflow.signal(name="previous_turn_saved")
     def previous_turn_saved(self) -> None:
@@ -145,26 +130,26 @@ class TurnWorkflow:
     @workflow.update(name="answer")
     def answer(self, user_input: UserInput) -> InputReceipt:
         """Answer the open pause; the validator has rejected any answer that would not count."""
-        if user_input.input_id in self.receipts:
-            return self.receipts[user_input.input_id]
+        if user_input.input_id in self.state.receipts:
+            return self.state.receipts[user_input.input_id]
         pending = self.rt.progress.pending
         if pending is None:  # the validator ran in this same workflow task: cannot happen
             raise ApplicationError("no pause is open", type="not_awaiting_input")
         receipt = InputReceipt(
             input_id=user_input.input_id, pause_id=pending.pause_id, action=user_input.action
         )
-        self.receipts[user_input.input_id] = receipt
-        self.seen_inputs.append(user_input.input_id)
-        self.inputs.append(user_input)
+        self.state.receipts[user_input.input_id] = receipt
+        self.state.seen_inputs.append(user_input.input_id)
+        self.state.inputs.append(user_input)
         return receipt
 
     @answer.validator
     def validate_answer(self, user_input: UserInput) -> None:
         """Rejected before it reaches history: no pause open, another pause named, or the
         open one already answered. The same input id again is accepted (idempotent)."""
-        if user_input.input_id in self.receipts:
+        if user_input.input_id in self.state.receipts:
             return
-        if any(r.pause_id == user_input.pause_id for r in self.receipts.values()):
+        if any(r.pause_id == user_input.pause_id for r in self.state.receipts.values()):
             raise ApplicationError(
                 f"{user_input.pause_id} has already been answered", type="already_answered"
             )
@@ -180,7 +165,7 @@ class TurnWorkflow:
                 f"{user_input.pause_id} is not the open question; {pending.pause_id} is",
                 type="not_the_open_pause",
             )
-        if self.inputs or user_input.input_id in self.seen_inputs:
+        if self.state.inputs or user_input.input_id in self.state.seen_inputs:
             raise ApplicationError(
                 f"{pending.pause_id} has already been answered", type="already_answered"
             )
@@ -194,9 +179,9 @@ class TurnWorkflow:
         rt.mark("started")
         try:
             await self._begin()
-            if self.mode in BYPASS_MODES:
+            if self.state.mode in BYPASS_MODES:
                 raise ApplicationError(
-                    f"mode {self.mode!r} runs as BypassTurnWorkflow, not TurnWorkflow",
+                    f"mode {self.state.mode!r} runs as BypassTurnWorkflow, not TurnWorkflow",
                     type="unsupported_mode",
                     non_retryable=True,
                 )
@@ -223,7 +208,7 @@ class TurnWorkflow:
         await rt.load(working_copy=True)
         if rt.versions.has("turn-context"):
             await rt.prepare()
-            self.said[0] = rt.message
+            self.state.said[0] = rt.message
             return
         for change in turn.ui_changes:
             try:
@@ -276,7 +261,7 @@ class TurnWorkflow:
                 except ActivityError as error:
                     return self._gave_up("think", error)
                 if self.rt.versions.has(MODE_RULES):
-                    think = self.think = apply_mode(self.mode, think)
+                    think = self.state.think = apply_mode(self.state.mode, think)
                 if route_after_think(think) == Route.ACT:
                     return await self._execute(think.goal, think.steps)
                 if think.decision == "propose":
@@ -292,7 +277,7 @@ class TurnWorkflow:
                     )
                     if isinstance(answer, UserInput) and answer.action == "confirm":
                         confirmed = plain_text(answer.text or "yes, go ahead")
-                        self.said.append(confirmed)
+                        self.state.said.append(confirmed)
                         if think.steps:  # confirming runs the plan without another Think
                             return await self._execute(think.goal, think.steps)
                         pending = self._pending_context(confirmed)
@@ -312,7 +297,7 @@ class TurnWorkflow:
                 return answer  # rejected, or the pause cap was reached
             text = plain_text(answer.text or answer.action)
             chosen = self._chosen(text)
-            self.said.append(f"{chosen.label} ({chosen.ref})" if chosen else text)
+            self.state.said.append(f"{chosen.label} ({chosen.ref})" if chosen else text)
             pending = self._pending_context(text, chosen)
             message = self._what_the_user_said()  # the request stays; the answer is added
             stage = Stage.UNDERSTAND  # seed 003 §5: every reply goes back through Understand
@@ -325,7 +310,7 @@ class TurnWorkflow:
             NodeActivities.understand,
             UnderstandRequest(
                 message=message,
-                mode=self.mode,
+                mode=self.state.mode,
                 state_ref=rt.state_ref(),
                 pending=pending,
                 context=rt.context,
@@ -344,10 +329,10 @@ class TurnWorkflow:
             output = output.model_copy(
                 update={"needs_disambiguation": bool(options), "disambiguation_options": options}
             )
-        if not output.needs_disambiguation and not self.asked_which:
+        if not output.needs_disambiguation and not self.state.asked_which:
             options = which_to_delete(rt.context.delete_candidates, rt.familiar)
             if options and rt.versions.has(WHICH_DELETE):
-                self.asked_which = True  # once: the answer is not asked about again
+                self.state.asked_which = True  # once: the answer is not asked about again
                 output = output.model_copy(
                     update={
                         "needs_disambiguation": True,
@@ -357,8 +342,8 @@ class TurnWorkflow:
                         "quick_mode": False,
                     }
                 )
-        self.understand = output
-        self.curation_summary, ignored = apply_curation(rt.registry, output)
+        self.state.understand = output
+        self.state.curation_summary, ignored = apply_curation(rt.registry, output)
         if ignored:
             workflow.logger.info("understand named unknown refs: %s", ignored)
         return output
@@ -369,8 +354,8 @@ class TurnWorkflow:
             NodeActivities.think,
             ThinkRequest(
                 message=message,
-                mode=self.mode,
-                understand=self.understand,
+                mode=self.state.mode,
+                understand=self.state.understand,
                 state_ref=rt.state_ref(),
                 pending=pending,
                 context=rt.context,
@@ -378,7 +363,7 @@ class TurnWorkflow:
             ),
             summary="think",
         )
-        self.think = result.output
+        self.state.think = result.output
         rt.progress.goal = result.output.goal
         workflow.logger.info(
             "think: %s, %d steps", result.output.decision, len(result.output.steps)
@@ -430,7 +415,7 @@ class TurnWorkflow:
             )
         else:
             entry = ToolEntry(tool="db_read", params=call.params, error=result.error)
-        self.quick = entry
+        self.state.quick = entry
         rt.step_results[0] = StepResult(
             step_index=0,
             description=understand.quick_intent or message,
@@ -453,11 +438,11 @@ class TurnWorkflow:
 
     async def _execute(self, goal: str, steps: list[ThinkStep]) -> str:
         rt = self.rt
-        config = mode_config(self.mode)
+        config = mode_config(self.state.mode)
         if len(steps) > config.max_steps:
             rt.trip(
                 "max_steps",
-                f"{len(steps)} steps planned, {self.mode} mode allows {config.max_steps}",
+                f"{len(steps)} steps planned, {self.state.mode} mode allows {config.max_steps}",
             )
             steps = steps[: config.max_steps]
         rt.progress.goal, rt.progress.plan = goal, steps
@@ -473,9 +458,9 @@ class TurnWorkflow:
         ]
         rt.emit("think_complete", ThinkComplete(goal=goal, step_count=len(steps)))
         rt.emit("plan", PlanMade(goal=goal, total_steps=len(steps), steps=list(steps)))
-        constraints = self.understand.constraint_snapshot if self.understand else []
+        constraints = self.state.understand.constraint_snapshot if self.state.understand else []
         loop = ActLoop(
-            rt, self.mode, goal, steps, said=self._what_the_user_said, constraints=constraints
+            rt, self.state.mode, goal, steps, said=self._what_the_user_said, constraints=constraints
         )
         groups = sorted(dict.fromkeys(s.group for s in steps))
         for group in groups:
@@ -488,7 +473,7 @@ class TurnWorkflow:
                 if isinstance(answer, str):
                     return answer
                 text = plain_text(answer.text or answer.action)
-                self.said.append(text)
+                self.state.said.append(text)
                 await self._understand(self._what_the_user_said(), self._pending_context(text))
                 asking.exit = None  # resume the same step, with the answer in its context
                 asking.tool_results.append(ToolEntry(user_answer=text))
@@ -499,7 +484,7 @@ class TurnWorkflow:
                 asking = self._asking(runs)
             stopped = next((r for r in runs if r.exit), None)
             if stopped is not None:
-                self.exit = stopped.exit
+                self.state.exit = stopped.exit
                 for later in rt.progress.steps:
                     if later.group > group:
                         later.status = "skipped"
@@ -530,7 +515,7 @@ class TurnWorkflow:
 
     async def _reply_after_act(self, goal: str) -> str:
         """Seed 000's Reply cascade after Act: deterministic where it can be."""
-        exit_ = self.exit
+        exit_ = self.state.exit
         if exit_ is not None and exit_.kind == "fail":
             return formatters.format_failure(exit_.user_message or "")
         if not self.rt.step_results and exit_ is None:
@@ -539,20 +524,20 @@ class TurnWorkflow:
 
     async def _llm_reply(self) -> str:
         rt = self.rt
-        blocked = self.exit if self.exit and self.exit.kind != "fail" else None
+        blocked = self.state.exit if self.state.exit and self.state.exit.kind != "fail" else None
         try:
             result = await rt.llm(
                 NodeActivities.reply,
                 ReplyRequest(
                     message=self._what_the_user_said(),
-                    mode=self.mode,
-                    goal=self.think.goal if self.think else None,
+                    mode=self.state.mode,
+                    goal=self.state.think.goal if self.state.think else None,
                     plan=[
                         PlannedStep.model_validate(s.model_dump(include=PLANNED))
                         for s in rt.progress.steps
                     ],
                     step_results=[rt.step_results[i] for i in sorted(rt.step_results)],
-                    quick_result=self.quick,
+                    quick_result=self.state.quick,
                     blocked=blocked,
                     breakers=rt.progress.breakers,
                     state_ref=rt.state_ref(),
@@ -572,14 +557,15 @@ class TurnWorkflow:
         """The outcome from the steps' own summaries and the writes' results."""
         rt = self.rt
         summaries = [r.summary for _, r in sorted(rt.step_results.items()) if r.summary]
-        if self.quick is not None and self.quick.count is not None:
-            summaries.append(f"I found {self.quick.count} matching {self.quick.table} rows")
+        quick = self.state.quick
+        if quick is not None and quick.count is not None:
+            summaries.append(f"I found {quick.count} matching {quick.table} rows")
         text = formatters.format_outcome(summaries, rt.written)
         steps = [r for _, r in sorted(rt.step_results.items())]
-        unmet = unmet_change(self._what_the_user_said(), steps, self.exit)
+        unmet = unmet_change(self._what_the_user_said(), steps, self.state.exit)
         if unmet and not rt.written:
             text = f"{formatters.format_nothing_changed(unmet)} {text}"
-        blocked = self.exit if self.exit and self.exit.kind == "blocked" else None
+        blocked = self.state.exit if self.state.exit and self.state.exit.kind == "blocked" else None
         if blocked and blocked.details:
             text += f" {blocked.details.rstrip('.')}."
         return text
@@ -595,15 +581,15 @@ class TurnWorkflow:
     def _what_the_user_said(self) -> str:
         """The message, with the answers given to this turn's questions (Reply and the
         conversation record must know "the chicken one", not only "that one")."""
-        if len(self.said) == 1:
-            return self.said[0]
-        answers = "; ".join(self.said[1:])
-        return f"{self.said[0]} (then answered: {answers})"
+        if len(self.state.said) == 1:
+            return self.state.said[0]
+        answers = "; ".join(self.state.said[1:])
+        return f"{self.state.said[0]} (then answered: {answers})"
 
     def _chosen(self, answer: str) -> DisambiguationOption | None:
         """The candidate the answer picks, when the pause was a choice; the ref is marked
         as referenced, so this turn's nodes see it as what the user means."""
-        pause = self.last_pause
+        pause = self.state.last_pause
         if pause is None or not pause.options:
             return None
         chosen = resolve_choice(answer, pause.options)
@@ -615,7 +601,7 @@ class TurnWorkflow:
         self, answer: str, chosen: DisambiguationOption | None = None
     ) -> PendingContext:
         """What Understand and Think are shown about the pause the user just answered."""
-        pause = self.last_pause
+        pause = self.state.last_pause
         if pause is None:
             return PendingContext(answer=answer)
         return PendingContext(
@@ -642,13 +628,13 @@ class TurnWorkflow:
         """Wait for the user's input; a reply text ends the turn instead (reject, cap)."""
         rt = self.rt
         limits = rt.turn.limits
-        if self.pauses >= limits.max_pauses:
+        if self.state.pauses >= limits.max_pauses:
             rt.trip("pause_cap", f"{limits.max_pauses} questions already asked this turn")
             return message
-        self.pauses += 1
+        self.state.pauses += 1
         timeout = timedelta(seconds=limits.pause_timeout_seconds)
         pause = PendingPause(
-            pause_id=f"{rt.workflow_id}/pause-{self.pauses}",
+            pause_id=f"{rt.workflow_id}/pause-{self.state.pauses}",
             kind=kind,
             source=source,
             message=message,
@@ -658,7 +644,7 @@ class TurnWorkflow:
             step_index=step_index,
             expires_at=workflow.now() + timeout,
         )
-        self.last_pause = pause
+        self.state.last_pause = pause
         rt.progress.pending, rt.progress.response = pause, message
         rt.set_status("awaiting_input")
         rt.emit(
@@ -673,12 +659,12 @@ class TurnWorkflow:
         await rt.mark_turn("awaiting_input", message)
         asked = workflow.now()
         try:
-            await workflow.wait_condition(lambda: bool(self.inputs), timeout=timeout)
+            await workflow.wait_condition(lambda: bool(self.state.inputs), timeout=timeout)
         except TimeoutError:
             rt.record_wait(kind, "expired", (workflow.now() - asked).total_seconds())
             await self._end_expired(pause)
             raise _TurnEnded() from None
-        answer = self.inputs.pop(0)
+        answer = self.state.inputs.pop(0)
         rt.record_wait(kind, answer.action, (workflow.now() - asked).total_seconds())
         rt.progress.pending = None
         rt.set_status("running")
@@ -777,13 +763,14 @@ class TurnWorkflow:
             )
             for p in rt.progress.steps
         ]
+        think = self.state.think
         summary = TurnExecutionSummary(
             turn_num=turn,
-            think_decision=self.think.decision if self.think else ("quick" if self.quick else None),
-            think_goal=self.think.goal if self.think else None,
+            think_decision=think.decision if think else ("quick" if self.state.quick else None),
+            think_goal=think.goal if think else None,
             steps=steps,
-            entity_curation=self.curation_summary or CurationSummary(),
-            blocked_reason=self.exit.details if self.exit else None,
+            entity_curation=self.state.curation_summary or CurationSummary(),
+            blocked_reason=self.state.exit.details if self.state.exit else None,
             breakers=list(rt.progress.breakers),
         )
         return record, summary
@@ -791,9 +778,9 @@ class TurnWorkflow:
     async def _finish(
         self, state: ConversationState | TurnEnding, status: str, response: str | None
     ) -> None:
-        self.rt.path = (
-            "plan" if self.think else "quick" if self.quick else "ask" if self.pauses else "none"
-        )
+        so_far = self.state
+        paths = (("plan", so_far.think), ("quick", so_far.quick), ("ask", so_far.pauses))
+        self.rt.path = next((name for name, took in paths if took), "none")
         await self.rt.finish(state, status, response)
 
     def _state_with_note(
