@@ -15,7 +15,9 @@ from domain.nodes import ThinkStep
 
 
 class EventData(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="ignore")
+    """A field a newer worker adds is left out, not refused: an older API still reads the
+    progress query's events (the stream's JSON carries every field as sent)."""
 
     @model_serializer(mode="wrap")
     def _only_set(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -144,7 +146,14 @@ DATA_BY_TYPE: dict[str, type[EventData]] = {
 
 
 def event_data(type_: str, data: Any) -> Any:
-    """``data`` as the model its event type carries (left as it is when already one)."""
-    if isinstance(data, EventData) or not isinstance(data, dict) or type_ not in DATA_BY_TYPE:
-        return data  # validation says what is wrong with it
-    return DATA_BY_TYPE[type_].model_validate(data)
+    """``data`` as the model its event type carries; a model of another type is refused."""
+    model = DATA_BY_TYPE.get(type_)
+    if model is None:
+        return data  # validation refuses the type itself
+    if isinstance(data, EventData):
+        if not isinstance(data, model):
+            raise ValueError(
+                f"a {type_!r} event carries {model.__name__}, not {type(data).__name__}"
+            )
+        return data
+    return model.model_validate(data)

@@ -9,7 +9,3 @@ def test_a_step_recorded_as_fail_before_the_fix_reads_as_failed():
     row = {"steps": [{"index": 0, "description": "d", "step_type": "read",
                       "subdomain": "recipes", "group": 0, "status": "fail"}]}  # fmt: skip
     assert [s.status for s in PlanRecord.model_validate(row).steps] == ["failed"]
-
-
-def test_a_turn_that_never_planned_reads_as_an_empty_record():
-    assert PlanRecord.model_validate({}) == PlanRecord()

@@ -656,6 +656,21 @@ def test_absorb_keeps_the_name_of_an_old_ref_a_step_found_in_the_saved_registry(
     assert before.absorb(step, base) == {"recipe_1": "recipe_3", "recipe_3": "recipe_4"}
 
 
+def test_absorb_keeps_an_old_ref_while_a_sibling_steps_new_ref_is_renumbered():
+    saved = SessionIdRegistry()
+    saved.ref_for_uuid(_uuid(1), "recipe", action="read", label="Dal")
+    saved.ref_for_uuid(_uuid(2), "recipe", action="read", label="Chili")
+    main = saved.only(["recipe_2"])
+    base = main.to_dict()
+    maker, finder = SessionIdRegistry.from_dict(base), SessionIdRegistry.from_dict(base)
+    assert maker.ref_for_uuid(_uuid(3), "recipe", action="read", label="Pho") == "recipe_3"
+    finder.apply_delta(saved.entries_of(["recipe_1"]))
+    assert finder.ref_for_uuid(_uuid(4), "recipe", action="read", label="Stew") == "recipe_3"
+    assert main.absorb(maker, base, keep_old=True) == {}
+    assert main.absorb(finder, base, keep_old=True) == {"recipe_3": "recipe_4"}
+    assert [main.resolve(f"recipe_{n}") for n in (1, 2, 3, 4)] == [_uuid(n) for n in (1, 2, 3, 4)]
+
+
 def test_absorb_carries_promotions_and_generated_artifacts():
     main = SessionIdRegistry()
     gen = main.register_generated("recipe", {"name": "Soup"})

@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from domain.nodes import ThinkStep
-from workflows.events import DATA_BY_TYPE, Done, PlanMade, Thinking
+from workflows.events import DATA_BY_TYPE, Done, PlanMade, Thinking, Working
 from workflows.interface import EventType, TurnEvent
 
 
@@ -41,7 +41,12 @@ def test_an_event_serializes_the_fields_it_set_and_reads_back_typed():
 
 
 def test_an_event_whose_data_does_not_fit_its_type_is_refused():
-    with pytest.raises(ValidationError):
+    with pytest.raises(ValidationError, match="action"):
         TurnEvent.model_validate({"seq": 1, "type": "working", "data": {"step": 0}})
-    with pytest.raises(ValidationError):
-        TurnEvent.model_validate({"seq": 1, "type": "nonsense", "data": {}})
+    with pytest.raises(ValidationError, match="carries Working, not Thinking"):
+        TurnEvent(seq=1, type="working", data=Thinking(message="hi"))
+
+
+def test_a_field_a_newer_worker_added_does_not_stop_an_older_reader():
+    sent = {"seq": 3, "type": "working", "data": {"step": 0, "action": "tool_call", "new": 1}}
+    assert TurnEvent.model_validate(sent).data == Working(step=0, action="tool_call")
