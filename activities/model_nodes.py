@@ -268,6 +268,11 @@ class NodeActivities:
         if decided.action == "step_complete":
             claims = [decided.result_summary, decided.data, decided.note_for_next_step]
             result.known = await self._known(request.state_ref, claims)
+        ref = request.state_ref
+        if decided.action == "retrieve_archive" and ref is not None:
+            key = decided.archive_key or ""
+            if key not in ref.unarchived:  # dropped by this turn: not in its archive
+                result.archived = (await self.states.stored(ref)).content_archive.get(key)
         return result
 
     @activity.defn(name="act_quick")

@@ -82,6 +82,8 @@ class BeginTurnRequest(BaseModel):
     working_copy: bool = False
     """Load only the turn's working copy (``ConversationState.for_workflow``): model
     activities and ``finish_turn`` read the rest from the saved state themselves."""
+    archive_keys: bool = False
+    """The working copy holds the content archive's keys only."""
 
 
 class BeginTurnResult(BaseModel):
@@ -214,6 +216,9 @@ class ActResult(NodeCall):
     known: RegistryDelta | None = None
     """With a state by reference: the saved entries of the refs a ``step_complete`` names,
     for a working copy that may not hold them (a ref from long ago is no unknown ref)."""
+    archived: Any = None
+    """With a state by reference: the saved content a ``retrieve_archive`` asks for (a
+    working copy holds the saved archive's keys only)."""
 
 
 class ActQuickRequest(BaseModel):

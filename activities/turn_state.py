@@ -106,7 +106,7 @@ class TurnStateActivities:
         except DomainError as error:
             raise to_application_error(error) from None
         if request.working_copy:
-            state = state.for_workflow(request.turn_number)
+            state = state.for_workflow(request.turn_number, archive_keys=request.archive_keys)
         return BeginTurnResult(state=state, version=version, attempt=activity.info().attempt)
 
     @activity.defn(name="mark_turn")

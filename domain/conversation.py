@@ -182,15 +182,17 @@ class ConversationState(BaseModel):
             update={"registry": {}, "content_archive": dict.fromkeys(self.content_archive)}
         )
 
-    def for_workflow(self, turn: int) -> ConversationState:
+    def for_workflow(self, turn: int, *, archive_keys: bool = False) -> ConversationState:
         """The copy a turn's workflow loads: the refs its prompts can show (``for_prompt``
-        at ``turn``) and the unsaved content, without the conversation's record, which
-        model activities and ``finish_turn`` read from the saved state themselves."""
+        at ``turn``) and the unsaved content (with ``archive_keys``, its keys only),
+        without the conversation's record, which model activities and ``finish_turn`` read
+        from the saved state themselves."""
         registry = SessionIdRegistry.from_dict(self.registry)
         working = registry.only(registry.recent_refs(turn - PROMPT_TURNS))
+        archive = self.content_archive
         return ConversationState(
             registry=working.to_dict(),
-            content_archive=dict(self.content_archive),
+            content_archive=dict.fromkeys(archive) if archive_keys else dict(archive),
             bypass=self.bypass,
             handoff=self.handoff,
         )
@@ -253,7 +255,8 @@ class TurnEnding(BaseModel):
     registry: RegistryDelta = Field(default_factory=RegistryDelta)
     """The registry's changes since the copy the turn loaded."""
     content_archive: dict[str, Any] = Field(default_factory=dict)
-    """The whole archive as the turn leaves it (pruned of saved content)."""
+    """The whole archive as the turn leaves it (pruned of saved content); a key without
+    content keeps the content saved under it (a copy that loaded the archive's keys)."""
     record: TurnRecord | None = None
     """The turn to record (None: a turn that ends with only a note)."""
     summary: TurnExecutionSummary | None = None
@@ -269,9 +272,13 @@ def end_turn(stored: ConversationState, ending: TurnEnding) -> ConversationState
     record (with Summarize's parts, or as said) and note."""
     registry = SessionIdRegistry.from_dict(stored.registry)
     registry.apply_delta(ending.registry)
-    state = stored.model_copy(
-        update={"registry": registry.to_dict(), "content_archive": dict(ending.content_archive)}
-    )
+    saved = stored.content_archive
+    archive = {
+        key: saved.get(key) if content is None else content
+        for key, content in ending.content_archive.items()
+        if content is not None or saved.get(key) is not None
+    }
+    state = stored.model_copy(update={"registry": registry.to_dict(), "content_archive": archive})
     if ending.record is not None and ending.summary is not None:
         if ending.parts is not None:
             state = conclude_turn(

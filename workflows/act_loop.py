@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from temporalio import workflow
 from temporalio.exceptions import ActivityError
@@ -31,7 +32,7 @@ with workflow.unsafe.imports_passed_through():
     from workflows.events import StepStarted, Working
     from workflows.routing import Route, should_continue_act
     from workflows.turn_runtime import LlmCapReached, TurnRuntime
-    from workflows.versions import BATCHES, OLD_REFS, WRITE_CHECKS
+    from workflows.versions import ARCHIVE_KEYS, BATCHES, OLD_REFS, WRITE_CHECKS
 
 ALLOWED_TOOLS: dict[str, tuple[str, ...]] = {
     "read": ("db_read",),
@@ -69,6 +70,8 @@ class StepRun:
     """The generated items a write step saves, each one's status (seed 000)."""
     early_completions: int = 0
     """step_complete refused because items were still pending."""
+    archived: Any = None
+    """The saved content Act's last ``retrieve_archive`` asked for (from its activity)."""
 
 
 class ActLoop:
@@ -147,6 +150,7 @@ class ActLoop:
                 break
             if act.known is not None and self.rt.versions.has(OLD_REFS):
                 run.registry.apply_delta(act.known)  # saved refs it names, older than the copy
+            run.archived = act.archived
             await self._apply(run, step, act.output, act.attempt)
             # Seed 000's routing decides whether this step goes on (one source of truth);
             # ``_apply`` has recorded how it ended when it does not.
@@ -204,6 +208,8 @@ class ActLoop:
             )
         elif action == "retrieve_archive":
             content = self.rt.state.content_archive.get(d.archive_key or "")
+            if content is None and self.rt.versions.has(ARCHIVE_KEYS):
+                content = run.archived  # saved content: the copy holds its key only
             run.tool_results.append(
                 ToolEntry(
                     archive_key=d.archive_key,

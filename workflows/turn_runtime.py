@@ -64,7 +64,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from workflows.interface import EventType, TurnEvent, TurnInput, TurnOutput, TurnProgress
     from workflows.search_attributes import TURN_STATUS
-    from workflows.versions import DEGRADE, FOLLOW_UPS, Versions
+    from workflows.versions import ARCHIVE_KEYS, DEGRADE, FOLLOW_UPS, Versions
 
 EVENTS = "events"
 """The workflow stream topic of the turn's events (``tokens`` carries streamed text)."""
@@ -397,6 +397,7 @@ class TurnRuntime:
                 workflow_id=self.workflow_id,
                 message=turn.message,
                 working_copy=working_copy,
+                archive_keys=working_copy and self.versions.has(ARCHIVE_KEYS),
             ),
             summary="load conversation",
         )

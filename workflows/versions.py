@@ -60,6 +60,11 @@ OLD_REFS = "old-refs-kept"
 completion) joins the copy with its saved entry instead of counting as unknown, and a
 parallel step that met one keeps its name when the steps are folded back."""
 
+ARCHIVE_KEYS = "archive-by-keys"
+"""The working copy holds the saved content archive's keys only (the turn's new content
+whole): a ``retrieve_archive`` gets the saved content from Act's activity, and the ending's
+keys without content keep what was saved."""
+
 CHANGES: tuple[str, ...] = (
     DEGRADE,
     WRITE_CHECKS,
@@ -69,6 +74,7 @@ CHANGES: tuple[str, ...] = (
     BATCHES,
     WHICH_DELETE,
     OLD_REFS,
+    ARCHIVE_KEYS,
 )
 """Changes made after ``AT_START``: asked in the first activation, in this order."""
 

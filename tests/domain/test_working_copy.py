@@ -133,3 +133,20 @@ def test_ending_leaves_the_saved_state_as_it_was():
     end_turn(saved, TurnEnding(record=record, summary=summary, step_results=steps, note="n"))
     assert saved.model_dump() == before
     assert isinstance(saved, ConversationState)
+
+
+def test_a_copy_of_the_archives_keys_ends_with_the_saved_content_and_its_own():
+    stored = ConversationState(
+        content_archive={"gen_recipe_1": {"name": "Soup"}, "gen_recipe_2": {"name": "Dal"}}
+    )
+    copy = stored.for_workflow(TURN, archive_keys=True)
+    assert copy.content_archive == {"gen_recipe_1": None, "gen_recipe_2": None}
+    # The turn dropped gen_recipe_2 (saved) and generated gen_recipe_3.
+    left = {"gen_recipe_1": None, "gen_recipe_3": {"name": "Naan"}}
+    ended = end_turn(stored, TurnEnding(content_archive=left))
+    assert ended.content_archive == {
+        "gen_recipe_1": {"name": "Soup"},
+        "gen_recipe_3": {"name": "Naan"},
+    }
+    whole = stored.for_workflow(TURN)  # runs from before ARCHIVE_KEYS: the content, as then
+    assert whole.content_archive == stored.content_archive

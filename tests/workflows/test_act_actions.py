@@ -94,6 +94,54 @@ async def test_retrieve_step_and_retrieve_archive_inject_data_into_the_step(turn
     assert "Miso Soup" in analyze_calls[2].user
 
 
+async def test_a_later_turn_retrieves_archived_content_its_copy_holds_only_the_key_of(
+    turns: Turns,
+):
+    """Turn 1 generates a soup (unsaved: it is archived). Turn 2's working copy holds the
+    archive's keys only; its retrieve_archive gets the content from Act's activity, and
+    the ending keeps the saved content under the key."""
+    script = turns.script(
+        understand(),
+        plan("Soup", step("Think of a dish", "generate", "recipes")),
+        complete("Made soup", artifacts=[{"type": "recipe", "content": {"name": "Miso Soup"}}]),
+        reply("Miso soup."),
+        understand(),
+        plan("Look again", step("Look at the soup", "analyze", "recipes")),
+        act({"action": "retrieve_archive", "archive_key": "gen_recipe_1"}),
+        complete("Looked"),
+        reply("Still miso."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("think of soup")).result()
+        handle = await turns.start("show me that soup again")
+        await handle.result()
+        await keep_history(handle, "archive_by_keys")
+    looked = [c for c in script.calls if c.node == "act"][-1]
+    assert '"archive_key": "gen_recipe_1", "content": {"name": "Miso Soup"}' in looked.user
+    history = (await handle.fetch_history()).to_json()
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert state.content_archive == {"gen_recipe_1": {"name": "Miso Soup"}}
+    assert '"content_archive":{"gen_recipe_1":null}' in _local_results(history, "begin_turn")
+
+
+def _local_results(history_json: str, activity_type: str) -> str:
+    """The decoded results of a local activity's markers in a history, joined."""
+    import base64
+    import json
+
+    found = []
+    for event in json.loads(history_json)["events"]:
+        marker = event.get("markerRecordedEventAttributes")
+        if not marker or marker.get("markerName") != "core_local_activity":
+            continue
+        details = marker["details"]
+        data = json.loads(base64.b64decode(details["data"]["payloads"][0]["data"]))
+        if data.get("activity_type") == activity_type:
+            for payload in details.get("result", {}).get("payloads", []):
+                found.append(base64.b64decode(payload["data"]).decode())
+    return "\n".join(found)
+
+
 async def test_the_response_is_visible_before_summarize_runs(turns: Turns):
     release = asyncio.Event()
     real_summarize = turn_activities(turns.sessions, turns.script())["summarize"]
