@@ -108,9 +108,10 @@ class Stack:
                 pass
 
     def children(self) -> list[int]:
-        """Processes started for this stack in sessions of their own (by their ports or
-        their working directory)."""
+        """Processes started for this stack in sessions of their own (by their ports, their
+        working directory, or the embedded PostgreSQL's data directory)."""
         port = f"--port {self.ports['temporal']} "
+        data = f"-D {self.workdir / '.alfred' / 'pg'} "
         found = []
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
@@ -120,6 +121,7 @@ class Stack:
                 cwd = os.readlink(entry / "cwd")
             except OSError:
                 continue
-            if port in command or ("api.cli worker" in command and cwd == str(self.workdir)):
+            worker = "api.cli worker" in command and cwd == str(self.workdir)
+            if port in command or data in command or worker:
                 found.append(int(entry.name))
         return found

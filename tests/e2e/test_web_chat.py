@@ -45,7 +45,10 @@ def stack(tmp_path):
     running = Stack(tmp_path, SCRIPT)
     running.start()
     yield running
-    running.kill()
+    try:
+        running.stop()  # as a person stops it: everything it started stops with it
+    finally:
+        running.kill()  # whatever a failed stop left
 
 
 async def test_a_conversation_in_the_browser_confirms_streams_and_sees_a_kitchen_edit(stack):
