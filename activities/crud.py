@@ -20,7 +20,7 @@ from domain.crud.calls import CrudRequest
 from domain.crud.executor import CrudExecutor
 from domain.errors import CrudValidationError, MissingIdempotencyKey
 from domain.kitchen.tables import schema_for_subdomain
-from domain.registry import RegistryDelta, SessionIdRegistry
+from domain.registry import RegistryDelta, RegistrySnapshot, SessionIdRegistry
 
 _REQUEST = TypeAdapter(CrudRequest)
 
@@ -32,7 +32,9 @@ class CrudActivities:
         """Saved conversation states: a turn with a working copy of the registry resolves
         and registers refs in the saved one (``CrudCallRequest.state_ref``)."""
 
-    async def _registry(self, request: CrudCallRequest) -> tuple[SessionIdRegistry, dict[str, Any]]:
+    async def _registry(
+        self, request: CrudCallRequest
+    ) -> tuple[SessionIdRegistry, RegistrySnapshot | dict[str, Any]]:
         """The registry the call works in, and a snapshot of it to tell what changed."""
         if request.state_ref is None:
             return SessionIdRegistry.from_dict(request.registry), request.registry
@@ -43,7 +45,9 @@ class CrudActivities:
 
     @staticmethod
     def _delta(
-        request: CrudCallRequest, registry: SessionIdRegistry, before: dict[str, Any]
+        request: CrudCallRequest,
+        registry: SessionIdRegistry,
+        before: RegistrySnapshot | dict[str, Any],
     ) -> RegistryDelta:
         """What crosses back: the changes to the turn's copy. A working copy also gets the
         whole entries of the refs the call touched that it did not hold (an old row read
@@ -51,7 +55,7 @@ class CrudActivities:
         if request.state_ref is None:
             return registry.delta_since(request.registry)
         touched = registry.refs_in(registry.delta_since(before))
-        held = list(request.registry.get("ref_to_uuid", {}))
+        held = list(request.registry.ref_to_uuid)
         return registry.only([*held, *touched]).delta_since(request.registry)
 
     @activity.defn(name="crud")

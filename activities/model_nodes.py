@@ -129,7 +129,7 @@ def _facts(request: Any, state: ConversationState, registry: SessionIdRegistry) 
     state and registry the node was shown, however the request carried them."""
     if request.state_ref is None:
         return request
-    return request.model_copy(update={"state": state, "registry": registry.to_dict()})
+    return request.model_copy(update={"state": state, "registry": registry.snapshot()})
 
 
 def _result(model: type[BaseModel], output: dict[str, Any], call: NodeCall) -> Any:
@@ -280,7 +280,7 @@ class NodeActivities:
         _, registry = await state_for_prompt(self.states, request.state_ref, None, request.registry)
         if request.state_ref is not None:
             registry = registry.for_prompt()
-            request = request.model_copy(update={"registry": registry.to_dict()})
+            request = request.model_copy(update={"registry": registry.snapshot()})
         user = context.act_quick_context(
             request.intent,
             request.subdomain,

@@ -35,7 +35,7 @@ from domain.nodes import (
     UnderstandOutput,
 )
 from domain.plan_record import PlanRecord
-from domain.registry import RegistryDelta
+from domain.registry import RegistryDelta, RegistrySnapshot
 from domain.tool_results import ToolEntry
 from domain.turn_context import FreshEntity, TurnContext
 
@@ -156,7 +156,7 @@ class UnderstandRequest(BaseModel):
     message: str
     mode: str
     state: ConversationState | None = None
-    registry: dict[str, Any] = Field(default_factory=dict)
+    registry: RegistrySnapshot = Field(default_factory=RegistrySnapshot)
     state_ref: StateRef | None = None
     """The state by reference (``state`` and ``registry`` are then left empty)."""
     pending: PendingContext | None = None
@@ -177,7 +177,7 @@ class ThinkRequest(BaseModel):
     mode: str
     understand: UnderstandOutput
     state: ConversationState | None = None
-    registry: dict[str, Any] = Field(default_factory=dict)
+    registry: RegistrySnapshot = Field(default_factory=RegistrySnapshot)
     state_ref: StateRef | None = None
     """The state by reference (``state`` and ``registry`` are then left empty)."""
     pending: PendingContext | None = None
@@ -204,7 +204,7 @@ class ActRequest(BaseModel):
     mode: str
     prior_results: list[StepResult] = Field(default_factory=list)
     tool_results: list[ToolEntry] = Field(default_factory=list)
-    registry: dict[str, Any] = Field(default_factory=dict)
+    registry: RegistrySnapshot = Field(default_factory=RegistrySnapshot)
     state: ConversationState | None = None
     state_ref: StateRef | None = None
     """The state by reference (``state`` and ``registry`` are then left empty)."""
@@ -227,7 +227,7 @@ class ActQuickRequest(BaseModel):
     message: str
     intent: str
     subdomain: str
-    registry: dict[str, Any] = Field(default_factory=dict)
+    registry: RegistrySnapshot = Field(default_factory=RegistrySnapshot)
     state_ref: StateRef | None = None
     """The registry by reference (``registry`` is then left empty)."""
     previous: ToolEntry | None = None
@@ -251,7 +251,7 @@ class ReplyRequest(BaseModel):
     blocked: StepExit | None = None
     """The step that stopped the turn's work (blocked or a breaker), if one did."""
     breakers: list[str] = Field(default_factory=list)
-    registry: dict[str, Any] = Field(default_factory=dict)
+    registry: RegistrySnapshot = Field(default_factory=RegistrySnapshot)
     state: ConversationState | None = None
     state_ref: StateRef | None = None
     """The state by reference (``state`` and ``registry`` are then left empty)."""
@@ -291,7 +291,7 @@ class SummarizeResult(BaseModel):
 class CrudCallRequest(BaseModel):
     user_id: str
     call: ToolCall
-    registry: dict[str, Any]
+    registry: RegistrySnapshot
     """The turn's copy of the registry (the working copy, or the whole one)."""
     state_ref: StateRef | None = None
     """With a working copy: the saved registry the call resolves and registers refs in (an
@@ -305,7 +305,7 @@ class CrudCallResult(BaseModel):
 
     result: CrudResult | None = None
     error: str | None = None
-    registry: dict[str, Any] | None = None
+    registry: RegistrySnapshot | None = None
     """The whole registry after the call: what runs recorded before deltas returned
     (their histories still replay from it)."""
     registry_delta: RegistryDelta | None = None

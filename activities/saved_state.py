@@ -13,7 +13,7 @@ from activities.payloads import StateRef
 from domain import turn_store
 from domain.conversation import ConversationState
 from domain.errors import DomainError
-from domain.registry import SessionIdRegistry
+from domain.registry import RegistrySnapshot, SessionIdRegistry
 
 
 class SavedStates:
@@ -54,7 +54,9 @@ class SavedStates:
         registry = await self.registry(ref)
         gone = set(ref.unarchived)
         keys = [k for k in stored.content_archive if k not in gone] + ref.archived
-        state = stored.model_copy(update={"registry": {}, "content_archive": dict.fromkeys(keys)})
+        state = stored.model_copy(
+            update={"registry": RegistrySnapshot(), "content_archive": dict.fromkeys(keys)}
+        )
         return state, registry
 
 

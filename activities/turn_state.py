@@ -130,7 +130,7 @@ class TurnStateActivities:
         summary = request.summary.model_copy()
         state, registry = await state_for_prompt(self.states, request.state_ref, request.state, {})
         if request.state_ref is not None:  # the prompt copy, as runs before it sent
-            state = state.model_copy(update={"registry": registry.for_prompt().to_dict()})
+            state = state.model_copy(update={"registry": registry.for_prompt().snapshot()})
             request = request.model_copy(update={"state": state})
         usage, calls, model = Usage(), 0, ""
         if request.use_llm:

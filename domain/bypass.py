@@ -81,7 +81,7 @@ def after_exchange(
     session.history = session.history[-SESSION_EXCHANGES:]
     if not output.exit or output.handoff is None:
         new.bypass = session
-        new.registry = registry.to_dict()
+        new.registry = registry.snapshot()
         return new
     handoff = output.handoff
     ref = session.recipe_ref if handoff.action == "update" else None
@@ -98,7 +98,7 @@ def after_exchange(
     )
     new.bypass = None
     new.handoff = landed
-    new.registry = registry.to_dict()
+    new.registry = registry.snapshot()
     new.recent_turns.append(
         TurnRecord(
             turn=turn,

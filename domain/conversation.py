@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from domain.batch import BatchManifest
 from domain.nodes import DisambiguationOption, RetainDecision
-from domain.registry import PROMPT_TURNS, RegistryDelta, SessionIdRegistry
+from domain.registry import PROMPT_TURNS, RegistryDelta, RegistrySnapshot, SessionIdRegistry
 from domain.tokens import estimate_tokens
 from domain.tool_results import ToolEntry
 
@@ -157,7 +157,7 @@ class LandedHandoff(BaseModel):
 
 
 class ConversationState(BaseModel):
-    registry: dict[str, Any] = Field(default_factory=dict)
+    registry: RegistrySnapshot = Field(default_factory=RegistrySnapshot)
     recent_turns: list[TurnRecord] = Field(default_factory=list)
     history_summary: str = ""
     engagement_summary: str = ""
@@ -179,7 +179,10 @@ class ConversationState(BaseModel):
         and with the archive's keys only (prompts list them; Act's ``retrieve_archive`` is
         served by the workflow from the whole state)."""
         return self.model_copy(
-            update={"registry": {}, "content_archive": dict.fromkeys(self.content_archive)}
+            update={
+                "registry": RegistrySnapshot(),
+                "content_archive": dict.fromkeys(self.content_archive),
+            }
         )
 
     def for_workflow(self, turn: int, *, archive_keys: bool = False) -> ConversationState:
@@ -191,7 +194,7 @@ class ConversationState(BaseModel):
         working = registry.only(registry.recent_refs(turn - PROMPT_TURNS))
         archive = self.content_archive
         return ConversationState(
-            registry=working.to_dict(),
+            registry=working.snapshot(),
             content_archive=dict.fromkeys(archive) if archive_keys else dict(archive),
             bypass=self.bypass,
             handoff=self.handoff,
@@ -278,7 +281,7 @@ def end_turn(stored: ConversationState, ending: TurnEnding) -> ConversationState
         for key, content in ending.content_archive.items()
         if content is not None or saved.get(key) is not None
     }
-    state = stored.model_copy(update={"registry": registry.to_dict(), "content_archive": archive})
+    state = stored.model_copy(update={"registry": registry.snapshot(), "content_archive": archive})
     if ending.record is not None and ending.summary is not None:
         if ending.parts is not None:
             state = conclude_turn(

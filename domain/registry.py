@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from domain.kitchen.entities import (
     BY_TABLE,
@@ -192,6 +192,39 @@ class RegistryDelta(BaseModel):
         return not (self.changed or self.removed or self.scalars)
 
 
+class RegistrySnapshot(BaseModel):
+    """The registry as it is stored and crosses Temporal boundaries: ``SessionIdRegistry``'s
+    persistent fields (``to_dict``), typed. A state saved before a field existed loads
+    with its default; a key no field has (a state from another version) is left out."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    session_id: str = ""
+    ref_to_uuid: dict[str, str] = Field(default_factory=dict)
+    uuid_to_ref: dict[str, str] = Field(default_factory=dict)
+    counters: dict[str, int] = Field(default_factory=dict)
+    gen_counters: dict[str, int] = Field(default_factory=dict)
+    pending_artifacts: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Generated, unsaved content by ref (the model's JSON)."""
+    ref_actions: dict[str, str] = Field(default_factory=dict)
+    ref_labels: dict[str, str] = Field(default_factory=dict)
+    ref_types: dict[str, str] = Field(default_factory=dict)
+    ref_detail_tracking: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    ref_turn_created: dict[str, int] = Field(default_factory=dict)
+    ref_turn_last_ref: dict[str, int] = Field(default_factory=dict)
+    ref_source_step: dict[str, int] = Field(default_factory=dict)
+    ref_turn_promoted: dict[str, int] = Field(default_factory=dict)
+    ref_active_reason: dict[str, str] = Field(default_factory=dict)
+    current_turn: int = 0
+
+
+def _fields_of(data: Mapping[str, Any] | RegistrySnapshot | None) -> Mapping[str, Any]:
+    """A snapshot's fields by name (a ``to_dict`` mapping as it is; None: nothing)."""
+    if isinstance(data, RegistrySnapshot):
+        return {name: getattr(data, name) for name in RegistrySnapshot.model_fields}
+    return data or {}
+
+
 @dataclass
 class SessionIdRegistry:
     """Refs, their UUIDs and their metadata for one conversation session.
@@ -236,14 +269,18 @@ class SessionIdRegistry:
             data[f.name] = copy.deepcopy(getattr(self, f.name))
         return data
 
+    def snapshot(self) -> RegistrySnapshot:
+        """The typed snapshot of ``to_dict``, for a model field."""
+        return RegistrySnapshot.model_construct(**self.to_dict())
+
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> SessionIdRegistry:
+    def from_dict(cls, data: Mapping[str, Any] | RegistrySnapshot | None) -> SessionIdRegistry:
         """Rebuild a registry from ``to_dict`` output.
 
         Missing keys fall back to their defaults, so states saved before a field
         existed still load; ``None`` and ``{}`` give an empty registry.
         """
-        data = data or {}
+        data = _fields_of(data)
         registry = cls()
         for f in fields(registry):
             if f.name.startswith("_") or f.name not in data or data[f.name] is None:
@@ -251,11 +288,12 @@ class SessionIdRegistry:
             setattr(registry, f.name, copy.deepcopy(data[f.name]))
         return registry
 
-    def delta_since(self, before: Mapping[str, Any]) -> RegistryDelta:
+    def delta_since(self, before: Mapping[str, Any] | RegistrySnapshot) -> RegistryDelta:
         """What changed since ``before`` (a ``to_dict`` snapshot): per field, the keys
         added or changed with their new values and the keys removed, and the scalars that
         changed. Applied to ``before``, it gives this registry (``apply_delta``)."""
         delta = RegistryDelta()
+        before = _fields_of(before)
         for f in fields(self):
             if f.name.startswith("_"):
                 continue

@@ -803,7 +803,7 @@ class TurnWorkflow:
                 note=note,
             )
         state = rt.state.model_copy(deep=True)  # runs from before follow-ups save this
-        state.registry = rt.registry.to_dict()
+        state.registry = rt.registry.snapshot()
         state.notes.append(note)
         return state
 

@@ -51,7 +51,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.mentions import plain_text, with_refs
     from domain.nodes import ToolCall
     from domain.plan_record import PlanRecord
-    from domain.registry import SessionIdRegistry
+    from domain.registry import RegistrySnapshot, SessionIdRegistry
     from domain.turn_context import FreshEntity, TurnContext
     from workflows import policies
     from workflows.events import (
@@ -78,7 +78,7 @@ Req = TypeVar("Req", bound=BaseModel)
 class StoredState:
     """What the turn loaded, to tell its changes since (``TurnRuntime.state_ref``)."""
 
-    registry: dict[str, Any] = field(default_factory=dict)
+    registry: RegistrySnapshot = field(default_factory=RegistrySnapshot)
     archive: list[str] = field(default_factory=list)
 
 
@@ -314,7 +314,7 @@ class TurnRuntime:
             CrudCallRequest(
                 user_id=self.turn.user_id,
                 call=call,
-                registry=registry.to_dict(),
+                registry=registry.snapshot(),
                 state_ref=self.state_ref(registry) if self.loaded else None,
                 idempotency_key=key,
                 step=step,

@@ -96,7 +96,7 @@ async def test_an_old_row_read_through_a_working_copy_keeps_its_ref(sessions, pa
     assert working.known_refs() == []
     request = call(pantry.user, "db_read", {"table": "inventory"}).model_copy(
         update={
-            "registry": working.to_dict(),
+            "registry": working.snapshot(),
             "state_ref": StateRef(
                 user_id=str(pantry.user),
                 conversation_id=conversation,

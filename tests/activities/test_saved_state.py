@@ -31,7 +31,7 @@ from domain.conversation import (
     TurnRecord,
 )
 from domain.nodes import ThinkStep
-from domain.registry import SessionIdRegistry
+from domain.registry import RegistrySnapshot, SessionIdRegistry
 from tests.activities.saved_conversation import save
 from tests.workflows import script
 
@@ -57,7 +57,7 @@ async def saved(sessions: Sessions, user: uuid.UUID, turns: int = 1) -> tuple[st
     return await save(sessions, user, state, turns)
 
 
-def this_turn(stored: dict) -> SessionIdRegistry:
+def this_turn(stored: RegistrySnapshot) -> SessionIdRegistry:
     """Turn 3 reads the rice again and registers a new shopping-list row."""
     registry = SessionIdRegistry.from_dict(stored)
     registry.begin_turn(3)
@@ -82,7 +82,7 @@ async def test_the_saved_version_is_read_with_the_turns_changes_on_top(sessions,
     assert read.to_dict() == registry.to_dict()
     assert read.ref_turn_last_ref["inv_1"] == 3
     assert state.content_archive == {"gen_recipe_2": None}  # the keys, as prompts show them
-    assert state.registry == {}
+    assert state.registry == RegistrySnapshot()
     assert [t.turn for t in state.recent_turns] == [1, 2]
     assert state.history_summary == "The user cooks rice dishes."
 
@@ -128,7 +128,7 @@ async def test_every_node_shows_the_same_prompt_whether_the_state_comes_whole_or
     conversation, version = await saved(sessions, user)
     stored = (await turn_store.load_conversation(sessions, str(user), conversation))[0]
     registry = this_turn(stored.registry)
-    now = stored.model_copy(update={"registry": registry.to_dict()})
+    now = stored.model_copy(update={"registry": registry.snapshot()})
     ref = StateRef(
         user_id=str(user),
         conversation_id=conversation,
@@ -163,7 +163,7 @@ async def test_every_node_shows_the_same_prompt_whether_the_state_comes_whole_or
     summary = TurnExecutionSummary(turn_num=3)
     prompt_copy = now.model_copy(
         update={
-            "registry": registry.for_prompt().to_dict(),
+            "registry": registry.for_prompt().snapshot(),
             "content_archive": dict.fromkeys(now.content_archive),
         }
     )
@@ -185,5 +185,5 @@ async def test_every_node_shows_the_same_prompt_whether_the_state_comes_whole_or
 def _by_ref(request, ref: StateRef):
     empty = {"state_ref": ref, "state": None}
     if "registry" in type(request).model_fields:
-        empty["registry"] = {}
+        empty["registry"] = RegistrySnapshot()
     return request.model_copy(update=empty)

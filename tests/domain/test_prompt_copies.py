@@ -54,7 +54,7 @@ def fifty_turns() -> tuple[ConversationState, SessionIdRegistry]:
                 f"Turn {evicted.turn}: the user asked about the dinners of the week " * 3
                 + f"item {turn}.",
             )
-    state.registry = registry.to_dict()
+    state.registry = registry.snapshot()
     return state, registry
 
 

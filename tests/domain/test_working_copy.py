@@ -102,7 +102,7 @@ def test_ending_a_turn_on_the_saved_state_is_concluding_it_on_the_whole_state():
         step_results=steps,
         parts=parts,
     )
-    now = saved.model_copy(update={"registry": whole.to_dict(), "content_archive": archive})
+    now = saved.model_copy(update={"registry": whole.snapshot(), "content_archive": archive})
     assert end_turn(saved, ending) == conclude_turn(now, record, summary, steps, parts)
 
 
