@@ -18,10 +18,10 @@ import copy
 import re
 import uuid as uuid_lib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, NamedTuple
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, NamedTuple, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from domain.kitchen.entities import (
     BY_TABLE,
@@ -192,33 +192,7 @@ class RegistryDelta(BaseModel):
         return not (self.changed or self.removed or self.scalars)
 
 
-class RegistrySnapshot(BaseModel):
-    """The registry as it is stored and crosses Temporal boundaries: ``SessionIdRegistry``'s
-    persistent fields (``to_dict``), typed. A state saved before a field existed loads
-    with its default; a key no field has (a state from another version) is left out."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    session_id: str = ""
-    ref_to_uuid: dict[str, str] = Field(default_factory=dict)
-    uuid_to_ref: dict[str, str] = Field(default_factory=dict)
-    counters: dict[str, int] = Field(default_factory=dict)
-    gen_counters: dict[str, int] = Field(default_factory=dict)
-    pending_artifacts: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    """Generated, unsaved content by ref (the model's JSON)."""
-    ref_actions: dict[str, str] = Field(default_factory=dict)
-    ref_labels: dict[str, str] = Field(default_factory=dict)
-    ref_types: dict[str, str] = Field(default_factory=dict)
-    ref_detail_tracking: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    ref_turn_created: dict[str, int] = Field(default_factory=dict)
-    ref_turn_last_ref: dict[str, int] = Field(default_factory=dict)
-    ref_source_step: dict[str, int] = Field(default_factory=dict)
-    ref_turn_promoted: dict[str, int] = Field(default_factory=dict)
-    ref_active_reason: dict[str, str] = Field(default_factory=dict)
-    current_turn: int = 0
-
-
-def _fields_of(data: Mapping[str, Any] | RegistrySnapshot | None) -> Mapping[str, Any]:
+def _fields_of(data: Mapping[str, Any] | BaseModel | None) -> Mapping[str, Any]:
     """A snapshot's fields by name (a ``to_dict`` mapping as it is; None: nothing)."""
     if isinstance(data, RegistrySnapshot):
         return {name: getattr(data, name) for name in RegistrySnapshot.model_fields}
@@ -1046,3 +1020,30 @@ class SessionIdRegistry:
             if label:
                 self.ref_labels[ref] = label
         return out
+
+
+def _snapshot_model() -> type[BaseModel]:
+    """``SessionIdRegistry``'s persistent fields as a pydantic model, from the dataclass
+    itself, so the two cannot drift apart."""
+    hints = get_type_hints(SessionIdRegistry)
+    persistent: dict[str, Any] = {}
+    for f in fields(SessionIdRegistry):
+        if f.name.startswith("_"):
+            continue
+        has_factory = f.default_factory is not MISSING
+        default = Field(default_factory=f.default_factory) if has_factory else f.default
+        persistent[f.name] = (hints[f.name], default)
+    return create_model(
+        "RegistrySnapshot",
+        __config__=ConfigDict(extra="ignore"),
+        __doc__=(
+            "The registry as it is stored and crosses Temporal boundaries: the persistent "
+            "fields of ``SessionIdRegistry`` (``to_dict``), typed. A state saved before a "
+            "field existed loads with its default; a key no field has is left out."
+        ),
+        __module__=__name__,
+        **persistent,
+    )
+
+
+RegistrySnapshot = _snapshot_model()
