@@ -29,7 +29,6 @@ from activities.payloads import (
     NodeCall,
     ReplyRequest,
     ReplyResult,
-    StateRef,
     ThinkRequest,
     ThinkResult,
     UnderstandRequest,
@@ -153,26 +152,32 @@ class NodeActivities:
         self.states = states
         """Saved conversation states, for requests that carry the state by reference."""
 
-    async def _state(self, request: Any) -> tuple[ConversationState, SessionIdRegistry]:
-        """The request's state and registry (read by reference when it has one); its
-        registry is the prompt copy (``for_prompt``), as a prompt shows it."""
+    async def _state(
+        self, request: Any
+    ) -> tuple[ConversationState, SessionIdRegistry, SessionIdRegistry | None]:
+        """The request's state and registry (read by reference when it has one): the
+        registry's prompt copy (``for_prompt``), as a prompt shows it, and the turn's whole
+        registry when it was read by reference (None otherwise)."""
         state, registry = await state_for_prompt(
             self.states, request.state_ref, request.state, request.registry
         )
-        return state, registry.for_prompt() if request.state_ref is not None else registry
+        if request.state_ref is None:
+            return state, registry, None
+        return state, registry.for_prompt(), registry
 
-    async def _known(self, ref: StateRef | None, said: Any) -> RegistryDelta | None:
+    @staticmethod
+    def _known(whole: SessionIdRegistry | None, said: Any) -> RegistryDelta | None:
         """The saved entries of the refs in ``said`` (what a model answered), for the
         workflow's working copy, which holds only the last turns' refs; None without a
         state by reference or a ref."""
         claimed = refs_claimed([said])
-        if ref is None or not claimed:
+        if whole is None or not claimed:
             return None
-        return (await self.states.registry(ref)).entries_of(claimed)
+        return whole.entries_of(claimed)
 
     @activity.defn(name="understand")
     async def understand(self, request: UnderstandRequest) -> UnderstandResult:
-        state, registry = await self._state(request)
+        state, registry, whole = await self._state(request)
         request = _facts(request, state, registry)
         user = context.understand_context(
             request.message,
@@ -186,7 +191,7 @@ class NodeActivities:
         prompt = render("understand", mode_hint=mode_config(request.mode).understand_hint)
         output, call = await call_node(self.gateway, "understand", prompt, user, facts=request)
         result = _result(UnderstandResult, output, call)
-        result.known = await self._known(request.state_ref, result.output.model_dump())
+        result.known = self._known(whole, result.output.model_dump())
         return result
 
     @activity.defn(name="think")
@@ -199,7 +204,7 @@ class NodeActivities:
             mode_guidance=config.guidance,
             mode_examples=config.examples,
         )
-        state, registry = await self._state(request)
+        state, registry, _ = await self._state(request)
         request = _facts(request, state, registry)
         user = context.think_context(
             request.message,
@@ -218,7 +223,7 @@ class NodeActivities:
 
     @activity.defn(name="act")
     async def act(self, request: ActRequest) -> ActResult:
-        state, registry = await self._state(request)
+        state, registry, whole = await self._state(request)
         if request.state_ref is not None:
             state = state.for_act()
         request = _facts(request, state, registry)
@@ -267,7 +272,7 @@ class NodeActivities:
         decided = result.output
         if decided.action == "step_complete":
             claims = [decided.result_summary, decided.data, decided.note_for_next_step]
-            result.known = await self._known(request.state_ref, claims)
+            result.known = self._known(whole, claims)
         ref = request.state_ref
         if decided.action == "retrieve_archive" and ref is not None:
             key = decided.archive_key or ""
@@ -301,7 +306,7 @@ class NodeActivities:
 
     @activity.defn(name="reply")
     async def reply(self, request: ReplyRequest) -> ReplyResult:
-        state, registry = await self._state(request)
+        state, registry, _ = await self._state(request)
         request = _facts(request, state, registry)
         prompt = render("reply", verbosity=mode_config(request.mode).verbosity)
         user = context.reply_context(

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from temporalio import workflow
 from temporalio.exceptions import ActivityError
@@ -70,8 +69,6 @@ class StepRun:
     """The generated items a write step saves, each one's status (seed 000)."""
     early_completions: int = 0
     """step_complete refused because items were still pending."""
-    archived: Any = None
-    """The saved content Act's last ``retrieve_archive`` asked for (from its activity)."""
 
 
 class ActLoop:
@@ -150,8 +147,7 @@ class ActLoop:
                 break
             if act.known is not None and self.rt.versions.has(OLD_REFS):
                 run.registry.apply_delta(act.known)  # saved refs it names, older than the copy
-            run.archived = act.archived
-            await self._apply(run, step, act.output, act.attempt)
+            await self._apply(run, step, act)
             # Seed 000's routing decides whether this step goes on (one source of truth);
             # ``_apply`` has recorded how it ended when it does not.
             route = should_continue_act(
@@ -185,7 +181,8 @@ class ActLoop:
             summary=f"act step {run.index + 1}/{len(self.plan)}: {step.step_type} {step.subdomain}",
         )
 
-    async def _apply(self, run: StepRun, step: ThinkStep, d: ActDecision, attempt: int) -> None:
+    async def _apply(self, run: StepRun, step: ThinkStep, act: ActResult) -> None:
+        d, attempt = act.output, act.attempt
         action = d.action
         if action == "tool_call" and d.tool_call is not None:  # the contract requires it
             await self._tool_call(run, step, d.tool_call)
@@ -209,7 +206,7 @@ class ActLoop:
         elif action == "retrieve_archive":
             content = self.rt.state.content_archive.get(d.archive_key or "")
             if content is None and self.rt.versions.has(ARCHIVE_KEYS):
-                content = run.archived  # saved content: the copy holds its key only
+                content = act.archived  # saved content: the copy holds its key only
             run.tool_results.append(
                 ToolEntry(
                     archive_key=d.archive_key,
