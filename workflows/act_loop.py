@@ -3,9 +3,10 @@
 A step's loop keeps the step current on tool_call, request_schema and the retrieve
 actions, ends it on step_complete, and exits on ask_user, blocked and fail. Breakers:
 at most 3 tool calls per step, 2 schema requests per step, no second empty read of one
-table, and the turn's LLM-call budget. Steps of one group run concurrently, each on its
-own copy of the registry; the copies are folded back in step order so refs are numbered
-by step order, not by which step finished first.
+table, and the turn's LLM-call budget. Steps of one group run concurrently in the turn's
+one registry: each CRUD call's delta is applied as it returns, so refs are numbered in the
+order the calls ran and a ref a model saw is the ref the row keeps. (Runs from before
+``SHARED_REGISTRY`` gave each step a copy, folded back in step order with renames.)
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ with workflow.unsafe.imports_passed_through():
     from workflows.events import StepStarted, Working
     from workflows.routing import Route, should_continue_act
     from workflows.turn_runtime import LlmCapReached, TurnRuntime
-    from workflows.versions import ARCHIVE_KEYS, BATCHES, OLD_REFS, WRITE_CHECKS
+    from workflows.versions import ARCHIVE_KEYS, BATCHES, OLD_REFS, SHARED_REGISTRY, WRITE_CHECKS
 
 ALLOWED_TOOLS: dict[str, tuple[str, ...]] = {
     "read": ("db_read",),
@@ -96,6 +97,12 @@ class ActLoop:
             run = await self.run_step(StepRun(indices[0], self.rt.registry))
             self.rt.registry = run.registry
             return [run]
+        if self.rt.versions.has(SHARED_REGISTRY):  # one registry, deltas in arrival order
+            return list(
+                await asyncio.gather(
+                    *(self.run_step(StepRun(i, self.rt.registry)) for i in indices)
+                )
+            )
         base = self.rt.registry.to_dict()
         runs = await asyncio.gather(
             *(self.run_step(StepRun(i, SessionIdRegistry.from_dict(base))) for i in indices)

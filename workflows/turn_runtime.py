@@ -8,6 +8,7 @@ every progress event records the attempt of the activity that produced it.
 
 from __future__ import annotations
 
+import asyncio
 import builtins
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -64,7 +65,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from workflows.interface import EventType, TurnEvent, TurnInput, TurnOutput, TurnProgress
     from workflows.search_attributes import TURN_STATUS
-    from workflows.versions import ARCHIVE_KEYS, DEGRADE, FOLLOW_UPS, Versions
+    from workflows.versions import ARCHIVE_KEYS, DEGRADE, FOLLOW_UPS, SHARED_REGISTRY, Versions
 
 EVENTS = "events"
 """The workflow stream topic of the turn's events (``tokens`` carries streamed text)."""
@@ -120,6 +121,9 @@ class TurnRuntime:
         beside the Act's and Reply's streamed text (``tokens``, from the activities)."""
         self.progress = TurnProgress(turn_number=turn.turn_number)
         self.registry = SessionIdRegistry()
+        self.registry_turns = asyncio.Lock()
+        """Held by a CRUD call from the registry it reads to its delta applied: concurrent
+        steps' calls take turns, so no two of them number a ref from the same counters."""
         self.state = ConversationState()
         self.version = 0
         self.step_results: dict[int, StepResult] = {}
@@ -306,6 +310,14 @@ class TurnRuntime:
         )
 
     async def crud(
+        self, call: ToolCall, registry: SessionIdRegistry, *, key: str, step: int | None
+    ) -> tuple[CrudCallResult, SessionIdRegistry]:
+        if self.versions.has(SHARED_REGISTRY):
+            async with self.registry_turns:  # taken at once when no other step holds it
+                return await self._crud(call, registry, key=key, step=step)
+        return await self._crud(call, registry, key=key, step=step)
+
+    async def _crud(
         self, call: ToolCall, registry: SessionIdRegistry, *, key: str, step: int | None
     ) -> tuple[CrudCallResult, SessionIdRegistry]:
         target = call.params.get("table", "?")

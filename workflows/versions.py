@@ -65,6 +65,12 @@ ARCHIVE_KEYS = "archive-by-keys"
 whole): a ``retrieve_archive`` gets the saved content from Act's activity, and the ending's
 keys without content keep what was saved."""
 
+SHARED_REGISTRY = "shared-registry"
+"""Steps of one group work in the turn's one registry: each CRUD call's delta is applied
+as it returns, the calls taking turns (``TurnRuntime.crud``), so a ref the model sees is
+the ref the row keeps. Before it each step worked on a copy, folded back in step order
+(``SessionIdRegistry.absorb``) with the refs it had shown renamed."""
+
 CHANGES: tuple[str, ...] = (
     DEGRADE,
     WRITE_CHECKS,
@@ -75,6 +81,7 @@ CHANGES: tuple[str, ...] = (
     WHICH_DELETE,
     OLD_REFS,
     ARCHIVE_KEYS,
+    SHARED_REGISTRY,
 )
 """Changes made after ``AT_START``: asked in the first activation, in this order."""
 

@@ -1,19 +1,22 @@
-"""Steps of one group run concurrently; refs they assign are numbered by step order."""
+"""Steps of one group run concurrently in the turn's one registry: their database calls
+take turns, refs are numbered in the order the calls ran, and a ref a model saw is the ref
+the row keeps."""
 
 from __future__ import annotations
 
 import asyncio
 
 from temporalio import activity
+from temporalio.worker import Worker
 
-from activities.llm.script_provider import ScriptProvider
 from activities.payloads import ActRequest, ActResult, CrudCallRequest, CrudCallResult
 from domain.nodes import ActDecision
 from domain.registry import SessionIdRegistry
 from domain.turn_store import load_conversation
 from tests.kitchen_helper import Kitchen
-from tests.workflows.conftest import Turns, progress
+from tests.workflows.conftest import Turns, keep_history, progress
 from tests.workflows.script import complete, plan, reply, step, tool, understand
+from tests.workflows.variants import TurnWorkflowBeforeSharedRegistry
 from workflows.worker import turn_activities
 
 TWO_READS = plan(
@@ -50,23 +53,12 @@ async def test_steps_of_one_group_run_concurrently(turns: Turns):
     assert [s.status for s in state.steps] == ["completed", "completed"]
 
 
-async def run_with_crud_finishing_first(turns: Turns, executor, first: int) -> dict:
-    """Two concurrent reads; step ``first``'s database call is made to finish first."""
+async def read_both(turns: Turns, executor, swap, summaries: tuple[str, str], workflows=None):
+    """Two concurrent reads (Dal at step 0, Chili at step 1), with ``swap(real activities)``'s
+    activities in place of the real ones; what the saved state says afterwards."""
     await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
         "recipes", [{"name": "Dal"}, {"name": "Chili"}]
     )
-    real_crud = turn_activities(turns.sessions, ScriptProvider.from_responses([]))["crud"]
-    done_first = asyncio.Event()
-
-    @activity.defn(name="crud")
-    async def crud_in_a_forced_order(request: CrudCallRequest) -> CrudCallResult:
-        if request.step != first:
-            await asyncio.wait_for(done_first.wait(), timeout=15)
-        result = await real_crud(request)
-        if request.step == first:
-            done_first.set()
-        return result
-
     script = turns.script(
         understand(),
         TWO_READS,
@@ -82,14 +74,23 @@ async def run_with_crud_finishing_first(turns: Turns, executor, first: int) -> d
             table="recipes",
             filters=[{"field": "name", "op": "=", "value": "Chili"}],
         ),
-        complete("Dal is recipe_1", at_step=0),
-        complete("Chili is recipe_1", at_step=1),
+        complete(summaries[0], at_step=0),
+        complete(summaries[1], at_step=1),
         reply("Read both."),
     )
     activities = turn_activities(turns.sessions, script)
-    activities["crud"] = crud_in_a_forced_order
-    async with turns.worker(script, list(activities.values())):
-        await (await turns.start("compare")).result()
+    activities.update(swap(dict(activities)))
+    if workflows is None:
+        async with turns.worker(script, list(activities.values())):
+            await (await turns.start("compare")).result()
+    else:
+        async with Worker(
+            turns.env.client,
+            task_queue=turns.task_queue,
+            workflows=workflows,
+            activities=list(activities.values()),
+        ):
+            await (await turns.start("compare")).result()
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     registry = SessionIdRegistry.from_dict(state.registry)
     results = state.turn_step_results["1"]
@@ -100,19 +101,148 @@ async def run_with_crud_finishing_first(turns: Turns, executor, first: int) -> d
     }
 
 
-async def test_refs_are_numbered_by_step_order_when_the_later_step_finishes_first(
+def later_step_reads_first(real: dict) -> dict:
+    """Step 0's first Act decision waits until step 1's read has returned."""
+    step_1_read = asyncio.Event()
+
+    @activity.defn(name="act")
+    async def act(request: ActRequest) -> ActResult:
+        if request.step_index == 0 and not request.tool_results:
+            await asyncio.wait_for(step_1_read.wait(), timeout=15)
+        return await real["act"](request)
+
+    @activity.defn(name="crud")
+    async def crud(request: CrudCallRequest) -> CrudCallResult:
+        result = await real["crud"](request)
+        if request.step == 1:
+            step_1_read.set()
+        return result
+
+    return {"act": act, "crud": crud}
+
+
+async def test_refs_are_numbered_in_the_order_the_reads_ran_and_never_renamed(
     turns: Turns, executor
 ):
-    outcome = await run_with_crud_finishing_first(turns, executor, first=1)
+    outcome = await read_both(
+        turns, executor, later_step_reads_first, ("Dal is recipe_2", "Chili is recipe_1")
+    )
+    assert outcome["labels"] == {"recipe_1": "Chili", "recipe_2": "Dal"}
+    assert outcome["step_rows"] == ["recipe_2", "recipe_1"]
+    # Each model named the ref it was shown, and that ref is the row's for good.
+    assert outcome["summaries"] == ["Dal is recipe_2", "Chili is recipe_1"]
+
+
+THREE_READS = plan(
+    "Compare three recipes",
+    step("Read Dal", "read", "recipes", group=0),
+    step("Read Chili", "read", "recipes", group=0),
+    step("Read Soup", "read", "recipes", group=0),
+)
+
+
+def read_of(name: str, at_step: int) -> dict:
+    filters = [{"field": "name", "op": "=", "value": name}]
+    return tool("db_read", at_step=at_step, table="recipes", filters=filters)
+
+
+async def test_database_calls_of_concurrent_steps_take_turns(turns: Turns, executor):
+    """Steps 0 and 1 decide to read while step 2's read holds the workflow task: both
+    decisions reach the workflow in one activation, and both calls are ready at once."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "recipes", [{"name": "Dal"}, {"name": "Chili"}, {"name": "Soup"}]
+    )
+    script = turns.script(
+        understand(),
+        THREE_READS,
+        read_of("Dal", 0),
+        read_of("Chili", 1),
+        read_of("Soup", 2),
+        complete("Dal read", at_step=0),
+        complete("Chili read", at_step=1),
+        complete("Soup read", at_step=2),
+        reply("Read all three."),
+    )
+    activities = turn_activities(turns.sessions, script)
+    real = dict(activities)
+    soup_reading = asyncio.Event()
+    decided: list[int] = []
+    both_decided = asyncio.Event()
+    running: list[int] = []
+    overlapped: list[list[int]] = []
+    requests: list[CrudCallRequest] = []
+
+    @activity.defn(name="act")
+    async def act(request: ActRequest) -> ActResult:
+        first = not request.tool_results
+        if first and request.step_index < 2:
+            await asyncio.wait_for(soup_reading.wait(), timeout=15)
+        result = await real["act"](request)
+        if first and request.step_index < 2:
+            decided.append(request.step_index)
+            if len(decided) == 2:
+                both_decided.set()
+        return result
+
+    @activity.defn(name="crud")
+    async def crud(request: CrudCallRequest) -> CrudCallResult:
+        running.append(request.step or 0)
+        if len(running) > 1:
+            overlapped.append(list(running))
+        requests.append(request)
+        try:
+            if request.step == 2:
+                soup_reading.set()
+                await asyncio.wait_for(both_decided.wait(), timeout=15)
+                await asyncio.sleep(1)  # the server records both decisions meanwhile
+            else:
+                await asyncio.sleep(0.2)  # long enough for a second call to start
+            return await real["crud"](request)
+        finally:
+            running.remove(request.step or 0)
+
+    activities.update(act=act, crud=crud)
+    async with turns.worker(script, list(activities.values())):
+        handle = await turns.start("compare")
+        await handle.result()
+        await keep_history(handle, "reads_taking_turns")
+    assert [r.step for r in requests][0] == 2
+    assert overlapped == []
+    # Each call reads the registry with every earlier call's ref in it.
+    seen = [set(r.state_ref.registry.changed.get("ref_to_uuid", {})) for r in requests]
+    assert seen == [set(), {"recipe_1"}, {"recipe_1", "recipe_2"}]
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    registry = SessionIdRegistry.from_dict(state.registry)
+    assert sorted(registry.label(r) for r in registry.known_refs()) == ["Chili", "Dal", "Soup"]
+
+
+def earlier_read_waits_for_the_later(real: dict) -> dict:
+    """Step 0's database call returns only after step 1's has."""
+    step_1_done = asyncio.Event()
+
+    @activity.defn(name="crud")
+    async def crud(request: CrudCallRequest) -> CrudCallResult:
+        if request.step != 1:
+            await asyncio.wait_for(step_1_done.wait(), timeout=15)
+        result = await real["crud"](request)
+        if request.step == 1:
+            step_1_done.set()
+        return result
+
+    return {"crud": crud}
+
+
+async def test_runs_from_before_the_shared_registry_still_fold_copies_back_in_step_order(
+    turns: Turns, executor
+):
+    outcome = await read_both(
+        turns,
+        executor,
+        earlier_read_waits_for_the_later,
+        ("Dal is recipe_1", "Chili is recipe_1"),
+        workflows=[TurnWorkflowBeforeSharedRegistry],
+    )
     assert outcome["labels"] == {"recipe_1": "Dal", "recipe_2": "Chili"}
     assert outcome["step_rows"] == ["recipe_1", "recipe_2"]
-    # The model saw its provisional ref; its own prose is renamed with the rows.
+    # Each step's copy showed its model recipe_1; the later step's prose is renamed.
     assert outcome["summaries"] == ["Dal is recipe_1", "Chili is recipe_2"]
-
-
-async def test_refs_are_numbered_by_step_order_when_the_earlier_step_finishes_first(
-    turns: Turns, executor
-):
-    outcome = await run_with_crud_finishing_first(turns, executor, first=0)
-    assert outcome["labels"] == {"recipe_1": "Dal", "recipe_2": "Chili"}
-    assert outcome["step_rows"] == ["recipe_1", "recipe_2"]

@@ -10,7 +10,7 @@ from temporalio import workflow
 with workflow.unsafe.imports_passed_through():
     from workflows.interface import TurnInput, TurnOutput
     from workflows.turn import TurnWorkflow
-    from workflows.versions import CHANGES, Versions
+    from workflows.versions import AT_START, CHANGES, SHARED_REGISTRY, Versions
 
 
 @workflow.defn(name="TurnWorkflow")
@@ -39,4 +39,24 @@ class TurnWorkflowAskingLate(TurnWorkflow):
     @workflow.run
     async def run(self, turn: TurnInput) -> TurnOutput:
         self.rt.versions = _AsksAfterLocalActivities()
+        return await super().run(turn)
+
+
+class _BeforeSharedRegistry(Versions):
+    """Every change but ``SHARED_REGISTRY``, which is never asked (no marker is recorded)."""
+
+    def decide(self) -> None:
+        self._at_start = workflow.patched(AT_START)
+        for change in CHANGES:
+            asked = change != SHARED_REGISTRY and self._at_start
+            self._changes[change] = asked and workflow.patched(change)
+
+
+@workflow.defn(name="TurnWorkflow")
+class TurnWorkflowBeforeSharedRegistry(TurnWorkflow):
+    """A run as started before ``SHARED_REGISTRY``: its histories replay on TurnWorkflow."""
+
+    @workflow.run
+    async def run(self, turn: TurnInput) -> TurnOutput:
+        self.rt.versions = _BeforeSharedRegistry()
         return await super().run(turn)
