@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 from temporalio import activity
+from temporalio.exceptions import ApplicationError
 
 from activities.failures import to_application_error
 from activities.payloads import CrudCallRequest, CrudCallResult, SchemaRequest, SchemaResult
@@ -37,6 +38,12 @@ class CrudActivities:
     ) -> tuple[SessionIdRegistry, RegistrySnapshot | dict[str, Any]]:
         """The registry the call works in, and a snapshot of it to tell what changed."""
         if request.state_ref is None:
+            if request.registry is None:
+                raise ApplicationError(
+                    "a crud call needs the turn's registry or a state_ref",
+                    type="invalid_request",
+                    non_retryable=True,
+                )
             return SessionIdRegistry.from_dict(request.registry), request.registry
         if self.states is None:
             raise RuntimeError("this worker reads no saved states: build CrudActivities with one")
@@ -49,12 +56,19 @@ class CrudActivities:
         registry: SessionIdRegistry,
         before: RegistrySnapshot | dict[str, Any],
     ) -> RegistryDelta:
-        """What crosses back: the changes to the turn's copy. A working copy also gets the
-        whole entries of the refs the call touched that it did not hold (an old row read
-        again keeps its ref)."""
+        """What crosses back: what the call changed, and the whole entries of the refs it
+        touched, which the turn's copy may lack (an old row read again keeps its ref; an
+        entry the copy holds is the same, applied again)."""
         if request.state_ref is None:
+            assert request.registry is not None  # _registry refused the call otherwise
             return registry.delta_since(request.registry)
-        touched = registry.refs_in(registry.delta_since(before))
+        changes = registry.delta_since(before)
+        if request.registry is None:
+            touched = set(registry.refs_in(changes))
+            in_order = [ref for ref in registry.known_refs() if ref in touched]
+            return registry.entries_of(in_order).merged(changes)
+        # A run recorded before the copy stayed home: the changes to the copy it sent.
+        touched = registry.refs_in(changes)
         held = list(request.registry.ref_to_uuid)
         return registry.only([*held, *touched]).delta_since(request.registry)
 

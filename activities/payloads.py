@@ -291,11 +291,12 @@ class SummarizeResult(BaseModel):
 class CrudCallRequest(BaseModel):
     user_id: str
     call: ToolCall
-    registry: RegistrySnapshot
-    """The turn's copy of the registry (the working copy, or the whole one)."""
+    registry: RegistrySnapshot | None = None
+    """The turn's copy of the registry: sent only before the turn has loaded its state
+    (then there is no ``state_ref``), and by runs recorded before the copy stayed home."""
     state_ref: StateRef | None = None
-    """With a working copy: the saved registry the call resolves and registers refs in (an
-    old row keeps its ref), the turn's changes on top."""
+    """The saved registry the call resolves and registers refs in (an old row keeps its
+    ref), the turn's changes on top."""
     idempotency_key: str
     step: int | None = None
 

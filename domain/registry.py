@@ -21,7 +21,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, NamedTuple, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    create_model,
+    model_serializer,
+)
 
 from domain.kitchen.entities import (
     BY_TABLE,
@@ -180,7 +187,20 @@ def _label_key(fk_field: str) -> str:
     return f"_{fk_field}_label"
 
 
-class RegistryDelta(BaseModel):
+class _DefaultsLeftOut(BaseModel):
+    """How registry snapshots and deltas are written: a field at its default (an empty
+    map, turn 0) is left out and read back as its default, so an empty one crosses as
+    ``{}``."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    @model_serializer(mode="wrap")
+    def _without_defaults(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        return {k: v for k, v in data.items() if v not in ({}, "", 0)}
+
+
+class RegistryDelta(_DefaultsLeftOut):
     """What an activity changed in the registry (refs registered, promoted, labelled):
     it crosses back instead of the whole registry."""
 
@@ -190,6 +210,19 @@ class RegistryDelta(BaseModel):
 
     def is_empty(self) -> bool:
         return not (self.changed or self.removed or self.scalars)
+
+    def merged(self, other: RegistryDelta) -> RegistryDelta:
+        """This delta with ``other``'s changes on top (two deltas read from one registry)."""
+        names = dict.fromkeys([*self.changed, *other.changed])
+        gone = dict.fromkeys([*self.removed, *other.removed])
+        return RegistryDelta(
+            changed={n: {**self.changed.get(n, {}), **other.changed.get(n, {})} for n in names},
+            removed={
+                n: list(dict.fromkeys([*self.removed.get(n, []), *other.removed.get(n, [])]))
+                for n in gone
+            },
+            scalars={**self.scalars, **other.scalars},
+        )
 
 
 def _fields_of(data: Mapping[str, Any] | BaseModel | None) -> Mapping[str, Any]:
@@ -1035,7 +1068,7 @@ def _snapshot_model() -> type[BaseModel]:
         persistent[f.name] = (hints[f.name], default)
     return create_model(
         "RegistrySnapshot",
-        __config__=ConfigDict(extra="ignore"),
+        __base__=_DefaultsLeftOut,
         __doc__=(
             "The registry as it is stored and crosses Temporal boundaries: the persistent "
             "fields of ``SessionIdRegistry`` (``to_dict``), typed. A state saved before a "

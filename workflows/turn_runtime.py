@@ -326,7 +326,7 @@ class TurnRuntime:
             CrudCallRequest(
                 user_id=self.turn.user_id,
                 call=call,
-                registry=registry.snapshot(),
+                registry=None if self.loaded else registry.snapshot(),
                 state_ref=self.state_ref(registry) if self.loaded else None,
                 idempotency_key=key,
                 step=step,

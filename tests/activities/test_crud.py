@@ -6,6 +6,7 @@ import uuid
 from typing import Any
 
 import pytest
+from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
 from activities.crud import CrudActivities
@@ -83,9 +84,11 @@ async def test_a_database_data_error_is_a_tool_error_with_no_driver_text(
     assert await rows(executor, user, "recipes") == []
 
 
-async def test_an_old_row_read_through_a_working_copy_keeps_its_ref(sessions, pantry):
+@pytest.mark.parametrize("copy_sent", [False, True], ids=["by reference", "copy sent (older runs)"])
+async def test_an_old_row_read_through_a_working_copy_keeps_its_ref(sessions, pantry, copy_sent):
     """Turn 10's working copy no longer holds the pantry read in turn 1; the call resolves
-    refs in the saved registry, so the rice is still inv_3, and the copy gets its entry."""
+    refs in the saved registry, so the rice is still inv_3, and the copy gets its entry.
+    The copy itself stays in the workflow; runs recorded before that sent it along."""
     pantry.registry.begin_turn(1)
     rice = pantry.registry.resolve("inv_3")
     saved_state = ConversationState(registry=pantry.registry.to_dict())
@@ -96,7 +99,7 @@ async def test_an_old_row_read_through_a_working_copy_keeps_its_ref(sessions, pa
     assert working.known_refs() == []
     request = call(pantry.user, "db_read", {"table": "inventory"}).model_copy(
         update={
-            "registry": working.snapshot(),
+            "registry": working.snapshot() if copy_sent else None,
             "state_ref": StateRef(
                 user_id=str(pantry.user),
                 conversation_id=conversation,
@@ -112,3 +115,11 @@ async def test_an_old_row_read_through_a_working_copy_keeps_its_ref(sessions, pa
     assert working.resolve("inv_3") == rice
     assert working.ref_turn_last_ref["inv_3"] == 10
     assert working.counters == pantry.registry.counters  # no new refs were made
+    assert working.known_refs() == ["inv_1", "inv_2", "inv_3", "inv_4"]
+
+
+async def test_a_call_with_neither_a_registry_nor_a_state_is_refused_for_good(executor, user):
+    request = call(user, "db_read", {"table": "inventory"}).model_copy(update={"registry": None})
+    with pytest.raises(ApplicationError) as raised:
+        await run(executor, request)
+    assert raised.value.non_retryable and raised.value.type == "invalid_request"

@@ -717,6 +717,23 @@ def test_a_delta_applied_to_the_registry_before_gives_the_registry_after():
     assert "gen_recipe_1" not in delta.changed.get("pending_artifacts", {})  # unchanged content
 
 
+def test_the_entries_a_call_touched_with_its_changes_rebuild_a_copy_lacking_them():
+    saved = SessionIdRegistry()
+    saved.begin_turn(1)
+    saved.ref_for_uuid("00000000-0000-0000-0000-00000000000a", "inv", action="read", label="rice")
+    copy_ = saved.only([])  # a later turn's working copy: the rice is too old to show
+    before = saved.to_dict()
+    saved.begin_turn(9)
+    saved.touch("inv_1")
+    saved.ref_for_uuid("00000000-0000-0000-0000-00000000000c", "inv", action="read", label="oats")
+    changes = saved.delta_since(before)
+    touched = [ref for ref in saved.known_refs() if ref in saved.refs_in(changes)]
+    copy_.apply_delta(saved.entries_of(touched).merged(changes))
+    assert copy_.known_refs() == ["inv_1", "inv_2"]
+    assert copy_.label("inv_1") == "rice" and copy_.ref_turn_last_ref["inv_1"] == 9
+    assert copy_.current_turn == 9 and copy_.counters == {"inv": 2}
+
+
 def test_no_change_is_an_empty_delta():
     registry = SessionIdRegistry()
     registry.register_generated("recipe", {"name": "Dal"})
