@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, JsonValue
 
 from activities.llm.provider import Usage
 from domain.batch import BatchManifest
@@ -139,7 +139,8 @@ class FinishTurnRequest(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     ledger: list[LedgerLine] = Field(default_factory=list)
     """The usage by node and model, kept with it (``usage.by_node``)."""
-    timings: dict[str, Any] = Field(default_factory=dict)
+    timings: dict[str, str] = Field(default_factory=dict)
+    """When the turn reached each moment (``replied``...), ISO 8601."""
 
 
 class FinishTurnResult(BaseModel):
@@ -216,7 +217,7 @@ class ActResult(NodeCall):
     known: RegistryDelta | None = None
     """With a state by reference: the saved entries of the refs a ``step_complete`` names,
     for a working copy that may not hold them (a ref from long ago is no unknown ref)."""
-    archived: Any = None
+    archived: JsonValue = None
     """With a state by reference: the saved content a ``retrieve_archive`` asks for (a
     working copy holds the saved archive's keys only)."""
 

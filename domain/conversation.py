@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, JsonValue
 
 from domain.batch import BatchManifest
 from domain.nodes import DisambiguationOption, RetainDecision
@@ -85,7 +85,7 @@ class StepResult(BaseModel):
     subdomain: str
     outcome: str = "completed"
     summary: str = ""
-    data: Any = None
+    data: JsonValue = None
     tool_results: list[ToolEntry] = Field(default_factory=list)
     artifacts: list[str] = Field(default_factory=list)
     """gen_ refs this step generated."""
@@ -163,7 +163,7 @@ class ConversationState(BaseModel):
     engagement_summary: str = ""
     turn_summaries: list[TurnExecutionSummary] = Field(default_factory=list)
     reasoning_summary: str = ""
-    content_archive: dict[str, Any] = Field(default_factory=dict)
+    content_archive: dict[str, JsonValue] = Field(default_factory=dict)
     """Generated content by key (``gen_recipe_1``), retrievable by Act across turns."""
     turn_step_results: dict[str, list[StepResult]] = Field(default_factory=dict)
     """Step results of the last turns, keyed by turn number (as text, for JSON)."""
@@ -257,7 +257,7 @@ class TurnEnding(BaseModel):
 
     registry: RegistryDelta = Field(default_factory=RegistryDelta)
     """The registry's changes since the copy the turn loaded."""
-    content_archive: dict[str, Any] = Field(default_factory=dict)
+    content_archive: dict[str, JsonValue] = Field(default_factory=dict)
     """The whole archive as the turn leaves it (pruned of saved content); a key without
     content keeps the content saved under it (a copy that loaded the archive's keys)."""
     record: TurnRecord | None = None

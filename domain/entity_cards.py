@@ -3,9 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from pydantic import BaseModel
 
 from domain.registry import SessionIdRegistry
+
+
+class EntityCard(BaseModel):
+    """One entity in context: its ref, type, label and what last happened to it."""
+
+    ref: str
+    type: str
+    label: str
+    action: str
+
 
 PARTS = frozenset({"ri", "ing"})
 """A recipe's ingredient rows and the ingredient catalog: parts of what the user talks
@@ -22,14 +32,14 @@ def active_refs(registry: SessionIdRegistry) -> list[str]:
     return [r for r in (*recent, *retained, *unsaved) if registry.type_of(r) not in PARTS]
 
 
-def entity_cards(registry: SessionIdRegistry) -> list[dict[str, Any]]:
+def entity_cards(registry: SessionIdRegistry) -> list[EntityCard]:
     """``{ref, type, label, action}`` for each ref in context, in ``active_refs`` order."""
     return [
-        {
-            "ref": ref,
-            "type": registry.type_of(ref),
-            "label": registry.label(ref),
-            "action": registry.action(ref),
-        }
+        EntityCard(
+            ref=ref,
+            type=registry.type_of(ref),
+            label=registry.label(ref),
+            action=registry.action(ref),
+        )
         for ref in active_refs(registry)
     ]

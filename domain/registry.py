@@ -15,11 +15,12 @@ Counters only ever grow, so a ref names one entity for the whole session.
 from __future__ import annotations
 
 import copy
+import functools
 import re
 import uuid as uuid_lib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, NamedTuple, get_type_hints
+from typing import Any, Literal, NamedTuple, get_origin, get_type_hints
 
 from pydantic import (
     BaseModel,
@@ -187,44 +188,6 @@ def _label_key(fk_field: str) -> str:
     return f"_{fk_field}_label"
 
 
-class _DefaultsLeftOut(BaseModel):
-    """How registry snapshots and deltas are written: a field at its default (an empty
-    map, turn 0) is left out and read back as its default, so an empty one crosses as
-    ``{}``."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    @model_serializer(mode="wrap")
-    def _without_defaults(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data = handler(self)
-        return {k: v for k, v in data.items() if v not in ({}, "", 0)}
-
-
-class RegistryDelta(_DefaultsLeftOut):
-    """What an activity changed in the registry (refs registered, promoted, labelled):
-    it crosses back instead of the whole registry."""
-
-    changed: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    removed: dict[str, list[str]] = Field(default_factory=dict)
-    scalars: dict[str, Any] = Field(default_factory=dict)
-
-    def is_empty(self) -> bool:
-        return not (self.changed or self.removed or self.scalars)
-
-    def merged(self, other: RegistryDelta) -> RegistryDelta:
-        """This delta with ``other``'s changes on top (two deltas read from one registry)."""
-        names = dict.fromkeys([*self.changed, *other.changed])
-        gone = dict.fromkeys([*self.removed, *other.removed])
-        return RegistryDelta(
-            changed={n: {**self.changed.get(n, {}), **other.changed.get(n, {})} for n in names},
-            removed={
-                n: list(dict.fromkeys([*self.removed.get(n, []), *other.removed.get(n, [])]))
-                for n in gone
-            },
-            scalars={**self.scalars, **other.scalars},
-        )
-
-
 def _fields_of(data: Mapping[str, Any] | BaseModel | None) -> Mapping[str, Any]:
     """A snapshot's fields by name (a ``to_dict`` mapping as it is; None: nothing)."""
     if isinstance(data, RegistrySnapshot):
@@ -299,24 +262,29 @@ class SessionIdRegistry:
         """What changed since ``before`` (a ``to_dict`` snapshot): per field, the keys
         added or changed with their new values and the keys removed, and the scalars that
         changed. Applied to ``before``, it gives this registry (``apply_delta``)."""
-        delta = RegistryDelta()
         before = _fields_of(before)
-        for f in fields(self):
-            if f.name.startswith("_"):
-                continue
-            name, now = f.name, getattr(self, f.name)  # read, not copied: the delta is sent
+        changed: dict[str, dict[str, Any]] = {}
+        removed: dict[str, list[str]] = {}
+        for name in MAP_FIELDS:
+            now = getattr(self, name)  # read, not copied: the delta is sent
             then = before.get(name)
-            if isinstance(now, dict):
-                then = then if isinstance(then, dict) else {}
-                changed = {k: v for k, v in now.items() if k not in then or then[k] != v}
-                removed = [k for k in then if k not in now]
-                if changed:
-                    delta.changed[name] = changed
-                if removed:
-                    delta.removed[name] = removed
-            elif now != then:
-                delta.scalars[name] = now
-        return delta
+            then = then if isinstance(then, dict) else {}
+            added = {k: v for k, v in now.items() if k not in then or then[k] != v}
+            gone = [k for k in then if k not in now]
+            if added:
+                changed[name] = added
+            if gone:
+                removed[name] = gone
+        scalars = {
+            name: getattr(self, name)
+            for name in SCALAR_FIELDS
+            if getattr(self, name) != before.get(name)
+        }
+        return RegistryDelta(
+            changed=RegistryMaps.model_construct(**changed),
+            removed=removed,
+            scalars=RegistryScalars.model_construct(**scalars),
+        )
 
     def apply_delta(self, delta: RegistryDelta) -> None:
         """Apply what an activity changed (``delta_since``), in place."""
@@ -324,9 +292,9 @@ class SessionIdRegistry:
             target = getattr(self, name)
             for key in keys:
                 target.pop(key, None)
-        for name, changed in delta.changed.items():
+        for name, changed in delta.changed.nonempty():
             getattr(self, name).update(copy.deepcopy(changed))
-        for name, value in delta.scalars.items():
+        for name, value in delta.scalars.given():
             setattr(self, name, value)
 
     def for_prompt(self, recent_turns: int = PROMPT_TURNS) -> SessionIdRegistry:
@@ -375,18 +343,17 @@ class SessionIdRegistry:
         a delta that adds them to a copy lacking them (a working copy) and leaves one
         holding them as it is."""
         entries = self.only(refs).delta_since({})
-        return RegistryDelta(
-            changed={
-                name: changed
-                for name, changed in entries.changed.items()
-                if name in PER_REF_FIELDS or name == "uuid_to_ref"
-            }
-        )
+        kept = {
+            name: changed
+            for name, changed in entries.changed.nonempty()
+            if name in PER_REF_FIELDS or name == "uuid_to_ref"
+        }
+        return RegistryDelta(changed=RegistryMaps.model_construct(**kept))
 
     def refs_in(self, delta: RegistryDelta) -> list[str]:
         """The refs ``delta`` adds or changes an entry of, in first-seen order."""
         seen: dict[str, None] = {}
-        for name, changed in delta.changed.items():
+        for name, changed in delta.changed.nonempty():
             if name == "uuid_to_ref":
                 seen.update(dict.fromkeys(changed.values()))
             elif name in PER_REF_FIELDS:
@@ -1055,28 +1022,125 @@ class SessionIdRegistry:
         return out
 
 
-def _snapshot_model() -> type[BaseModel]:
-    """``SessionIdRegistry``'s persistent fields as a pydantic model, from the dataclass
-    itself, so the two cannot drift apart."""
+class _DefaultsLeftOut(BaseModel):
+    """How registry snapshots and deltas are written: a field at its default (an empty
+    map, turn 0, no value) is left out and read back as its default, so an empty one
+    crosses as ``{}``."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    @model_serializer(mode="wrap")
+    def _without_defaults(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        defaults = _written_defaults(type(self))
+        return {k: v for k, v in data.items() if k not in defaults or v != defaults[k]}
+
+
+@functools.cache
+def _written_defaults(model: type[BaseModel]) -> dict[str, Any]:
+    written = {}
+    for name, info in model.model_fields.items():
+        default = info.get_default(call_default_factory=True)
+        written[name] = default.model_dump() if isinstance(default, BaseModel) else default
+    return written
+
+
+def _persistent_fields() -> dict[str, tuple[Any, Any]]:
+    """``SessionIdRegistry``'s persistent fields: name, type and default, from the
+    dataclass itself, so the models below cannot drift apart from it."""
     hints = get_type_hints(SessionIdRegistry)
-    persistent: dict[str, Any] = {}
+    persistent: dict[str, tuple[Any, Any]] = {}
     for f in fields(SessionIdRegistry):
         if f.name.startswith("_"):
             continue
         has_factory = f.default_factory is not MISSING
         default = Field(default_factory=f.default_factory) if has_factory else f.default
         persistent[f.name] = (hints[f.name], default)
-    return create_model(
-        "RegistrySnapshot",
-        __base__=_DefaultsLeftOut,
-        __doc__=(
-            "The registry as it is stored and crosses Temporal boundaries: the persistent "
-            "fields of ``SessionIdRegistry`` (``to_dict``), typed. A state saved before a "
-            "field existed loads with its default; a key no field has is left out."
-        ),
-        __module__=__name__,
-        **persistent,
-    )
+    return persistent
 
 
-RegistrySnapshot = _snapshot_model()
+_PERSISTENT = _persistent_fields()
+MAP_FIELDS = tuple(n for n, (hint, _) in _PERSISTENT.items() if get_origin(hint) is dict)
+"""The registry's maps (per ref, per UUID, per type)."""
+SCALAR_FIELDS = tuple(n for n in _PERSISTENT if n not in MAP_FIELDS)
+"""The registry's single values (session id, current turn)."""
+
+RegistrySnapshot = create_model(
+    "RegistrySnapshot",
+    __base__=_DefaultsLeftOut,
+    __doc__=(
+        "The registry as it is stored and crosses Temporal boundaries: the persistent "
+        "fields of ``SessionIdRegistry`` (``to_dict``), typed. A state saved before a "
+        "field existed loads with its default; a key no field has is left out."
+    ),
+    __module__=__name__,
+    **_PERSISTENT,
+)
+
+
+class _Maps(_DefaultsLeftOut):
+    def nonempty(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Each map holding something, by name, in the registry's field order."""
+        for name in MAP_FIELDS:
+            value = getattr(self, name)
+            if value:
+                yield name, value
+
+
+RegistryMaps = create_model(
+    "RegistryMaps",
+    __base__=_Maps,
+    __doc__="Entries added or changed, per map of the registry (each typed as there).",
+    __module__=__name__,
+    **{name: _PERSISTENT[name] for name in MAP_FIELDS},
+)
+
+
+class _Scalars(_DefaultsLeftOut):
+    def given(self) -> Iterator[tuple[str, Any]]:
+        """Each single value that changed, by name."""
+        for name in SCALAR_FIELDS:
+            value = getattr(self, name)
+            if value is not None:
+                yield name, value
+
+
+RegistryScalars = create_model(
+    "RegistryScalars",
+    __base__=_Scalars,
+    __doc__="Single values of the registry that changed (None: unchanged).",
+    __module__=__name__,
+    **{name: (_PERSISTENT[name][0] | None, None) for name in SCALAR_FIELDS},
+)
+
+MapName = Literal[MAP_FIELDS]  # type: ignore[valid-type]
+"""The name of one of the registry's maps."""
+
+
+class RegistryDelta(_DefaultsLeftOut):
+    """What an activity changed in the registry (refs registered, promoted, labelled):
+    it crosses back instead of the whole registry. ``delta_since`` makes one,
+    ``apply_delta`` applies it."""
+
+    changed: RegistryMaps = Field(default_factory=RegistryMaps)  # type: ignore[valid-type]
+    removed: dict[MapName, list[str]] = Field(default_factory=dict)  # type: ignore[valid-type]
+    scalars: RegistryScalars = Field(default_factory=RegistryScalars)  # type: ignore[valid-type]
+
+    def is_empty(self) -> bool:
+        return not (any(self.changed.nonempty()) or self.removed or any(self.scalars.given()))
+
+    def merged(self, other: RegistryDelta) -> RegistryDelta:
+        """This delta with ``other``'s changes on top (two deltas read from one registry)."""
+        mine, theirs = dict(self.changed.nonempty()), dict(other.changed.nonempty())
+        changed = {n: {**mine.get(n, {}), **theirs.get(n, {})} for n in {**mine, **theirs}}
+        gone = dict.fromkeys([*self.removed, *other.removed])
+        removed = {
+            n: list(dict.fromkeys([*self.removed.get(n, []), *other.removed.get(n, [])]))
+            for n in gone
+        }
+        scalars = {**dict(self.scalars.given()), **dict(other.scalars.given())}
+        return RegistryDelta(
+            changed=RegistryMaps.model_construct(**changed),
+            removed=removed,
+            scalars=RegistryScalars.model_construct(**scalars),
+        )

@@ -114,9 +114,7 @@ class BypassTurnWorkflow:
         rt.progress.response = output.response
         rt.set_status("replied")
         rt.mark("replied")
-        done = Done(response=output.response, mode=mode, exit=output.exit)
-        if output.handoff is not None:
-            done.handoff = output.handoff.model_dump(mode="json")
+        done = Done(response=output.response, mode=mode, exit=output.exit, handoff=output.handoff)
         rt.emit("done", done, attempt=result.attempt)
         await rt.mark_turn("replied", output.response)
         await rt.finish(state, "completed", output.response)

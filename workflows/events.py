@@ -9,9 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    JsonValue,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
-from domain.nodes import ThinkStep
+from domain.entity_cards import EntityCard
+from domain.nodes import Handoff, ThinkStep
 
 
 class EventData(BaseModel):
@@ -80,7 +87,7 @@ class StepCompleted(EventData):
     step: int
     total: int
     summary: str
-    data: Any = None
+    data: JsonValue = None
     """What the step produced (the model's JSON)."""
     tool_calls: int
     flags: list[str]
@@ -104,18 +111,18 @@ class FellBack(EventData):
 
 
 class ActiveContext(EventData):
-    data: list[dict[str, Any]]
+    data: list[EntityCard]
     """The entity cards in context (``domain.entity_cards``)."""
 
 
 class Done(EventData):
     response: str
-    active_context: list[dict[str, Any]] | None = None
+    active_context: list[EntityCard] | None = None
     """The entity cards in context (plan and quick turns)."""
     mode: str | None = None
     """A bypass turn's mode, whether it ends the session and the handoff it leaves."""
     exit: bool | None = None
-    handoff: dict[str, Any] | None = None
+    handoff: Handoff | None = None
 
 
 class Failed(EventData):

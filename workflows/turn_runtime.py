@@ -46,7 +46,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.turn_state import TurnStateActivities
     from domain.clock import Clock
     from domain.conversation import ConversationState, StepResult, TurnEnding
-    from domain.entity_cards import entity_cards
+    from domain.entity_cards import EntityCard, entity_cards
     from domain.formatters import model_problem
     from domain.ledger import add_call
     from domain.mentions import plain_text, with_refs
@@ -195,7 +195,7 @@ class TurnRuntime:
         self.emit("breaker", BreakerTripped(kind=kind, detail=detail))
         workflow.logger.info("breaker %s tripped: %s", kind, detail)
 
-    def show_context(self) -> list[dict[str, Any]]:
+    def show_context(self) -> list[EntityCard]:
         """Emit ``active_context``: the entity cards in context now (seed 000); returns them."""
         cards = entity_cards(self.registry)
         self.emit("active_context", ActiveContext(data=cards))

@@ -81,7 +81,7 @@ async def read_conversation(
             )
             for t in rows
         ],
-        active_entities=[EntityPublic(**card) for card in entity_cards(registry)],
+        active_entities=[EntityPublic(**card.model_dump()) for card in entity_cards(registry)],
     )
 
 

@@ -6,10 +6,12 @@ import json
 import uuid
 
 import pytest
+from pydantic import ValidationError
 
 from domain.registry import (
     PENDING,
     PendingRefError,
+    RegistryDelta,
     SessionIdRegistry,
     UnknownRefError,
     is_ref,
@@ -713,8 +715,10 @@ def test_a_delta_applied_to_the_registry_before_gives_the_registry_after():
     applied = SessionIdRegistry.from_dict(snapshot)
     applied.apply_delta(delta)
     assert applied.to_dict() == after.to_dict()
-    assert "inv_1" in delta.removed["ref_to_uuid"] and delta.scalars == {"current_turn": 4}
-    assert "gen_recipe_1" not in delta.changed.get("pending_artifacts", {})  # unchanged content
+    assert "inv_1" in delta.removed["ref_to_uuid"] and dict(delta.scalars.given()) == {
+        "current_turn": 4
+    }
+    assert "gen_recipe_1" not in delta.changed.pending_artifacts  # unchanged content
 
 
 def test_the_entries_a_call_touched_with_its_changes_rebuild_a_copy_lacking_them():
@@ -732,6 +736,22 @@ def test_the_entries_a_call_touched_with_its_changes_rebuild_a_copy_lacking_them
     assert copy_.known_refs() == ["inv_1", "inv_2"]
     assert copy_.label("inv_1") == "rice" and copy_.ref_turn_last_ref["inv_1"] == 9
     assert copy_.current_turn == 9 and copy_.counters == {"inv": 2}
+
+
+def test_a_delta_is_typed_as_the_registry_and_written_as_before():
+    written = {
+        "changed": {"ref_to_uuid": {"inv_1": "u1"}, "ref_turn_created": {"inv_1": 3}},
+        "removed": {"ref_labels": ["inv_9"]},
+        "scalars": {"current_turn": 3},
+    }
+    delta = RegistryDelta.model_validate(written)
+    assert delta.changed.ref_turn_created == {"inv_1": 3}
+    assert delta.model_dump(mode="json") == written  # what histories and results hold
+    assert RegistryDelta().model_dump(mode="json") == {}
+    with pytest.raises(ValidationError):
+        RegistryDelta.model_validate({"changed": {"ref_turn_created": {"inv_1": "soon"}}})
+    with pytest.raises(ValidationError):
+        RegistryDelta.model_validate({"removed": {"no_such_map": ["inv_1"]}})
 
 
 def test_no_change_is_an_empty_delta():

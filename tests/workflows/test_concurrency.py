@@ -209,7 +209,7 @@ async def test_database_calls_of_concurrent_steps_take_turns(turns: Turns, execu
     assert [r.step for r in requests][0] == 2
     assert overlapped == []
     # Each call reads the registry with every earlier call's ref in it.
-    seen = [set(r.state_ref.registry.changed.get("ref_to_uuid", {})) for r in requests]
+    seen = [set(r.state_ref.registry.changed.ref_to_uuid) for r in requests]
     assert seen == [set(), {"recipe_1"}, {"recipe_1", "recipe_2"}]
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     registry = SessionIdRegistry.from_dict(state.registry)

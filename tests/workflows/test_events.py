@@ -8,7 +8,7 @@ import typing
 import pytest
 from pydantic import ValidationError
 
-from domain.nodes import ThinkStep
+from domain.nodes import Handoff, ThinkStep
 from workflows.events import DATA_BY_TYPE, Done, PlanMade, Thinking, Working
 from workflows.interface import EventType, TurnEvent
 
@@ -31,12 +31,12 @@ def test_an_event_serializes_the_fields_it_set_and_reads_back_typed():
     assert isinstance(back.data, PlanMade) and back.data.steps == [step]
     assert back.model_dump(mode="json")["data"]["goal"] is None  # set to None: kept
     done = Done(response="ok", mode="cook", exit=False)
-    done.handoff = {"summary": "cooked"}
+    done.handoff = Handoff(summary="cooked", action="close")
     assert done.model_dump() == {
         "response": "ok",
         "mode": "cook",
         "exit": False,
-        "handoff": {"summary": "cooked"},
+        "handoff": {"summary": "cooked", "action": "close", "recipe": None},
     }
 
 

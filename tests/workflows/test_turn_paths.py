@@ -84,7 +84,7 @@ async def test_plan_direct_runs_a_multi_tool_write_step(turns: Turns, executor):
         events = [e.type for e in full]
     assert result.response == "Added milk and eggs to your shopping list."
     cards = next(e for e in full if e.type == "active_context").data.data
-    assert sorted((c["label"], c["type"], c["action"]) for c in cards) == [
+    assert sorted((c.label, c.type, c.action) for c in cards) == [
         ("eggs", "shop", "created"),
         ("milk", "shop", "created"),
     ]
