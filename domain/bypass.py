@@ -14,7 +14,10 @@ from __future__ import annotations
 import json
 from typing import Literal
 
+from pydantic import JsonValue
+
 from domain.conversation import (
+    BypassEnding,
     BypassSession,
     ConversationState,
     Exchange,
@@ -65,29 +68,27 @@ def open_session(
 
 
 def after_exchange(
-    state: ConversationState,
     registry: SessionIdRegistry,
+    archive: dict[str, JsonValue],
     session: BypassSession,
     *,
     turn: int,
     message: str,
     output: BypassOutput,
-) -> ConversationState:
-    """The conversation state after one bypass message: the session continues, or, on
-    exit, the handoff lands and the session ends."""
-    new = state.model_copy(deep=True)
+) -> BypassEnding:
+    """What one bypass message leaves: the session goes on, or, on exit, the handoff lands
+    and the session ends. A save's recipe becomes unsaved generated content: registered
+    in ``registry`` and kept in ``archive`` (the turn's own copies, changed in place)."""
     session = session.model_copy(deep=True)
     session.history.append(Exchange(user=message, assistant=output.response))
     session.history = session.history[-SESSION_EXCHANGES:]
     if not output.exit or output.handoff is None:
-        new.bypass = session
-        new.registry = registry.snapshot()
-        return new
+        return BypassEnding(session=session)
     handoff = output.handoff
     ref = session.recipe_ref if handoff.action == "update" else None
     if handoff.action == "save" and handoff.recipe:
         ref = registry.register_generated("recipe", handoff.recipe)
-        new.content_archive[ref] = handoff.recipe
+        archive[ref] = handoff.recipe
     landed = LandedHandoff(
         mode=session.mode,
         turn=turn,
@@ -96,18 +97,13 @@ def after_exchange(
         recipe_ref=ref,
         recipe=handoff.recipe,
     )
-    new.bypass = None
-    new.handoff = landed
-    new.registry = registry.snapshot()
-    new.recent_turns.append(
-        TurnRecord(
-            turn=turn,
-            user_message=f"({session.mode} mode, {len(session.history)} messages) {message}",
-            assistant_response=f"{output.response}\n[{session.mode} handoff] {handoff.summary}",
-            entities=[ref] if ref else [],
-        )
+    record = TurnRecord(
+        turn=turn,
+        user_message=f"({session.mode} mode, {len(session.history)} messages) {message}",
+        assistant_response=f"{output.response}\n[{session.mode} handoff] {handoff.summary}",
+        entities=[ref] if ref else [],
     )
-    return new
+    return BypassEnding(session=None, handoff=landed, record=record)
 
 
 def handoff_section(state: ConversationState) -> str:

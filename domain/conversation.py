@@ -251,6 +251,17 @@ def conclude_turn(
     return new
 
 
+class BypassEnding(BaseModel):
+    """What one cook or brainstorm message leaves (``domain.bypass.after_exchange``)."""
+
+    session: BypassSession | None = None
+    """The session as it goes on; None: it ended (the model handed off)."""
+    handoff: LandedHandoff | None = None
+    """On exit: what lands for the next plan turn."""
+    record: TurnRecord | None = None
+    """On exit: the session's line in the recent turns."""
+
+
 class TurnEnding(BaseModel):
     """What a turn leaves behind, applied by ``finish_turn`` to the state the turn loaded
     (``end_turn``): a workflow holds only the turn's working copy of the state."""
@@ -268,6 +279,8 @@ class TurnEnding(BaseModel):
     """Summarize's decisions; without them the turn is recorded as said, no model."""
     note: str | None = None
     """A fact about the conversation ("turn 4 expired waiting for an answer")."""
+    bypass: BypassEnding | None = None
+    """A cook or brainstorm message's session change (None: no bypass message)."""
 
 
 def end_turn(stored: ConversationState, ending: TurnEnding) -> ConversationState:
@@ -293,7 +306,19 @@ def end_turn(stored: ConversationState, ending: TurnEnding) -> ConversationState
                 state = add_history(state, as_said(evicted))
     if ending.note is not None:
         state = state.model_copy(update={"notes": [*state.notes, ending.note]})
+    if ending.bypass is not None:
+        state = _end_exchange(state, ending.bypass)
     return state
+
+
+def _end_exchange(state: ConversationState, ending: BypassEnding) -> ConversationState:
+    """The session goes on, or ends with its handoff landed and its line recorded."""
+    update: dict[str, Any] = {"bypass": ending.session}
+    if ending.handoff is not None:
+        update["handoff"] = ending.handoff
+    if ending.record is not None:
+        update["recent_turns"] = [*state.recent_turns, ending.record]
+    return state.model_copy(update=update)
 
 
 def as_said(turn: TurnRecord) -> str:

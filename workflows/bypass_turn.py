@@ -1,9 +1,9 @@
 """BypassTurnWorkflow: one message of a ``cook`` or ``brainstorm`` session (seed 000
 "Domain Bypass Modes"), a workflow type of its own beside TurnWorkflow.
 
-The path is short and has no pauses: load the conversation, load the user's kitchen
-(the recipe an @-mention names, the profile), one model call with the session's own
-history, save. No CRUD activity exists on this path, so neither mode can write. On exit
+The path is short and has no pauses: load the conversation's working copy, load the
+user's kitchen (the recipe an @-mention names, the profile), one model call with the
+session's own history, save what the message changed (a ``TurnEnding``). No CRUD activity exists on this path, so neither mode can write. On exit
 the model's handoff lands in the conversation (``domain.bypass.after_exchange``) for the
 next plan turn. Same id scheme, progress query and events as TurnWorkflow, so the API
 and clients treat both alike.
@@ -21,6 +21,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.model_nodes import NodeActivities
     from activities.payloads import BypassRequest
     from domain.bypass import after_exchange, open_session
+    from domain.conversation import TurnEnding
     from domain.modes import BYPASS_MODES
     from workflows.events import Done, Failed, Thinking, TurnEnded
     from workflows.interface import ProgressQuery, TurnInput, TurnOutput, TurnProgress, UserInput
@@ -76,7 +77,7 @@ class BypassTurnWorkflow:
         except (ActivityError, ApplicationError, asyncio.CancelledError) as error:
             if is_cancelled_exception(error):
                 rt.progress.response = rt.progress.response or "Cancelled."
-                await rt.finish(rt.state, "cancelled", rt.progress.response)
+                await rt.finish(self._unchanged(), "cancelled", rt.progress.response)
                 raise
             await self._fail(error)
         except LlmCapReached:
@@ -86,7 +87,7 @@ class BypassTurnWorkflow:
     async def _converse(self, turn: TurnInput) -> None:
         rt = self.rt
         await rt.wait_for_previous()
-        await rt.load()
+        await rt.load(working_copy=True)
         await rt.prepare()
         mode = turn.mode
         session = open_session(rt.state, rt.registry, mode, turn.turn_number, rt.context)
@@ -103,9 +104,10 @@ class BypassTurnWorkflow:
             summary=f"{mode}",
         )
         output = result.output
-        state = after_exchange(
-            rt.state,
+        archive = dict(rt.state.content_archive)
+        exchange = after_exchange(
             rt.registry,
+            archive,
             session,
             turn=turn.turn_number,
             message=rt.message,
@@ -117,8 +119,15 @@ class BypassTurnWorkflow:
         done = Done(response=output.response, mode=mode, exit=output.exit, handoff=output.handoff)
         rt.emit("done", done, attempt=result.attempt)
         await rt.mark_turn("replied", output.response)
-        await rt.finish(state, "completed", output.response)
+        await rt.finish(
+            rt.ending(content_archive=archive, bypass=exchange), "completed", output.response
+        )
         rt.emit("context_updated", TurnEnded(turn=turn.turn_number))
+
+    def _unchanged(self) -> TurnEnding:
+        """The ending of a message that was not answered: what ``prepare`` registered (the
+        user's changes and mentions), the session and the archive as they were."""
+        return self.rt.ending(content_archive=dict(self.rt.state.content_archive))
 
     async def _fail(self, error: Exception) -> None:
         rt = self.rt
@@ -129,7 +138,7 @@ class BypassTurnWorkflow:
         rt.progress.response = f"Sorry, I couldn't answer this: {problem}. Nothing was changed."
         rt.emit("error", Failed(message=rt.progress.response, kind=failure_kind(error) or "error"))
         try:
-            await rt.finish(rt.state, "failed", rt.progress.response)
+            await rt.finish(self._unchanged(), "failed", rt.progress.response)
         except ActivityError:
             workflow.logger.exception("could not record the failed turn")
         rt.set_status("failed")

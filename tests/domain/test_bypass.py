@@ -12,8 +12,10 @@ from domain.bypass import SESSION_EXCHANGES, after_exchange, handoff_section, op
 from domain.conversation import (
     BypassSession,
     ConversationState,
+    TurnEnding,
     TurnExecutionSummary,
     TurnRecord,
+    end_turn,
     record_turn,
 )
 from domain.nodes import BypassOutput, Handoff
@@ -21,6 +23,21 @@ from domain.registry import SessionIdRegistry
 from domain.turn_context import FreshEntity, TurnContext
 
 DAL = {"name": "Dal", "servings": 2, "instructions": ["Rinse.", "Simmer."]}
+
+
+def exchange(
+    state: ConversationState, registry: SessionIdRegistry, session, **said
+) -> ConversationState:
+    """One bypass message as the workflow ends it (its working copies of the registry and
+    archive changed in place) and ``finish_turn`` saves it."""
+    archive = dict(state.content_archive)
+    ending = after_exchange(registry, archive, session, **said)
+    return end_turn(
+        state,
+        TurnEnding(
+            registry=registry.delta_since(state.registry), content_archive=archive, bypass=ending
+        ),
+    )
 
 
 def registry_at(turn: int) -> SessionIdRegistry:
@@ -61,7 +78,7 @@ def test_the_session_keeps_its_own_short_history_and_the_conversation_is_untouch
     state, registry = ConversationState(), registry_at(1)
     session = open_session(state, registry, "cook", 1, mentioned())
     for n in range(SESSION_EXCHANGES + 2):
-        state = after_exchange(
+        state = exchange(
             state,
             registry,
             session,
@@ -79,7 +96,7 @@ def test_a_save_handoff_lands_as_unsaved_content_a_plan_turn_can_save():
     state, registry = ConversationState(), registry_at(3)
     session = open_session(state, registry, "brainstorm", 3, TurnContext())
     handoff = Handoff(summary="Settled on a lime slaw.", action="save", recipe={"name": "Slaw"})
-    state = after_exchange(
+    state = exchange(
         state,
         registry,
         session,
@@ -106,7 +123,7 @@ def test_an_update_handoff_names_the_cooked_recipe_and_carries_the_changes():
     state, registry = ConversationState(), registry_at(2)
     session = open_session(state, registry, "cook", 2, mentioned("recipe_4"))
     changed = {**DAL, "instructions": ["Rinse.", "Simmer with more garlic."]}
-    state = after_exchange(
+    state = exchange(
         state,
         registry,
         session,
@@ -129,7 +146,7 @@ def test_the_next_plan_turn_sees_the_handoff_once():
     assert handoff_section(state) == ""
     state, registry = ConversationState(), registry_at(1)
     session = open_session(state, registry, "cook", 1, mentioned())
-    state = after_exchange(
+    state = exchange(
         state,
         registry,
         session,

@@ -5,6 +5,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+from temporalio import activity
+
+from activities.payloads import (
+    BeginTurnRequest,
+    BeginTurnResult,
+    FinishTurnRequest,
+    FinishTurnResult,
+)
 from domain.crud.calls import DbRead
 from domain.registry import SessionIdRegistry
 from domain.turn_store import load_conversation
@@ -12,6 +20,8 @@ from tests.kitchen_helper import Kitchen
 from tests.workflows.conftest import Turns, keep_history
 from tests.workflows.script import bypass, complete, plan, reply, step, understand
 from tests.workflows.test_durability import scheduled_activities
+from tests.workflows.test_turn_context import pantry_read_nine_turns_ago
+from workflows.worker import turn_activities
 
 
 async def test_a_cook_session_guides_from_its_own_history_and_hands_off_an_update(
@@ -76,3 +86,45 @@ async def test_brainstorm_without_tools_hands_off_a_recipe_to_save(turns: Turns,
     registry = SessionIdRegistry.from_dict(state.registry)
     assert registry.get_truly_pending_artifacts() == {"gen_recipe_1": slaw}
     assert state.handoff.recipe_ref == "gen_recipe_1"
+
+
+async def test_a_bypass_turn_loads_a_working_copy_and_saves_only_what_it_changed(
+    turns: Turns, executor, sessions
+):
+    """The pantry was read nine turns ago: a brainstorm message neither loads those refs
+    nor sends them back, and they are still saved after the handoff lands."""
+    kitchen = await pantry_read_nine_turns_ago(turns, executor, sessions)
+    slaw = {"name": "Lime Slaw", "servings": 2, "instructions": ["Shred.", "Dress."]}
+    script = turns.script(
+        bypass("brainstorm", "Slaw it is.", summary="A lime slaw.", action="save", recipe=slaw),
+    )
+    activities = turn_activities(turns.sessions, script)
+    real = dict(activities)
+    loaded: list[BeginTurnResult] = []
+    saved: list[FinishTurnRequest] = []
+
+    @activity.defn(name="begin_turn")
+    async def begin_turn(request: BeginTurnRequest) -> BeginTurnResult:
+        loaded.append(await real["begin_turn"](request))
+        return loaded[-1]
+
+    @activity.defn(name="finish_turn")
+    async def finish_turn(request: FinishTurnRequest) -> FinishTurnResult:
+        saved.append(request)
+        return await real["finish_turn"](request)
+
+    activities.update(begin_turn=begin_turn, finish_turn=finish_turn)
+    async with turns.worker(script, list(activities.values())):
+        done = await (await turns.start("let's keep the slaw", mode="brainstorm")).result()
+    assert done.status == "completed"
+    assert loaded[0].state.registry.ref_to_uuid == {}  # nine turns old: not in the copy
+    (finish,) = saved
+    assert finish.state is None and finish.ending is not None
+    assert set(finish.ending.registry.changed.ref_to_uuid) == {"gen_recipe_1"}
+    state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
+    registry = SessionIdRegistry.from_dict(state.registry)
+    assert sorted(registry.known_refs()) == sorted([*kitchen.registry.known_refs(), "gen_recipe_1"])
+    assert registry.resolve("inv_2") == kitchen.registry.resolve("inv_2")
+    assert state.content_archive == {"gen_recipe_1": slaw}
+    assert state.handoff.recipe_ref == "gen_recipe_1" and state.bypass is None
+    assert "A lime slaw." in state.recent_turns[-1].assistant_response
