@@ -3,10 +3,11 @@
 
 The path is short and has no pauses: load the conversation's working copy, load the
 user's kitchen (the recipe an @-mention names, the profile), one model call with the
-session's own history, save what the message changed (a ``TurnEnding``). No CRUD activity exists on this path, so neither mode can write. On exit
-the model's handoff lands in the conversation (``domain.bypass.after_exchange``) for the
-next plan turn. Same id scheme, progress query and events as TurnWorkflow, so the API
-and clients treat both alike.
+session's own history, save what the message changed (a ``TurnEnding``). No CRUD
+activity exists on this path, so neither mode can write. On exit the model's handoff
+lands in the conversation (``domain.bypass.after_exchange``) for the next plan turn.
+Same id scheme, progress query and events as TurnWorkflow, so the API and clients treat
+both alike.
 """
 
 from __future__ import annotations

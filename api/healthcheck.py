@@ -1,4 +1,4 @@
-"""A container healthcheck without curl: ``python -m api.health URL`` exits 0 when the URL
+"""A container healthcheck without curl: ``python -m api.healthcheck URL`` exits 0 when the URL
 answers 2xx within five seconds, 1 otherwise (compose checks the API's ``/readyz`` and the
 worker's ``/metrics``)."""
 
