@@ -139,7 +139,7 @@ class BypassSession(BaseModel):
     mode: Literal["cook", "brainstorm"]
     started_turn: int
     recipe_ref: str | None = None
-    recipe: dict[str, Any] | None = None
+    recipe: dict[str, JsonValue] | None = None
     """The recipe being cooked (cook mode), as read when the session started."""
     history: list[Exchange] = Field(default_factory=list)
 
@@ -153,7 +153,7 @@ class LandedHandoff(BaseModel):
     action: Literal["save", "update", "close"]
     recipe_ref: str | None = None
     """save: the gen ref the content got; update: the cooked recipe's ref."""
-    recipe: dict[str, Any] | None = None
+    recipe: dict[str, JsonValue] | None = None
 
 
 class ConversationState(BaseModel):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, model_serializer, model_validator
+from pydantic import BaseModel, ConfigDict, JsonValue, model_serializer, model_validator
 
 from domain.crud.calls import WRITE_TOOLS, CrudResult
 from domain.registry import rename_refs
@@ -33,18 +33,18 @@ class ToolEntry(BaseModel):
     one odd entry must not make a conversation unloadable."""
 
     tool: str | None = None
-    params: dict[str, Any] | None = None
+    params: dict[str, JsonValue] | None = None
     table: str | None = None
     count: int | None = None
-    rows: list[dict[str, Any]] | None = None
+    rows: list[dict[str, JsonValue]] | None = None
     notes: list[str] | None = None
     error: str | None = None
     schema_name: str | None = None
     text: str | None = None
     retrieved_step: int | None = None
-    result: Any = None
+    result: JsonValue = None
     archive_key: str | None = None
-    content: Any = None
+    content: JsonValue = None
     user_answer: str | None = None
 
     @model_validator(mode="before")

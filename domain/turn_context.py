@@ -8,9 +8,7 @@ steps (profile and dashboard) and every Act step (fresh rows).
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, JsonValue
 
 
 class KitchenDashboard(BaseModel):
@@ -35,14 +33,14 @@ class FreshEntity(BaseModel):
     id: str
     action: str
     """``created:user``, ``updated:user``, ``deleted:user`` or ``mentioned:user``."""
-    data: dict[str, Any] | None = None
+    data: dict[str, JsonValue] | None = None
     """The row as it is now; None for a deleted row."""
     ref: str = ""
     """Filled by the workflow once the registry gave it a ref."""
 
 
 class TurnContext(BaseModel):
-    profile: dict[str, Any] | None = None
+    profile: dict[str, JsonValue] | None = None
     """The user's preferences row, or None when they have not set any."""
     dashboard: KitchenDashboard = Field(default_factory=KitchenDashboard)
     entities: list[FreshEntity] = Field(default_factory=list)

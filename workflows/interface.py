@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, SerializeAsAny, model_validator
+from pydantic import BaseModel, Field, JsonValue, SerializeAsAny, model_validator
 
 from activities.llm.provider import Usage
 from domain.ledger import LedgerLine
@@ -47,7 +47,7 @@ class UiChange(BaseModel):
     action: Literal["created", "updated", "deleted"]
     table: str
     id: str
-    data: dict[str, Any] | None = None
+    data: dict[str, JsonValue] | None = None
 
 
 class TurnLimits(BaseModel):

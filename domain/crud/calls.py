@@ -8,9 +8,9 @@ in ``domain/kitchen/tables.py``, with errors that name the bad part.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, JsonValue
 
 OPERATORS: tuple[str, ...] = (
     "=",
@@ -28,13 +28,13 @@ OPERATORS: tuple[str, ...] = (
     "similar",
 )
 
-Row = dict[str, Any]
+Row = dict[str, JsonValue]
 
 
 class Filter(BaseModel):
     field: str
     op: str
-    value: Any = None
+    value: JsonValue = None
 
 
 class DbRead(BaseModel):
