@@ -7,9 +7,9 @@ cross-field rules below reject outputs that are well-formed JSON but inconsisten
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, JsonValue, model_validator
 
 Subdomain = Literal["inventory", "recipes", "shopping", "meal_plans", "tasks", "preferences"]
 StepType = Literal["read", "analyze", "generate", "write"]
@@ -122,7 +122,7 @@ CrudTool = Literal["db_read", "db_create", "db_update", "db_delete"]
 
 class ToolCall(BaseModel):
     tool: CrudTool
-    params: dict[str, Any]
+    params: dict[str, JsonValue]
     """The CRUD call's parameters (table, filters, data, ...): validated by the executor."""
 
 
@@ -130,7 +130,7 @@ class GeneratedArtifact(BaseModel):
     """Content a generate step produced; it gets a ``gen_<type>_N`` ref, unsaved."""
 
     type: Literal["recipe", "meal", "task"]
-    content: dict[str, Any]
+    content: dict[str, JsonValue]
     ref: str | None = None
     """To revise unsaved content ("add feta"): its ``gen_`` ref. The content replaces the old
     content under the same ref; without it the artifact gets a new ref."""
@@ -143,7 +143,7 @@ class ActDecision(BaseModel):
     tool_call: ToolCall | None = None
     result_summary: str | None = None
     """step_complete: what the step found or did, in a sentence."""
-    data: Any = None
+    data: JsonValue = None
     """step_complete: the step's result (analysis, chosen refs, ...)."""
     artifacts: list[GeneratedArtifact] = Field(default_factory=list)
     """step_complete of a generate step: the generated content."""
@@ -185,7 +185,7 @@ class ActQuickDecision(BaseModel):
     """Act Quick: exactly one read (quick mode is read-only since seed 004 V7.1)."""
 
     tool: Literal["db_read"] = "db_read"
-    params: dict[str, Any]
+    params: dict[str, JsonValue]
 
 
 # --- Reply and Summarize --------------------------------------------------------------------
@@ -220,7 +220,7 @@ class Handoff(BaseModel):
     action: Literal["save", "update", "close"]
     """save: new recipe content to save; update: changes to the cooked recipe; close: nothing
     to act on."""
-    recipe: dict[str, Any] | None = None
+    recipe: dict[str, JsonValue] | None = None
 
     @model_validator(mode="after")
     def _content_for_writes(self) -> Handoff:

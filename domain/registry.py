@@ -20,16 +20,18 @@ import re
 import uuid as uuid_lib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Literal, NamedTuple, get_origin, get_type_hints
+from typing import Any, Literal, NamedTuple, NotRequired, get_origin, get_type_hints
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    JsonValue,
     SerializerFunctionWrapHandler,
     create_model,
     model_serializer,
 )
+from typing_extensions import TypedDict  # pydantic validates typing's only on 3.12+
 
 from domain.kitchen.entities import (
     BY_TABLE,
@@ -195,6 +197,14 @@ def _fields_of(data: Mapping[str, Any] | BaseModel | None) -> Mapping[str, Any]:
     return data or {}
 
 
+class DetailTracking(TypedDict):
+    """How much of a row a read showed: ``full`` (and the turn it was read in full) or a
+    summary level (``domain.kitchen.entities.detect_detail_level``)."""
+
+    level: str
+    full_turn: NotRequired[int]
+
+
 @dataclass
 class SessionIdRegistry:
     """Refs, their UUIDs and their metadata for one conversation session.
@@ -208,11 +218,11 @@ class SessionIdRegistry:
     uuid_to_ref: dict[str, str] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)
     gen_counters: dict[str, int] = field(default_factory=dict)
-    pending_artifacts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    pending_artifacts: dict[str, dict[str, JsonValue]] = field(default_factory=dict)
     ref_actions: dict[str, str] = field(default_factory=dict)
     ref_labels: dict[str, str] = field(default_factory=dict)
     ref_types: dict[str, str] = field(default_factory=dict)
-    ref_detail_tracking: dict[str, dict[str, Any]] = field(default_factory=dict)
+    ref_detail_tracking: dict[str, DetailTracking] = field(default_factory=dict)
     ref_turn_created: dict[str, int] = field(default_factory=dict)
     ref_turn_last_ref: dict[str, int] = field(default_factory=dict)
     ref_source_step: dict[str, int] = field(default_factory=dict)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
-from typing import Any
 
+from pydantic import JsonValue
 from temporalio import workflow
 from temporalio.contrib.workflow_streams import WorkflowStream
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
@@ -715,7 +715,7 @@ class TurnWorkflow:
 
     async def _summarize(
         self,
-        archive: dict[str, Any],
+        archive: dict[str, JsonValue],
         record: TurnRecord,
         summary: TurnExecutionSummary,
         *,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, JsonValue
 from temporalio import workflow
 from temporalio.contrib.workflow_streams import WorkflowStream
 from temporalio.exceptions import (
@@ -424,7 +424,7 @@ class TurnRuntime:
     def state_ref(
         self,
         registry: SessionIdRegistry | None = None,
-        archive: dict[str, Any] | None = None,
+        archive: dict[str, JsonValue] | None = None,
     ) -> StateRef:
         """The state a model activity reads, by reference: the version this turn loaded and
         what the turn changed since (in ``registry``, a parallel step's copy, or the turn's;
