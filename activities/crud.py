@@ -56,17 +56,14 @@ class CrudActivities:
         registry: SessionIdRegistry,
         before: RegistrySnapshot | dict[str, Any],
     ) -> RegistryDelta:
-        """What crosses back: what the call changed, and the whole entries of the refs it
-        touched, which the turn's copy may lack (an old row read again keeps its ref; an
-        entry the copy holds is the same, applied again)."""
+        """What the call changed (the whole entries of the refs it touched cross apart, as
+        ``known``, for a copy that lacks them)."""
         if request.state_ref is None:
             assert request.registry is not None  # _registry refused the call otherwise
             return registry.delta_since(request.registry)
         changes = registry.delta_since(before)
         if request.registry is None:
-            touched = set(registry.refs_in(changes))
-            in_order = [ref for ref in registry.known_refs() if ref in touched]
-            return registry.entries_of(in_order).merged(changes)
+            return changes
         # A run recorded before the copy stayed home: the changes to the copy it sent.
         touched = registry.refs_in(changes)
         held = list(request.registry.ref_to_uuid)
@@ -97,7 +94,11 @@ class CrudActivities:
         except MissingIdempotencyKey as error:
             raise to_application_error(error) from None
         delta = self._delta(request, registry, before)
-        return CrudCallResult(result=result, registry_delta=delta, attempt=attempt)
+        known = None
+        if request.state_ref is not None and request.registry is None:
+            touched = set(registry.refs_in(delta))
+            known = registry.entries_of([r for r in registry.known_refs() if r in touched])
+        return CrudCallResult(result=result, registry_delta=delta, known=known, attempt=attempt)
 
     @activity.defn(name="fetch_schema")
     async def fetch_schema(self, request: SchemaRequest) -> SchemaResult:

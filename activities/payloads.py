@@ -312,6 +312,9 @@ class CrudCallResult(BaseModel):
     (their histories still replay from it)."""
     registry_delta: RegistryDelta | None = None
     """What the call changed in the registry (none on an error)."""
+    known: RegistryDelta | None = None
+    """The whole entries of the refs the call touched, for a copy that lacks them (an old
+    row read again keeps its ref); a copy holding a ref keeps its own entry."""
     attempt: int = 1
 
 

@@ -360,6 +360,21 @@ class SessionIdRegistry:
         }
         return RegistryDelta(changed=RegistryMaps.model_construct(**kept))
 
+    def adopt(self, entries: RegistryDelta) -> None:
+        """Add the entries (``entries_of``) of the refs this registry lacks; a ref it holds
+        keeps its own entry, which may be newer (changed since the entries were read)."""
+        lacking = [ref for ref in self.refs_in(entries) if ref not in self.ref_to_uuid]
+        if not lacking:
+            return
+        wanted = set(lacking)
+        kept: dict[str, dict[str, Any]] = {}
+        for name, changed in entries.changed.nonempty():
+            if name == "uuid_to_ref":
+                kept[name] = {u: ref for u, ref in changed.items() if ref in wanted}
+            else:
+                kept[name] = {ref: v for ref, v in changed.items() if ref in wanted}
+        self.apply_delta(RegistryDelta(changed=RegistryMaps.model_construct(**kept)))
+
     def refs_in(self, delta: RegistryDelta) -> list[str]:
         """The refs ``delta`` adds or changes an entry of, in first-seen order."""
         seen: dict[str, None] = {}
@@ -1089,6 +1104,8 @@ RegistrySnapshot = create_model(
 
 
 class _Maps(_DefaultsLeftOut):
+    model_config = ConfigDict(extra="forbid")  # the registry's maps are a closed set
+
     def nonempty(self) -> Iterator[tuple[str, dict[str, Any]]]:
         """Each map holding something, by name, in the registry's field order."""
         for name in MAP_FIELDS:
@@ -1107,6 +1124,8 @@ RegistryMaps = create_model(
 
 
 class _Scalars(_DefaultsLeftOut):
+    model_config = ConfigDict(extra="forbid")
+
     def given(self) -> Iterator[tuple[str, Any]]:
         """Each single value that changed, by name."""
         for name in SCALAR_FIELDS:
@@ -1138,19 +1157,3 @@ class RegistryDelta(_DefaultsLeftOut):
 
     def is_empty(self) -> bool:
         return not (any(self.changed.nonempty()) or self.removed or any(self.scalars.given()))
-
-    def merged(self, other: RegistryDelta) -> RegistryDelta:
-        """This delta with ``other``'s changes on top (two deltas read from one registry)."""
-        mine, theirs = dict(self.changed.nonempty()), dict(other.changed.nonempty())
-        changed = {n: {**mine.get(n, {}), **theirs.get(n, {})} for n in {**mine, **theirs}}
-        gone = dict.fromkeys([*self.removed, *other.removed])
-        removed = {
-            n: list(dict.fromkeys([*self.removed.get(n, []), *other.removed.get(n, [])]))
-            for n in gone
-        }
-        scalars = {**dict(self.scalars.given()), **dict(other.scalars.given())}
-        return RegistryDelta(
-            changed=RegistryMaps.model_construct(**changed),
-            removed=removed,
-            scalars=RegistryScalars.model_construct(**scalars),
-        )

@@ -153,7 +153,9 @@ class ActLoop:
                 self._model_failed(run, self.rt.degraded(error))
                 break
             if act.known is not None and self.rt.versions.has(OLD_REFS):
-                run.registry.apply_delta(act.known)  # saved refs it names, older than the copy
+                # Saved refs it names, older than the copy; a ref the copy holds keeps its
+                # entry (a sibling step may have changed it while this decision was made).
+                run.registry.adopt(act.known)
             await self._apply(run, step, act)
             # Seed 000's routing decides whether this step goes on (one source of truth);
             # ``_apply`` has recorded how it ended when it does not.

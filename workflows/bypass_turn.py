@@ -35,6 +35,10 @@ class BypassTurnWorkflow:
     def __init__(self, turn: TurnInput) -> None:
         # The turn's events and streamed text, for clients (``api.streams``).
         self.rt = TurnRuntime(turn, WorkflowStream())
+        self.unanswered: TurnEnding | None = None
+        """What a cancel or failure saves once the turn is prepared: taken before the
+        answer changes the registry (a handed-off recipe), so an unanswered message
+        leaves nothing of it behind."""
 
     @workflow.query(name="progress")
     def progress(self, query: ProgressQuery) -> TurnProgress:
@@ -78,7 +82,9 @@ class BypassTurnWorkflow:
         except (ActivityError, ApplicationError, asyncio.CancelledError) as error:
             if is_cancelled_exception(error):
                 rt.progress.response = rt.progress.response or "Cancelled."
-                await rt.finish(self._unchanged(), "cancelled", rt.progress.response)
+                await rt.finish(
+                    self.unanswered or self._unchanged(), "cancelled", rt.progress.response
+                )
                 raise
             await self._fail(error)
         except LlmCapReached:
@@ -90,6 +96,7 @@ class BypassTurnWorkflow:
         await rt.wait_for_previous()
         await rt.load(working_copy=True)
         await rt.prepare()
+        self.unanswered = self._unchanged().model_copy(deep=True)
         mode = turn.mode
         session = open_session(rt.state, rt.registry, mode, turn.turn_number, rt.context)
         rt.emit("thinking", Thinking(message=turn.message, mode=mode))
@@ -139,7 +146,7 @@ class BypassTurnWorkflow:
         rt.progress.response = f"Sorry, I couldn't answer this: {problem}. Nothing was changed."
         rt.emit("error", Failed(message=rt.progress.response, kind=failure_kind(error) or "error"))
         try:
-            await rt.finish(self._unchanged(), "failed", rt.progress.response)
+            await rt.finish(self.unanswered or self._unchanged(), "failed", rt.progress.response)
         except ActivityError:
             workflow.logger.exception("could not record the failed turn")
         rt.set_status("failed")

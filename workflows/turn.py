@@ -319,7 +319,7 @@ class TurnWorkflow:
             summary="understand",
         )
         if result.known is not None and rt.versions.has(OLD_REFS):
-            rt.registry.apply_delta(result.known)  # saved refs it names, older than the copy
+            rt.registry.adopt(result.known)  # saved refs it names, older than the copy
         output = result.output
         if output.needs_disambiguation:
             # Only registry entities can be chosen; fewer than two left is no choice.

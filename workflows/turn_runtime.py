@@ -334,6 +334,8 @@ class TurnRuntime:
             summary=f"{call.tool} {target}",
         )
         if result.registry_delta is not None:
+            if result.known is not None:  # the touched refs' entries, where the copy lacks them
+                registry.adopt(result.known)
             registry.apply_delta(result.registry_delta)  # in place: only the changes crossed
             return result, registry
         return result, SessionIdRegistry.from_dict(result.registry)  # recorded before deltas
@@ -461,7 +463,7 @@ class TurnRuntime:
         )
         self.context = prepared.context
         if prepared.known is not None:  # the named rows' refs, where the copy lacks them
-            self.registry.apply_delta(prepared.known)
+            self.registry.adopt(prepared.known)
         refs: dict[tuple[str, str], str] = {}
         for entity in self.context.entities:
             try:

@@ -111,6 +111,8 @@ async def test_an_old_row_read_through_a_working_copy_keeps_its_ref(sessions, pa
     crud = CrudActivities(pantry.executor, SavedStates(sessions))
     result = await ActivityEnvironment().run(crud.crud, request)
     assert sorted(row["id"] for row in result.result.rows) == ["inv_1", "inv_2", "inv_3", "inv_4"]
+    if result.known is not None:
+        working.adopt(result.known)
     working.apply_delta(result.registry_delta)
     assert working.resolve("inv_3") == rice
     assert working.ref_turn_last_ref["inv_3"] == 10

@@ -732,7 +732,8 @@ def test_the_entries_a_call_touched_with_its_changes_rebuild_a_copy_lacking_them
     saved.ref_for_uuid("00000000-0000-0000-0000-00000000000c", "inv", action="read", label="oats")
     changes = saved.delta_since(before)
     touched = [ref for ref in saved.known_refs() if ref in saved.refs_in(changes)]
-    copy_.apply_delta(saved.entries_of(touched).merged(changes))
+    copy_.adopt(saved.entries_of(touched))
+    copy_.apply_delta(changes)
     assert copy_.known_refs() == ["inv_1", "inv_2"]
     assert copy_.label("inv_1") == "rice" and copy_.ref_turn_last_ref["inv_1"] == 9
     assert copy_.current_turn == 9 and copy_.counters == {"inv": 2}
@@ -752,6 +753,24 @@ def test_a_delta_is_typed_as_the_registry_and_written_as_before():
         RegistryDelta.model_validate({"changed": {"ref_turn_created": {"inv_1": "soon"}}})
     with pytest.raises(ValidationError):
         RegistryDelta.model_validate({"removed": {"no_such_map": ["inv_1"]}})
+    with pytest.raises(ValidationError):
+        RegistryDelta.model_validate({"changed": {"no_such_map": {"inv_1": 1}}})
+
+
+def test_adopting_entries_adds_the_refs_a_copy_lacks_and_keeps_the_ones_it_holds():
+    """Entries read while the copy moved on (a sibling step saved the soup meanwhile) must
+    not take the copy back; a ref the copy never had joins it whole."""
+    saved = SessionIdRegistry()
+    saved.begin_turn(1)
+    saved.ref_for_uuid(uid(10), "inv", action="read", label="rice")
+    soup = saved.register_generated("recipe", {"name": "Soup"})
+    stale = saved.entries_of(["inv_1", soup])
+    copy_ = saved.only([soup])
+    copy_.register_created(uid(11), "recipes", {"name": "Soup"})  # promotes the soup
+    copy_.adopt(stale)
+    assert copy_.resolve(soup) == uid(11) and copy_.action(soup) == "created"
+    assert copy_.resolve("inv_1") == uid(10) and copy_.label("inv_1") == "rice"
+    assert copy_.uuid_to_ref == {uid(10): "inv_1", uid(11): soup}
 
 
 def test_no_change_is_an_empty_delta():

@@ -3,15 +3,20 @@ session's own history, no database writes, and a handoff the next plan turn acts
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 
+import pytest
 from temporalio import activity
+from temporalio.client import WorkflowFailureError
 
 from activities.payloads import (
     BeginTurnRequest,
     BeginTurnResult,
     FinishTurnRequest,
     FinishTurnResult,
+    MarkTurnRequest,
+    MarkTurnResult,
 )
 from domain.crud.calls import DbRead
 from domain.registry import SessionIdRegistry
@@ -128,3 +133,34 @@ async def test_a_bypass_turn_loads_a_working_copy_and_saves_only_what_it_changed
     assert state.content_archive == {"gen_recipe_1": slaw}
     assert state.handoff.recipe_ref == "gen_recipe_1" and state.bypass is None
     assert "A lime slaw." in state.recent_turns[-1].assistant_response
+
+
+async def test_a_brainstorm_cancelled_after_its_answer_leaves_no_recipe_behind(
+    turns: Turns, sessions
+):
+    """The handoff registered a recipe in the turn's registry, then the turn was cancelled
+    while it marked the reply: what is saved is the message unanswered, no stray gen ref."""
+    slaw = {"name": "Lime Slaw", "servings": 2, "instructions": ["Shred.", "Dress."]}
+    script = turns.script(
+        bypass("brainstorm", "Slaw it is.", summary="A lime slaw.", action="save", recipe=slaw),
+    )
+    activities = turn_activities(turns.sessions, script)
+    marking = asyncio.Event()
+
+    @activity.defn(name="mark_turn")
+    async def mark_turn_until_cancelled(request: MarkTurnRequest) -> MarkTurnResult:
+        marking.set()
+        await asyncio.sleep(60)  # cancelled with the turn long before this ends
+        raise AssertionError("not cancelled")
+
+    activities["mark_turn"] = mark_turn_until_cancelled
+    async with turns.worker(script, list(activities.values())):
+        handle = await turns.start("let's keep the slaw", mode="brainstorm")
+        await asyncio.wait_for(marking.wait(), timeout=15)
+        await handle.cancel()
+        with pytest.raises(WorkflowFailureError):
+            await handle.result()
+    state, version = await load_conversation(sessions, turns.user_id, turns.conversation_id)
+    assert version == 1  # the cancelled turn saved its ending
+    assert SessionIdRegistry.from_dict(state.registry).known_refs() == []
+    assert state.content_archive == {} and state.handoff is None
