@@ -329,7 +329,11 @@ class SessionIdRegistry:
         ]
 
     def only(self, keep: Iterable[str]) -> SessionIdRegistry:
-        """A copy with only the refs in ``keep`` (counters, turn and session id whole)."""
+        """A copy with only the refs in ``keep`` (counters, turn and session id whole).
+
+        The copy's counters cover every ref of this registry: a copy cannot skip a number
+        it does not hold, so counters that lag behind their refs (states saved by older
+        code) would hand out a live ref again."""
         keep = [ref for ref in keep if ref in self.ref_to_uuid]
         copy_ = SessionIdRegistry(
             session_id=self.session_id,
@@ -337,6 +341,12 @@ class SessionIdRegistry:
             gen_counters=dict(self.gen_counters),
             current_turn=self.current_turn,
         )
+        for ref in self.ref_to_uuid:
+            parts = _parse_ref(ref)
+            if parts is not None:
+                counters = copy_.gen_counters if parts.generated else copy_.counters
+                if counters.get(parts.type_name, 0) < parts.number:
+                    counters[parts.type_name] = parts.number
         for ref in keep:
             uuid = self.ref_to_uuid[ref]
             copy_.ref_to_uuid[ref] = uuid

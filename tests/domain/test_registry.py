@@ -757,6 +757,22 @@ def test_a_delta_is_typed_as_the_registry_and_written_as_before():
         RegistryDelta.model_validate({"changed": {"no_such_map": {"inv_1": 1}}})
 
 
+def test_a_copy_never_hands_out_a_ref_it_does_not_hold_when_counters_lag():
+    """A state saved by older code: gen_recipe_3 exists, its counter says 1. The working
+    copy (which does not hold the old recipe) numbers the next one 4, not 3 again."""
+    saved = SessionIdRegistry()
+    saved.begin_turn(1)
+    for name in ("A", "B", "C"):
+        saved.register_generated("recipe", {"name": name})
+    saved.gen_counters["recipe"] = 1
+    saved.counters["inv"] = 0
+    saved.ref_for_uuid(uid(20), "inv", action="read", label="rice")  # skips a live number
+    saved.ref_to_uuid["inv_7"] = uid(21)
+    copy_ = saved.only([])
+    assert copy_.register_generated("recipe", {"name": "D"}) == "gen_recipe_4"
+    assert copy_.ref_for_uuid(uid(22), "inv", action="read", label="oats") == "inv_8"
+
+
 def test_adopting_entries_adds_the_refs_a_copy_lacks_and_keeps_the_ones_it_holds():
     """Entries read while the copy moved on (a sibling step saved the soup meanwhile) must
     not take the copy back; a ref the copy never had joins it whole."""
