@@ -55,19 +55,21 @@ class CrudActivities:
         request: CrudCallRequest,
         registry: SessionIdRegistry,
         before: RegistrySnapshot | dict[str, Any],
-    ) -> RegistryDelta:
-        """What the call changed (the whole entries of the refs it touched cross apart, as
-        ``known``, for a copy that lacks them)."""
+    ) -> tuple[RegistryDelta, RegistryDelta | None]:
+        """What the call changed, and (by reference) the whole entries of the refs it
+        touched, for a copy that lacks them."""
         if request.state_ref is None:
             assert request.registry is not None  # _registry refused the call otherwise
-            return registry.delta_since(request.registry)
+            return registry.delta_since(request.registry), None
         changes = registry.delta_since(before)
-        if request.registry is None:
-            return changes
-        # A run recorded before the copy stayed home: the changes to the copy it sent.
         touched = registry.refs_in(changes)
+        if request.registry is None:
+            named = set(touched)
+            in_order = [ref for ref in registry.known_refs() if ref in named]
+            return changes, registry.entries_of(in_order)
+        # A run recorded before the copy stayed home: the changes to the copy it sent.
         held = list(request.registry.ref_to_uuid)
-        return registry.only([*held, *touched]).delta_since(request.registry)
+        return registry.only([*held, *touched]).delta_since(request.registry), None
 
     @activity.defn(name="crud")
     async def crud(self, request: CrudCallRequest) -> CrudCallResult:
@@ -93,11 +95,7 @@ class CrudActivities:
             return CrudCallResult(error=str(error), registry_delta=RegistryDelta(), attempt=attempt)
         except MissingIdempotencyKey as error:
             raise to_application_error(error) from None
-        delta = self._delta(request, registry, before)
-        known = None
-        if request.state_ref is not None and request.registry is None:
-            touched = set(registry.refs_in(delta))
-            known = registry.entries_of([r for r in registry.known_refs() if r in touched])
+        delta, known = self._delta(request, registry, before)
         return CrudCallResult(result=result, registry_delta=delta, known=known, attempt=attempt)
 
     @activity.defn(name="fetch_schema")

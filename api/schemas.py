@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, model_validator
 
+from domain.entity_cards import EntityCard
 from domain.kitchen.tables import TABLES
 from domain.ledger import LedgerLine
 from workflows.interface import InputReceipt
@@ -82,11 +83,8 @@ class TurnSummary(BaseModel):
     response: str | None
 
 
-class EntityPublic(BaseModel):
-    ref: str
-    type: str
-    label: str
-    action: str
+class EntityPublic(EntityCard):
+    """An entity in context (``domain.entity_cards``)."""
 
 
 class ConversationDetail(ConversationPublic):

@@ -82,9 +82,7 @@ class BypassTurnWorkflow:
         except (ActivityError, ApplicationError, asyncio.CancelledError) as error:
             if is_cancelled_exception(error):
                 rt.progress.response = rt.progress.response or "Cancelled."
-                await rt.finish(
-                    self.unanswered or self._unchanged(), "cancelled", rt.progress.response
-                )
+                await rt.finish(self._unanswered(), "cancelled", rt.progress.response)
                 raise
             await self._fail(error)
         except LlmCapReached:
@@ -96,7 +94,7 @@ class BypassTurnWorkflow:
         await rt.wait_for_previous()
         await rt.load(working_copy=True)
         await rt.prepare()
-        self.unanswered = self._unchanged().model_copy(deep=True)
+        self.unanswered = self._unanswered().model_copy(deep=True)
         mode = turn.mode
         session = open_session(rt.state, rt.registry, mode, turn.turn_number, rt.context)
         rt.emit("thinking", Thinking(message=turn.message, mode=mode))
@@ -132,9 +130,12 @@ class BypassTurnWorkflow:
         )
         rt.emit("context_updated", TurnEnded(turn=turn.turn_number))
 
-    def _unchanged(self) -> TurnEnding:
+    def _unanswered(self) -> TurnEnding:
         """The ending of a message that was not answered: what ``prepare`` registered (the
-        user's changes and mentions), the session and the archive as they were."""
+        user's changes and mentions), the session and the archive as they were; once the
+        turn is prepared, the one taken then."""
+        if self.unanswered is not None:
+            return self.unanswered
         return self.rt.ending(content_archive=dict(self.rt.state.content_archive))
 
     async def _fail(self, error: Exception) -> None:
@@ -146,7 +147,7 @@ class BypassTurnWorkflow:
         rt.progress.response = f"Sorry, I couldn't answer this: {problem}. Nothing was changed."
         rt.emit("error", Failed(message=rt.progress.response, kind=failure_kind(error) or "error"))
         try:
-            await rt.finish(self.unanswered or self._unchanged(), "failed", rt.progress.response)
+            await rt.finish(self._unanswered(), "failed", rt.progress.response)
         except ActivityError:
             workflow.logger.exception("could not record the failed turn")
         rt.set_status("failed")
