@@ -7,7 +7,7 @@ CHROMIUM ?= /usr/bin/chromium
 COMPOSE  ?= /usr/bin/docker-compose
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test run lint bench clean
+.PHONY: test run lint bench clean bytecode
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,13 @@ $(BIN)/python:
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,embedded]'
 	touch $(STAMP)
+
+# The workflow sandbox imports the workflow's modules afresh for every turn: without
+# bytecode on disk (PYTHONDONTWRITEBYTECODE, as on many machines and images) each turn
+# compiles them from source again (~13 ms of a plan turn here; docs/BENCHMARKS.md).
+# compileall writes only what is missing or stale.
+bytecode: $(STAMP)
+	$(BIN)/python -m compileall -q domain activities workflows api bench
 
 # Headless Chromium for the chat page's browser test, from Debian's packages.
 $(CHROMIUM):
@@ -28,11 +35,11 @@ $(COMPOSE):
 	  { $(SUDO) apt-get update && $(SUDO) apt-get install -y --no-install-recommends docker-compose; }
 
 ## The whole test suite (real PostgreSQL: ALFRED_TEST_DATABASE_URL, else an embedded server).
-test: $(STAMP) $(CHROMIUM) $(COMPOSE)
+test: $(STAMP) bytecode $(CHROMIUM) $(COMPOSE)
 	$(BIN)/python -m pytest
 
 ## The main job on the embedded default stack.
-run: $(STAMP)
+run: $(STAMP) bytecode
 	$(BIN)/alfred run
 
 lint: $(STAMP)
