@@ -351,6 +351,26 @@ class PrepareTurnResult(BaseModel):
     attempt: int = 1
 
 
+class OpenTurnRequest(BaseModel):
+    """``previous_turn``, ``begin_turn`` and ``prepare_turn`` as one local activity (the
+    ``open-turn`` change): two activations and round trips fewer per turn."""
+
+    previous: PreviousTurnRequest | None = None
+    """The turn that has to have saved first (none for a conversation's first turn)."""
+    begin: BeginTurnRequest
+    prepare: PrepareTurnRequest
+    """Its ``state_ref`` is set by the activity: the version ``begin`` loaded."""
+
+
+class OpenTurnResult(BaseModel):
+    previous: PreviousTurnResult | None = None
+    begun: BeginTurnResult | None = None
+    """None while the turn before has not saved: nothing was started or loaded."""
+    prepared: PrepareTurnResult | None = None
+    """Set with ``begun``."""
+    attempt: int = 1
+
+
 # --- bypass modes ------------------------------------------------------------------------------
 
 

@@ -59,6 +59,16 @@ def local_activity_markers(history: WorkflowHistory) -> list[int]:
     ]
 
 
+def local_activity_types(history: WorkflowHistory) -> list[str]:
+    """The activity types of the local activities ``history`` recorded, in order."""
+    return [
+        json.loads(
+            history.events[i].marker_recorded_event_attributes.details["data"].payloads[0].data
+        )["activity_type"]
+        for i in local_activity_markers(history)
+    ]
+
+
 def patches(history: WorkflowHistory) -> list[str]:
     """The ids of the patch markers in ``history``, in order."""
     return [

@@ -86,7 +86,14 @@ with workflow.unsafe.imports_passed_through():
     from workflows.routing import Route, Stage, route_after_think, route_after_understand
     from workflows.turn_runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
     from workflows.turn_workflow_state import TurnState
-    from workflows.versions import CHOICES, DEGRADE, MODE_RULES, OLD_REFS, WHICH_DELETE
+    from workflows.versions import (
+        CHOICES,
+        DEGRADE,
+        MODE_RULES,
+        OLD_REFS,
+        OPEN_TURN,
+        WHICH_DELETE,
+    )
 
 
 PLANNED = dict.fromkeys(PlannedStep.model_fields, True)
@@ -204,6 +211,10 @@ class TurnWorkflow:
 
     async def _begin(self) -> None:
         rt, turn = self.rt, self.rt.turn
+        if rt.versions.has(OPEN_TURN):
+            await rt.open()
+            self.state.said[0] = rt.message
+            return
         await rt.wait_for_previous()
         await rt.load(working_copy=True)
         if rt.versions.has("turn-context"):

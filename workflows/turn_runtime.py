@@ -28,14 +28,18 @@ from temporalio.exceptions import (
 with workflow.unsafe.imports_passed_through():
     from activities.crud import CrudActivities
     from activities.llm.provider import Usage
+    from activities.opening import TurnOpening
     from activities.payloads import (
         BeginTurnRequest,
+        BeginTurnResult,
         CrudCallRequest,
         CrudCallResult,
         FinishTurnRequest,
         MarkTurnRequest,
         NodeCall,
+        OpenTurnRequest,
         PrepareTurnRequest,
+        PrepareTurnResult,
         PreviousTurnRequest,
         SchemaRequest,
         SchemaResult,
@@ -65,7 +69,13 @@ with workflow.unsafe.imports_passed_through():
     )
     from workflows.interface import EventType, TurnEvent, TurnInput, TurnOutput, TurnProgress
     from workflows.search_attributes import TURN_STATUS
-    from workflows.versions import ARCHIVE_KEYS, DEGRADE, FOLLOW_UPS, SHARED_REGISTRY, Versions
+    from workflows.versions import (
+        ARCHIVE_KEYS,
+        DEGRADE,
+        FOLLOW_UPS,
+        SHARED_REGISTRY,
+        Versions,
+    )
 
 EVENTS = "events"
 """The workflow stream topic of the turn's events (``tokens`` carries streamed text)."""
@@ -364,64 +374,106 @@ class TurnRuntime:
             summary=f"turn {status}",
         )
 
+    async def open(self) -> None:
+        """``wait_for_previous``, ``load(working_copy=True)`` and ``prepare`` as one local
+        activity (the ``open-turn`` change): it loads nothing while the turn before has not
+        saved, and the turn waits as a queued one does, then asks again."""
+        turn = self.turn
+        waits = self.versions.has(FOLLOW_UPS) and turn.turn_number > 1
+        while True:
+            self.previous_saved = False
+            opened = await self.local(
+                TurnOpening.open_turn,
+                OpenTurnRequest(
+                    previous=self._previous_request() if waits else None,
+                    begin=self._begin_request(working_copy=True),
+                    prepare=self._prepare_request(state_ref=None),
+                ),
+                summary="open the turn: previous saved, load, profile, dashboard, mentions",
+            )
+            if opened.begun is not None:
+                assert opened.prepared is not None
+                self._settled()
+                self._loaded(opened.begun)
+                self._prepared(opened.prepared)
+                return
+            await self._queued()
+
     async def wait_for_previous(self) -> None:
         """A queued turn waits until the turn before it has saved its state: woken by that
         turn's save (the ``previous_turn_saved`` signal), and checking again every few
         seconds in case the wake-up came before this workflow existed."""
         if not self.versions.has(FOLLOW_UPS) or self.turn.turn_number <= 1:
             return
-        request = PreviousTurnRequest(
+        while True:
+            self.previous_saved = False
+            found = await self.local(
+                TurnStateActivities.previous_turn,
+                self._previous_request(),
+                summary="previous turn saved?",
+            )
+            if found.settled:
+                self._settled()
+                return
+            await self._queued()
+
+    def _previous_request(self) -> PreviousTurnRequest:
+        return PreviousTurnRequest(
             conversation_id=self.turn.conversation_id,
             user_id=self.turn.user_id,
             turn_number=self.turn.turn_number,
         )
-        while True:
-            self.previous_saved = False
-            found = await self.local(
-                TurnStateActivities.previous_turn, request, summary="previous turn saved?"
+
+    def _settled(self) -> None:
+        if self.progress.status == "queued":
+            self.set_status("running")
+
+    async def _queued(self) -> None:
+        """Wait (queued) for the previous turn's save signal, or a few seconds."""
+        if self.progress.status != "queued":
+            self.set_status("queued")
+            self.emit("queued", Queued(after_turn=self.turn.turn_number - 1))
+        try:
+            await workflow.wait_condition(
+                lambda: self.previous_saved,
+                timeout=QUEUE_RECHECK,
+                timeout_summary="queued: check again",
             )
-            if found.settled:
-                if self.progress.status == "queued":
-                    self.set_status("running")
-                return
-            if self.progress.status != "queued":
-                self.set_status("queued")
-                self.emit("queued", Queued(after_turn=self.turn.turn_number - 1))
-            try:
-                await workflow.wait_condition(
-                    lambda: self.previous_saved,
-                    timeout=QUEUE_RECHECK,
-                    timeout_summary="queued: check again",
-                )
-            except builtins.TimeoutError:  # ``TimeoutError`` here is Temporal's
-                pass  # check again
+        except builtins.TimeoutError:  # ``TimeoutError`` here is Temporal's
+            pass  # check again
 
     async def load(self, *, working_copy: bool = False) -> None:
         """Start the turn's row and load the conversation state and registry it starts from:
         the whole state, or (``working_copy``) only what the workflow itself reads (the
         refs its prompts can show and the unsaved content); activities read the rest from
         the saved state by reference (``state_ref``)."""
-        turn = self.turn
         begun = await self.local(
             TurnStateActivities.begin_turn,
-            BeginTurnRequest(
-                conversation_id=turn.conversation_id,
-                user_id=turn.user_id,
-                turn_number=turn.turn_number,
-                workflow_id=self.workflow_id,
-                message=turn.message,
-                working_copy=working_copy,
-                archive_keys=working_copy and self.versions.has(ARCHIVE_KEYS),
-            ),
+            self._begin_request(working_copy=working_copy),
             summary="load conversation",
         )
+        self._loaded(begun)
+
+    def _begin_request(self, *, working_copy: bool) -> BeginTurnRequest:
+        turn = self.turn
+        return BeginTurnRequest(
+            conversation_id=turn.conversation_id,
+            user_id=turn.user_id,
+            turn_number=turn.turn_number,
+            workflow_id=self.workflow_id,
+            message=turn.message,
+            working_copy=working_copy,
+            archive_keys=working_copy and self.versions.has(ARCHIVE_KEYS),
+        )
+
+    def _loaded(self, begun: BeginTurnResult) -> None:
         self.state, self.version = begun.state, begun.version
         self.loaded = True
         self.stored = StoredState(
             registry=begun.state.registry, archive=list(begun.state.content_archive)
         )
         self.registry = SessionIdRegistry.from_dict(begun.state.registry)
-        self.registry.begin_turn(turn.turn_number)
+        self.registry.begin_turn(self.turn.turn_number)
 
     def state_ref(
         self,
@@ -445,22 +497,29 @@ class TurnRuntime:
     async def prepare(self) -> None:
         """Seed 000's pre-processing: UI changes and @-mentions get refs and fresh data, and
         the profile and kitchen dashboard are loaded, before any node runs."""
-        turn = self.turn
         prepared = await self.local(
             TurnContextActivities.prepare_turn,
-            PrepareTurnRequest(
-                user_id=turn.user_id,
-                message=turn.message,
-                today=workflow.now().date(),
-                now=workflow.now(),
-                ui_changes=[
-                    FreshEntity(table=c.table, id=c.id, action=f"{c.action}:user")
-                    for c in turn.ui_changes
-                ],
-                state_ref=self.state_ref() if self.loaded else None,
-            ),
+            self._prepare_request(state_ref=self.state_ref() if self.loaded else None),
             summary="load profile, dashboard, changes and mentions",
         )
+        self._prepared(prepared)
+
+    def _prepare_request(self, *, state_ref: StateRef | None) -> PrepareTurnRequest:
+        turn = self.turn
+        return PrepareTurnRequest(
+            user_id=turn.user_id,
+            message=turn.message,
+            today=workflow.now().date(),
+            now=workflow.now(),
+            ui_changes=[
+                FreshEntity(table=c.table, id=c.id, action=f"{c.action}:user")
+                for c in turn.ui_changes
+            ],
+            state_ref=state_ref,
+        )
+
+    def _prepared(self, prepared: PrepareTurnResult) -> None:
+        turn = self.turn
         self.context = prepared.context
         if prepared.known is not None:  # the named rows' refs, where the copy lacks them
             self.registry.adopt(prepared.known)

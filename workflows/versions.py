@@ -71,6 +71,11 @@ as it returns, the calls taking turns (``TurnRuntime.crud``), so a ref the model
 the ref the row keeps. Before it each step worked on a copy, folded back in step order
 (``SessionIdRegistry.absorb``) with the refs it had shown renamed."""
 
+OPEN_TURN = "open-turn"
+"""A turn opens with one local activity (``open_turn``: the turn before has saved, the
+state is loaded, the pre-processing read is done) instead of three, two activations fewer
+per turn (issue 16)."""
+
 CHANGES: tuple[str, ...] = (
     DEGRADE,
     WRITE_CHECKS,
@@ -82,6 +87,7 @@ CHANGES: tuple[str, ...] = (
     OLD_REFS,
     ARCHIVE_KEYS,
     SHARED_REGISTRY,
+    OPEN_TURN,
 )
 """Changes made after ``AT_START``: asked in the first activation, in this order."""
 

@@ -14,6 +14,7 @@ from activities.crud import CrudActivities
 from activities.llm.gateway import LlmGateway
 from activities.llm.provider import LlmProvider
 from activities.model_nodes import NodeActivities
+from activities.opening import TurnOpening
 from activities.preparation import TurnContextActivities
 from activities.saved_state import SavedStates
 from activities.turn_state import TurnStateActivities
@@ -42,7 +43,9 @@ def turn_activities(
     crud = CrudActivities(CrudExecutor(sessions, max_rows=max_rows), states)
     state = TurnStateActivities(sessions, gateway, client, states)
     prepare = TurnContextActivities(sessions, states)
+    opening = TurnOpening(state, prepare)
     return {
+        "open_turn": opening.open_turn,
         "previous_turn": state.previous_turn,
         "begin_turn": state.begin_turn,
         "prepare_turn": prepare.prepare_turn,
@@ -72,7 +75,8 @@ def build_worker(
 ) -> Worker:
     """A worker for TurnWorkflow and BypassTurnWorkflow. ``activities`` replaces the
     defaults (tests pass fakes); ``settings`` supply row caps and context budgets;
-    ``options`` go to ``Worker``."""
+    ``options`` go to ``Worker`` (``workflows`` replaces the turn workflows: tests run
+    variants of them)."""
     if activities is None:
         limits = {}
         if settings is not None:
@@ -88,7 +92,7 @@ def build_worker(
     return Worker(
         client,
         task_queue=task_queue,
-        workflows=[TurnWorkflow, BypassTurnWorkflow],
+        workflows=options.pop("workflows", None) or [TurnWorkflow, BypassTurnWorkflow],
         activities=activities,
         **options,
     )

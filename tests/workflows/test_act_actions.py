@@ -121,7 +121,7 @@ async def test_a_later_turn_retrieves_archived_content_its_copy_holds_only_the_k
     history = (await handle.fetch_history()).to_json()
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     assert state.content_archive == {"gen_recipe_1": {"name": "Miso Soup"}}
-    assert '"content_archive":{"gen_recipe_1":null}' in _local_results(history, "begin_turn")
+    assert '"content_archive":{"gen_recipe_1":null}' in _local_results(history, "open_turn")
 
 
 def _local_results(history_json: str, activity_type: str) -> str:

@@ -127,10 +127,9 @@ async def test_a_turn_finishes_on_a_new_worker_without_repeating_activities(turn
         result = await handle.result()
         counts = await scheduled_activities(handle)
     assert result.status == "completed"
-    # Local: begin_turn, prepare_turn, mark_turn (awaiting input), crud, mark_turn (replied),
-    # finish_turn.
+    # Local: open_turn, mark_turn (awaiting input), crud, mark_turn (replied), finish_turn.
     assert counts == Counter(
-        {"understand": 1, "think": 1, "act": 2, "reply": 1, "summarize": 1, "local activities": 6}
+        {"understand": 1, "think": 1, "act": 2, "reply": 1, "summarize": 1, "local activities": 5}
     )
     assert script.unused() == []
     assert await shopping_names(turns) == ["milk"]
@@ -210,7 +209,7 @@ async def test_turns_on_a_slow_worker_write_histories_that_replay(turns: Turns):
     )
     slow = slowed(
         turn_activities(turns.sessions, script),
-        ("begin_turn", "prepare_turn", "crud"),
+        ("open_turn", "crud"),
         0.9,
     )
     async with turns.worker(script, activities=slow):

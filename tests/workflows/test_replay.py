@@ -16,7 +16,13 @@ from temporalio.client import WorkflowHistory
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.worker import Replayer, Worker
 
-from tests.replay import local_activity_markers, patches, replay_failures, split_after
+from tests.replay import (
+    local_activity_markers,
+    local_activity_types,
+    patches,
+    replay_failures,
+    split_after,
+)
 from tests.workflows.conftest import Turns
 from tests.workflows.script import quick
 from tests.workflows.variants import ReorderedTurnWorkflow, TurnWorkflowAskingLate
@@ -128,3 +134,13 @@ def test_the_committed_histories_cover_runs_from_before_and_after_patches_at_sta
     firsts = [patches(history(p))[:1] for p in HISTORIES]
     assert [AT_START] in firsts
     assert ["turn-context"] in firsts or [] in firsts
+
+
+def test_the_committed_histories_cover_turns_opened_both_ways():
+    """Runs from before ``open-turn`` load with ``begin_turn`` (and prepare apart); newer
+    runs open with one ``open_turn``: both must keep replaying (above)."""
+    openings = set()
+    for path in HISTORIES:
+        kinds = local_activity_types(history(path))
+        openings.update(k for k in kinds if k in ("open_turn", "begin_turn"))
+    assert openings == {"open_turn", "begin_turn"}

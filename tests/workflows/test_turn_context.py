@@ -7,6 +7,9 @@ import datetime as dt
 import uuid
 from zoneinfo import ZoneInfo
 
+import pytest
+from temporalio.client import WorkflowHistory
+
 from domain.conversation import ConversationState
 from domain.db.engine import user_transaction
 from domain.kitchen import repository
@@ -14,16 +17,25 @@ from domain.registry import SessionIdRegistry
 from domain.turn_store import load_conversation
 from tests.activities.saved_conversation import save
 from tests.kitchen_helper import PANTRY, Kitchen
+from tests.replay import local_activity_types
 from tests.workflows.conftest import Turns, keep_history
 from tests.workflows.script import complete, plan, reply, step, tool, understand
+from tests.workflows.variants import TurnWorkflowBeforeOpenTurn
 from workflows.interface import UiChange
 
 GENERATE = step("Suggest a side for the mentioned recipe", "generate", "recipes")
 READ = step("Read the inventory", "read", "inventory", group=1)
 
 
+BEFORE_OPEN_TURN = pytest.param(
+    [TurnWorkflowBeforeOpenTurn], id="runs-before-open-turn"
+)  # three local activities open the turn (previous_turn, begin_turn, prepare_turn)
+OPENINGS = pytest.mark.parametrize("workflows", [None, BEFORE_OPEN_TURN])
+
+
+@OPENINGS
 async def test_mentions_and_ui_changes_reach_every_node_with_fresh_data(
-    turns: Turns, executor, sessions
+    turns: Turns, executor, sessions, workflows
 ):
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     made = await kitchen.create("recipes", [{"name": "Tacos", "servings": 3}])
@@ -41,10 +53,14 @@ async def test_mentions_and_ui_changes_reach_every_node_with_fresh_data(
         reply("A lime slaw goes with your tacos."),
     )
     stale = UiChange(action="updated", table="inventory", id=milk, data={"quantity": 1})
-    async with turns.worker(script):
+    async with turns.worker(script, workflows=workflows):
         handle = await turns.start(f"what goes with @[Tacos](recipe:{tacos})?", ui_changes=[stale])
         result = await handle.result()
-        await keep_history(handle, "turn_context")
+        if workflows is None:
+            await keep_history(handle, "turn_context")
+    assert opened_by(await handle.fetch_history()) == (
+        ["open_turn"] if workflows is None else ["begin_turn", "prepare_turn"]
+    )
     assert result.status == "completed"
     prompts = {(c.node, c.step): c.user for c in script.calls}
     understand_prompt = prompts[("understand", None)]
@@ -67,6 +83,12 @@ async def test_mentions_and_ui_changes_reach_every_node_with_fresh_data(
     assert registry.action("inv_1") == "updated:user"
 
 
+def opened_by(history: WorkflowHistory) -> list[str]:
+    """The local activities that opened the turn (waited, loaded, prepared)."""
+    opening = ("open_turn", "previous_turn", "begin_turn", "prepare_turn")
+    return [t for t in local_activity_types(history) if t in opening]
+
+
 async def pantry_read_nine_turns_ago(turns: Turns, executor, sessions) -> Kitchen:
     """The pantry, created (inv_1…) in turn 1 of a conversation saved after nine turns:
     older than the refs a turn's working copy holds. The next turn is turn 10."""
@@ -79,7 +101,10 @@ async def pantry_read_nine_turns_ago(turns: Turns, executor, sessions) -> Kitche
     return kitchen
 
 
-async def test_a_row_changed_long_after_it_was_read_keeps_its_ref(turns: Turns, executor, sessions):
+@OPENINGS
+async def test_a_row_changed_long_after_it_was_read_keeps_its_ref(
+    turns: Turns, executor, sessions, workflows
+):
     """A turn's workflow holds the refs of the last few turns only; a row read nine turns
     ago and changed in the UI now still has its ref (found in the saved registry), and
     reading it again makes no new one."""
@@ -93,10 +118,15 @@ async def test_a_row_changed_long_after_it_was_read_keeps_its_ref(turns: Turns, 
         reply("You have 3 milk."),
     )
     changed = UiChange(action="updated", table="inventory", id=milk, data={"quantity": 3})
-    async with turns.worker(script):
+    async with turns.worker(script, workflows=workflows):
         handle = await turns.start("how much milk now?", ui_changes=[changed])
         assert (await handle.result()).status == "completed"
-        await keep_history(handle, "old_ref")
+        if workflows is None:
+            await keep_history(handle, "old_ref")
+    # turn 10 waited for turn 9's save as a part of opening
+    assert opened_by(await handle.fetch_history()) == (
+        ["open_turn"] if workflows is None else ["previous_turn", "begin_turn", "prepare_turn"]
+    )
     assert "- `inv_1` [updated:user] milk" in script.calls[0].user
     assert all("inv_5" not in c.user for c in script.calls)
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)

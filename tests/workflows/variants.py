@@ -10,7 +10,7 @@ from temporalio import workflow
 with workflow.unsafe.imports_passed_through():
     from workflows.interface import TurnInput, TurnOutput
     from workflows.turn import TurnWorkflow
-    from workflows.versions import AT_START, CHANGES, SHARED_REGISTRY, Versions
+    from workflows.versions import AT_START, CHANGES, OPEN_TURN, SHARED_REGISTRY, Versions
 
 
 @workflow.defn(name="TurnWorkflow")
@@ -42,13 +42,18 @@ class TurnWorkflowAskingLate(TurnWorkflow):
         return await super().run(turn)
 
 
-class _BeforeSharedRegistry(Versions):
-    """Every change but ``SHARED_REGISTRY``, which is never asked (no marker is recorded)."""
+class _Before(Versions):
+    """A run started before ``change``: neither it nor any later change is asked (no
+    marker is recorded), every earlier one is."""
+
+    def __init__(self, change: str) -> None:
+        super().__init__()
+        self.left_out = CHANGES[CHANGES.index(change) :]
 
     def decide(self) -> None:
         self._at_start = workflow.patched(AT_START)
         for change in CHANGES:
-            asked = change != SHARED_REGISTRY and self._at_start
+            asked = change not in self.left_out and self._at_start
             self._changes[change] = asked and workflow.patched(change)
 
 
@@ -58,5 +63,16 @@ class TurnWorkflowBeforeSharedRegistry(TurnWorkflow):
 
     @workflow.run
     async def run(self, turn: TurnInput) -> TurnOutput:
-        self.rt.versions = _BeforeSharedRegistry()
+        self.rt.versions = _Before(SHARED_REGISTRY)
+        return await super().run(turn)
+
+
+@workflow.defn(name="TurnWorkflow")
+class TurnWorkflowBeforeOpenTurn(TurnWorkflow):
+    """A run as started before ``OPEN_TURN`` (three local activities open the turn): its
+    histories replay on TurnWorkflow."""
+
+    @workflow.run
+    async def run(self, turn: TurnInput) -> TurnOutput:
+        self.rt.versions = _Before(OPEN_TURN)
         return await super().run(turn)
