@@ -29,7 +29,7 @@ from tests.workflows.variants import ReorderedTurnWorkflow, TurnWorkflowAskingLa
 from workflows.bypass_turn import BypassTurnWorkflow
 from workflows.interface import TurnInput
 from workflows.turn import TurnWorkflow
-from workflows.versions import AT_START
+from workflows.versions import AT_START, FOLDED
 from workflows.worker import turn_activities
 
 HISTORIES = sorted((Path(__file__).parent / "histories").glob("*.json"))
@@ -127,12 +127,19 @@ async def test_every_busy_worker_shape_of_a_turn_replays(turns: Turns):
     assert await replay_failures(history) == []
 
 
+async def test_a_new_run_records_one_patch_marker_for_every_change_so_far(turns: Turns):
+    history = await _quick_read_history(turns, TurnWorkflow)
+    assert patches(history) == [FOLDED]
+
+
 def test_the_committed_histories_cover_runs_from_before_and_after_patches_at_start():
-    """Runs without the AT_START marker ask for the older changes where they first did; both
-    kinds must keep replaying (above). Old runs in a busy shape fail as they always would:
-    ``alfred turns end-stuck`` ends such turns."""
+    """Runs without the AT_START marker ask for the older changes where they first did; runs
+    with it, every change in turn; runs with the fold, one marker. All must keep replaying
+    (above). Old runs in a busy shape fail as they always would: ``alfred turns end-stuck``
+    ends such turns."""
     firsts = [patches(history(p))[:1] for p in HISTORIES]
     assert [AT_START] in firsts
+    assert [FOLDED] in firsts
     assert ["turn-context"] in firsts or [] in firsts
 
 
