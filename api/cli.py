@@ -50,6 +50,7 @@ def cmd_run(settings: Settings, workers: int = 1) -> int:
     provider = provider_from_settings(settings)
     data_dir = settings.data_dir
     with ExitStack() as parts:
+        api_socket = parts.enter_context(stack.bind_api(settings))
         database = prepare_database(settings)
         parts.callback(database.close)
         if settings.temporal_address is None:
@@ -94,7 +95,15 @@ def cmd_run(settings: Settings, workers: int = 1) -> int:
             print(f"  token        {token}   (saved in {data_dir / 'dev-token'})")
             print("alfred: press Ctrl-C to stop", flush=True)
 
-        asyncio.run(stack.serve(settings, database.app_url, provider=provider, announce=announce))
+        asyncio.run(
+            stack.serve(
+                settings,
+                database.app_url,
+                provider=provider,
+                announce=announce,
+                api_socket=api_socket,
+            )
+        )
     print("alfred: stopped", flush=True)
     return _leave(0)
 

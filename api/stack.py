@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import socket
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,6 +39,17 @@ class _EmbeddedServer(uvicorn.Server):
     @contextmanager
     def capture_signals(self) -> Iterator[None]:
         yield
+
+
+def bind_api(settings: Settings) -> socket.socket:
+    """The API's listening socket, bound before the rest of the stack starts: the ports the
+    dev server picks for itself cannot take it meanwhile, and a port in use is said at once."""
+    host, port = settings.api_host, settings.api_port
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        return socket.create_server((host, port), family=family)
+    except OSError as error:
+        raise CannotStart(f"the API cannot listen on {host}:{port}: {error.strerror}") from None
 
 
 def _stop_on_signals(stop: asyncio.Event) -> None:
@@ -103,8 +115,10 @@ async def serve(
     api: bool = True,
     provider: LlmProvider | None = None,
     announce: Callable[[Sessions], Awaitable[None]] | None = None,
+    api_socket: socket.socket | None = None,
 ) -> None:
-    """Run the worker and/or the API until a signal arrives (or one of them dies)."""
+    """Run the worker and/or the API until a signal arrives (or one of them dies); the API
+    listens on ``api_socket`` when given (``bind_api``), else binds its own."""
     engine = create_engine(app_url, pool_size=settings.db_pool_size)
     trace_sql(engine, settings)
     sessions = session_factory(engine)
@@ -138,7 +152,8 @@ async def serve(
                 log_level="warning",
             )
             server = _EmbeddedServer(config)
-            tasks.append(asyncio.create_task(server.serve(), name="api"))
+            sockets = [api_socket] if api_socket is not None else None
+            tasks.append(asyncio.create_task(server.serve(sockets=sockets), name="api"))
             # uvicorn exposes only a `started` flag, no event to await.
             while not server.started and not tasks[-1].done():  # noqa: ASYNC110
                 await asyncio.sleep(0.05)

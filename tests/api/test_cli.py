@@ -102,6 +102,22 @@ def test_a_temporal_port_already_in_use_is_a_clear_error_not_a_hang():
                 pass
 
 
+def test_alfred_run_with_the_api_port_in_use_says_so_before_starting_anything(tmp_path):
+    """The API's port is taken first, so nothing the stack starts (PostgreSQL, the dev
+    server and the ports it picks for itself) can take it meanwhile."""
+    import socket
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = alfred("run", cwd=tmp_path, ALFRED_API_PORT=str(port))
+    assert done.returncode == 1
+    assert f"alfred: cannot start: the API cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert not (tmp_path / ".alfred" / "pg").exists()
+    assert not (tmp_path / ".alfred" / "temporal.db").exists()
+
+
 def worker_children(parent: int) -> list[int]:
     """The ``alfred worker`` processes ``parent`` started."""
     found = []
