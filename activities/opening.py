@@ -36,7 +36,13 @@ class TurnOpening:
         loaded = StateRef(
             user_id=begin.user_id, conversation_id=begin.conversation_id, version=begun.version
         )
-        prepared = await self.context.prepare_turn(
-            request.prepare.model_copy(update={"state_ref": loaded})
-        )
+        try:
+            prepared = await self.context.prepare_turn(
+                request.prepare.model_copy(update={"state_ref": loaded})
+            )
+        except Exception:
+            # The turn has begun: the workflow loads it and runs ``prepare_turn`` apart, so a
+            # read that fails for good ends a loaded turn (recorded, the next turn woken).
+            activity.logger.warning("prepare failed in open_turn: prepared apart", exc_info=True)
+            prepared = None
         return OpenTurnResult(previous=previous, begun=begun, prepared=prepared, attempt=attempt)

@@ -367,7 +367,8 @@ class OpenTurnResult(BaseModel):
     begun: BeginTurnResult | None = None
     """None while the turn before has not saved: nothing was started or loaded."""
     prepared: PrepareTurnResult | None = None
-    """Set with ``begun``."""
+    """Set with ``begun``, unless the read failed after the turn began (then the workflow
+    runs ``prepare_turn`` on its own)."""
     attempt: int = 1
 
 

@@ -392,10 +392,12 @@ class TurnRuntime:
                 summary="open the turn: previous saved, load, profile, dashboard, mentions",
             )
             if opened.begun is not None:
-                assert opened.prepared is not None
                 self._settled()
                 self._loaded(opened.begun)
-                self._prepared(opened.prepared)
+                if opened.prepared is None:  # the read failed after the turn began
+                    await self.prepare()
+                else:
+                    self._prepared(opened.prepared)
                 return
             await self._queued()
 

@@ -75,7 +75,9 @@ the ref the row keeps. Before it each step worked on a copy, folded back in step
 OPEN_TURN = "open-turn"
 """A turn opens with one local activity (``open_turn``: the turn before has saved, the
 state is loaded, the pre-processing read is done) instead of three, two activations fewer
-per turn (issue 16)."""
+per turn (issue 16). ``TurnWorkflow`` only: ``BypassTurnWorkflow`` still opens with
+``begin_turn``; moving it needs a change of its own (its runs with ``FOLDED`` already
+answer True here)."""
 
 CHANGES: tuple[str, ...] = (
     DEGRADE,

@@ -121,3 +121,21 @@ async def test_parts_that_name_different_users_are_refused_for_good(sessions, us
         await ActivityEnvironment().run(opening(sessions).open_turn, mixed)
     assert refused.value.type == "invalid_request" and refused.value.non_retryable
     assert await turn_store.get_turn(sessions, str(user), conversation, 2) is None
+
+
+async def test_a_read_that_fails_after_the_turn_began_leaves_the_turn_begun(sessions, user):
+    """The row is started and the state loaded; the workflow runs ``prepare_turn`` apart."""
+
+    class ReadFails(TurnContextActivities):
+        async def prepare_turn(self, request):
+            raise RuntimeError("the dashboard read timed out")
+
+    state = TurnStateActivities(sessions, LlmGateway(ScriptProvider.from_responses([])))
+    conversation, version = await save(sessions, user, ConversationState())
+    opened = await ActivityEnvironment().run(
+        TurnOpening(state, ReadFails(sessions)).open_turn,
+        request(user, conversation, 2, "what now?"),
+    )
+    assert opened.begun is not None and opened.begun.version == version
+    assert opened.prepared is None
+    assert await turn_store.get_turn(sessions, str(user), conversation, 2) is not None

@@ -8,8 +8,13 @@ import uuid
 from zoneinfo import ZoneInfo
 
 import pytest
-from temporalio.client import WorkflowHistory
+from temporalio import activity
+from temporalio.client import WorkflowFailureError, WorkflowHistory
+from temporalio.exceptions import ApplicationError
 
+from activities.opening import TurnOpening
+from activities.payloads import PrepareTurnRequest, PrepareTurnResult
+from activities.preparation import TurnContextActivities
 from domain.conversation import ConversationState
 from domain.db.engine import user_transaction
 from domain.kitchen import repository
@@ -22,6 +27,7 @@ from tests.workflows.conftest import Turns, keep_history
 from tests.workflows.script import complete, plan, reply, step, tool, understand
 from tests.workflows.variants import TurnWorkflowBeforeOpenTurn
 from workflows.interface import UiChange
+from workflows.worker import turn_activities
 
 GENERATE = step("Suggest a side for the mentioned recipe", "generate", "recipes")
 READ = step("Read the inventory", "read", "inventory", group=1)
@@ -296,3 +302,56 @@ async def test_every_node_is_told_the_date_and_time_in_the_users_timezone(turns:
         if call.node != "summarize":
             assert expected in call.user and "(Asia/Tokyo, UTC+09:00)" in call.user, call.node
             assert f"{tokyo:%a %Y-%m-%d} (today)" in call.user
+
+
+class _ReadFailsOnce(TurnContextActivities):
+    """The pre-processing read fails the first time it is asked (inside ``open_turn``)."""
+
+    failed = False
+
+    @activity.defn(name="prepare_turn")
+    async def prepare_turn(self, request: PrepareTurnRequest) -> PrepareTurnResult:
+        if not self.failed:
+            self.failed = True
+            raise ApplicationError("the dashboard read timed out")
+        return await super().prepare_turn(request)
+
+
+def opening_whose_read_fails(turns: Turns, script) -> dict:
+    activities = turn_activities(turns.sessions, script)
+    state = activities["begin_turn"].__self__
+    reads = _ReadFailsOnce(turns.sessions)
+    activities["open_turn"] = TurnOpening(state, reads).open_turn
+    activities["prepare_turn"] = reads.prepare_turn
+    return activities
+
+
+async def test_a_read_that_fails_after_the_turn_began_runs_again_on_its_own(turns: Turns):
+    script = turns.script(understand(), reply("Nothing to do."))
+    activities = opening_whose_read_fails(turns, script)
+    async with turns.worker(script, list(activities.values())):
+        handle = await turns.start("hello @[Tacos](recipe:00000000-0000-0000-0000-000000000000)")
+        assert (await handle.result()).status == "completed"
+    assert opened_by(await handle.fetch_history()) == ["open_turn", "prepare_turn"]
+    assert "Tacos" in script.calls[0].user  # the mention, read by the second attempt
+
+
+async def test_a_read_that_fails_for_good_after_the_turn_began_ends_a_loaded_turn(turns: Turns):
+    """The turn's row and state were loaded: the failure is recorded in the conversation
+    (its note), as when the read was an activity of its own."""
+    script = turns.script()
+    activities = opening_whose_read_fails(turns, script)
+
+    @activity.defn(name="prepare_turn")
+    async def read_fails(request: PrepareTurnRequest) -> PrepareTurnResult:
+        raise ApplicationError("the database refused the read", non_retryable=True)
+
+    activities["prepare_turn"] = read_fails
+    async with turns.worker(script, list(activities.values())):
+        handle = await turns.start("what's for dinner?")
+        with pytest.raises(WorkflowFailureError):
+            await handle.result()
+    assert opened_by(await handle.fetch_history()) == ["open_turn", "prepare_turn"]
+    state, version = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert version == 1
+    assert [n for n in state.notes if n.startswith("Turn 1 failed")]
