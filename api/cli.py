@@ -50,7 +50,9 @@ def cmd_run(settings: Settings, workers: int = 1) -> int:
     provider = provider_from_settings(settings)
     data_dir = settings.data_dir
     with ExitStack() as parts:
-        api_socket = parts.enter_context(stack.bind_api(settings))
+        api_sockets = stack.bind_api(settings)
+        for sock in api_sockets:
+            parts.callback(sock.close)
         database = prepare_database(settings)
         parts.callback(database.close)
         if settings.temporal_address is None:
@@ -101,7 +103,7 @@ def cmd_run(settings: Settings, workers: int = 1) -> int:
                 database.app_url,
                 provider=provider,
                 announce=announce,
-                api_socket=api_socket,
+                api_sockets=api_sockets,
             )
         )
     print("alfred: stopped", flush=True)

@@ -41,15 +41,24 @@ class _EmbeddedServer(uvicorn.Server):
         yield
 
 
-def bind_api(settings: Settings) -> socket.socket:
-    """The API's listening socket, bound before the rest of the stack starts: the ports the
-    dev server picks for itself cannot take it meanwhile, and a port in use is said at once."""
+def bind_api(settings: Settings) -> list[socket.socket]:
+    """The API's listening sockets (one per address the host resolves to, as uvicorn binds
+    them), bound before the rest of the stack starts: the ports the dev server picks for
+    itself cannot take the API's meanwhile, and a port in use is said at once."""
     host, port = settings.api_host, settings.api_port
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sockets: list[socket.socket] = []
     try:
-        return socket.create_server((host, port), family=family)
+        found = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+        for family, address in dict.fromkeys((f, a) for f, _, _, _, a in found):
+            sockets.append(socket.create_server(address, family=family))
     except OSError as error:
-        raise CannotStart(f"the API cannot listen on {host}:{port}: {error.strerror}") from None
+        for sock in sockets:
+            sock.close()
+        reason = error.strerror or str(error)
+        raise CannotStart(f"the API cannot listen on {host}:{port}: {reason}") from None
+    return sockets
 
 
 def _stop_on_signals(stop: asyncio.Event) -> None:
@@ -115,10 +124,10 @@ async def serve(
     api: bool = True,
     provider: LlmProvider | None = None,
     announce: Callable[[Sessions], Awaitable[None]] | None = None,
-    api_socket: socket.socket | None = None,
+    api_sockets: list[socket.socket] | None = None,
 ) -> None:
     """Run the worker and/or the API until a signal arrives (or one of them dies); the API
-    listens on ``api_socket`` when given (``bind_api``), else binds its own."""
+    listens on ``api_sockets`` when given (``bind_api``), else binds its own."""
     engine = create_engine(app_url, pool_size=settings.db_pool_size)
     trace_sql(engine, settings)
     sessions = session_factory(engine)
@@ -152,8 +161,7 @@ async def serve(
                 log_level="warning",
             )
             server = _EmbeddedServer(config)
-            sockets = [api_socket] if api_socket is not None else None
-            tasks.append(asyncio.create_task(server.serve(sockets=sockets), name="api"))
+            tasks.append(asyncio.create_task(server.serve(sockets=api_sockets), name="api"))
             # uvicorn exposes only a `started` flag, no event to await.
             while not server.started and not tasks[-1].done():  # noqa: ASYNC110
                 await asyncio.sleep(0.05)
