@@ -22,7 +22,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 # compiles them from source again (~13 ms of a plan turn here; docs/BENCHMARKS.md).
 # compileall writes only what is missing or stale.
 bytecode: $(STAMP)
-	$(BIN)/python -m compileall -q domain activities workflows api bench
+	$(BIN)/python -m compileall -q domain activities workflows api bench tests
 
 # Headless Chromium for the chat page's browser test, from Debian's packages.
 $(CHROMIUM):

@@ -71,7 +71,15 @@ START, END = markers("busy_worker")
 
 TASK_TIMEOUT = timedelta(seconds=float(os.environ.get("BUSY_TASK_TIMEOUT", 2)))
 """Short, so a workflow task that waits on a slow local activity heartbeats (at ~80%)."""
-SLOW_ACTIVITIES = ("begin_turn", "prepare_turn", "mark_turn", "crud", "fetch_schema", "finish_turn")
+SLOW_ACTIVITIES = (
+    "open_turn",
+    "begin_turn",
+    "prepare_turn",
+    "mark_turn",
+    "crud",
+    "fetch_schema",
+    "finish_turn",
+)
 SLOW_SECONDS = (0.4, 1.6)
 """Each slowed local activity waits a random time in this range, then burns ``BURN``."""
 BURN = float(os.environ.get("BUSY_BURN", 0.1))
@@ -504,7 +512,7 @@ def report(turns: int, m: dict) -> str:
 
     phases = ", ".join(f"{k} {v:.0f} s" for k, v in m["phases"].items())
     begin_splits = old["split_kinds"].get("begin_turn", 0)
-    fixed_begin = fixed["split_kinds"].get("begin_turn", 0)
+    fixed_open = fixed["split_kinds"].get("open_turn", 0)
     lines = [
         START,
         "## busy_worker",
@@ -561,8 +569,9 @@ def report(turns: int, m: dict) -> str:
         f"there, and fails (TMPRL1100): the fresh worker cannot run the turn, the confirm is "
         f"refused, the turn is stuck (a run the starved worker itself had to replay, after "
         f"a timed-out task, is stuck before its pause). Today's runs have the same shape "
-        f"after `begin_turn` ({fixed_begin}/{turns}), but their patch markers are recorded "
-        f"in the first workflow task, before any local activity, so they replay. The "
+        f"after their first local activity, `open_turn` ({fixed_open}/{turns}), but their "
+        f"patch marker is recorded in the first workflow task, before any local activity, "
+        f"so they replay. The "
         f"busy-shape row replays each history with such a task inserted after every "
         f"local-activity result: the old placement fails it by construction (after "
         f"`begin_turn`). How many old-placement turns break depends on how starved the "
