@@ -1,0 +1,59 @@
+"""A turn started while the one before it is still saving (``queued``) opens nothing until
+that save is done, then opens on the saved state, in the one ``open_turn`` activity."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from activities.llm.provider import LlmReply, LlmRequest
+from domain.turn_store import get_turn, load_conversation
+from tests.workflows.conftest import Turns, keep_history, wait_for
+from tests.workflows.script import complete, plan, reply, step, tool, understand
+from tests.workflows.test_turn_context import opened_by
+from tests.workflows.wire import WireScript
+
+LOOK = (
+    understand(),
+    plan("Look in the pantry", step("Read the inventory", "read", "inventory")),
+    tool("db_read", table="inventory"),
+    complete("Read it"),
+)
+
+
+@dataclass
+class SummariesHeld:
+    """The scripted model, with Summarize held until ``release``: the turn has replied and
+    has not saved yet."""
+
+    inner: WireScript
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+    name: str = "script"
+
+    async def complete(self, request: LlmRequest) -> LlmReply:
+        if request.node == "summarize":
+            await self.release.wait()
+        return await self.inner.complete(request)
+
+
+async def test_a_turn_queued_behind_an_unsaved_one_opens_once_it_is_saved(turns: Turns):
+    script = turns.script(*LOOK, reply("Nothing yet."), *LOOK, reply("Still nothing."))
+    model = SummariesHeld(script)
+    async with turns.worker(model):
+        first = await turns.start("anything in the pantry?")
+        await wait_for(first, lambda p: p.status == "replied")
+        second = await turns.start("and now?")
+        await wait_for(second, lambda p: p.status == "queued")
+        # Queued: nothing of the second turn is started or loaded yet.
+        assert await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 2) is None
+        model.release.set()
+        assert (await first.result()).status == "completed"
+        assert (await second.result()).status == "completed"
+        await keep_history(second, "queued_turn")
+    openings = opened_by(await second.fetch_history())
+    assert len(openings) >= 2 and set(openings) == {"open_turn"}  # asked again, then opened
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert [(t.turn, t.user_message) for t in state.recent_turns] == [
+        (1, "anything in the pantry?"),
+        (2, "and now?"),
+    ]
