@@ -5,29 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass, field
 
-from activities.llm.provider import LlmReply, LlmRequest
-from activities.llm.script_provider import ScriptProvider
 from domain.turn_store import load_conversation
 from tests.api.conftest import Api
 from tests.api.test_turns import SHOP, add_milk, quick_list, script, settled
+from tests.workflows.held_summaries import HeldSummaries
 from tests.workflows.script import clarify_first, plan, understand
-
-
-@dataclass
-class HeldSummaries:
-    """The script model, with every Summarize call held until ``release`` is set: the
-    turn has replied and is still saving its state."""
-
-    inner: ScriptProvider
-    release: asyncio.Event = field(default_factory=asyncio.Event)
-    name: str = "script"
-
-    async def complete(self, request: LlmRequest) -> LlmReply:
-        if request.node == "summarize":
-            await self.release.wait()
-        return await self.inner.complete(request)
 
 
 def held_add_then_list() -> HeldSummaries:

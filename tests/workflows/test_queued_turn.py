@@ -3,15 +3,11 @@ that save is done, then opens on the saved state, in the one ``open_turn`` activ
 
 from __future__ import annotations
 
-import asyncio
-from dataclasses import dataclass, field
-
-from activities.llm.provider import LlmReply, LlmRequest
 from domain.turn_store import get_turn, load_conversation
 from tests.workflows.conftest import Turns, keep_history, wait_for
+from tests.workflows.held_summaries import HeldSummaries
 from tests.workflows.script import complete, plan, reply, step, tool, understand
 from tests.workflows.test_turn_context import opened_by
-from tests.workflows.wire import WireScript
 
 LOOK = (
     understand(),
@@ -21,24 +17,9 @@ LOOK = (
 )
 
 
-@dataclass
-class SummariesHeld:
-    """The scripted model, with Summarize held until ``release``: the turn has replied and
-    has not saved yet."""
-
-    inner: WireScript
-    release: asyncio.Event = field(default_factory=asyncio.Event)
-    name: str = "script"
-
-    async def complete(self, request: LlmRequest) -> LlmReply:
-        if request.node == "summarize":
-            await self.release.wait()
-        return await self.inner.complete(request)
-
-
 async def test_a_turn_queued_behind_an_unsaved_one_opens_once_it_is_saved(turns: Turns):
     script = turns.script(*LOOK, reply("Nothing yet."), *LOOK, reply("Still nothing."))
-    model = SummariesHeld(script)
+    model = HeldSummaries(script)
     async with turns.worker(model):
         first = await turns.start("anything in the pantry?")
         await wait_for(first, lambda p: p.status == "replied")
