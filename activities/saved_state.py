@@ -35,11 +35,19 @@ class SavedStates:
                 )
             except DomainError as error:
                 raise to_application_error(error) from None
-            self._states[key] = state
-            while len(self._states) > self.keep:
-                self._states.popitem(last=False)
-        self._states.move_to_end(key)
+        self.remember(ref.user_id, ref.conversation_id, ref.version, state)
         return state
+
+    def remember(
+        self, user_id: str, conversation_id: str, version: int, state: ConversationState
+    ) -> None:
+        """Keep ``state`` as the saved ``version`` (``begin_turn`` has just read it whole:
+        the turn's reads by reference need not query it again)."""
+        key = (user_id, conversation_id, version)
+        self._states[key] = state
+        self._states.move_to_end(key)
+        while len(self._states) > self.keep:
+            self._states.popitem(last=False)
 
     async def registry(self, ref: StateRef) -> SessionIdRegistry:
         """The saved registry with the turn's changes on top: the turn's whole registry."""

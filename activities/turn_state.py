@@ -105,6 +105,7 @@ class TurnStateActivities:
             )
         except DomainError as error:
             raise to_application_error(error) from None
+        self.states.remember(request.user_id, request.conversation_id, version, state)
         if request.working_copy:
             state = state.for_workflow(request.turn_number, archive_keys=request.archive_keys)
         return BeginTurnResult(state=state, version=version, attempt=activity.info().attempt)

@@ -16,6 +16,7 @@ from activities.llm.script_provider import ScriptProvider
 from activities.model_nodes import NodeActivities
 from activities.payloads import (
     ActRequest,
+    BeginTurnRequest,
     ReplyRequest,
     StateRef,
     SummarizeRequest,
@@ -94,6 +95,37 @@ async def test_a_version_saved_past_is_refused_for_good(sessions, user):
         await SavedStates(sessions).read(ref)
     assert raised.value.type == "state_moved" and raised.value.non_retryable
     assert f"at version {version}, not {version - 1}" in str(raised.value)
+
+
+async def test_the_state_a_turn_began_with_is_read_by_reference_without_another_query(
+    sessions, user, monkeypatch
+):
+    conversation, version = await saved(sessions, user)
+    states = SavedStates(sessions)
+    activity = TurnStateActivities(
+        sessions, LlmGateway(ScriptProvider.from_responses([])), states=states
+    )
+    begun = await ActivityEnvironment().run(
+        activity.begin_turn,
+        BeginTurnRequest(
+            conversation_id=conversation,
+            user_id=str(user),
+            turn_number=2,
+            workflow_id="wf-begun",
+            message="and now?",
+            working_copy=True,
+        ),
+    )
+
+    async def no_query(*args, **kwargs):
+        raise AssertionError("the saved state was queried again")
+
+    monkeypatch.setattr(turn_store, "load_state_at", no_query)
+    ref = StateRef(user_id=str(user), conversation_id=conversation, version=begun.version)
+    state, registry = await states.read(ref)
+    assert begun.version == version
+    assert registry.resolve("inv_1") == RICE["id"]
+    assert state.history_summary == "The user cooks rice dishes."
 
 
 async def test_another_users_conversation_is_not_read(sessions, user, other_user):
