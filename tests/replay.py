@@ -69,6 +69,12 @@ def local_activity_types(history: WorkflowHistory) -> list[str]:
     ]
 
 
+def opened_by(history: WorkflowHistory) -> list[str]:
+    """The local activities that opened the turn (waited, loaded, prepared)."""
+    opening = ("open_turn", "previous_turn", "begin_turn", "prepare_turn")
+    return [t for t in local_activity_types(history) if t in opening]
+
+
 def patches(history: WorkflowHistory) -> list[str]:
     """The ids of the patch markers in ``history``, in order."""
     return [

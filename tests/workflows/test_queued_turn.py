@@ -4,10 +4,10 @@ that save is done, then opens on the saved state, in the one ``open_turn`` activ
 from __future__ import annotations
 
 from domain.turn_store import get_turn, load_conversation
+from tests.replay import opened_by
 from tests.workflows.conftest import Turns, keep_history, wait_for
 from tests.workflows.held_summaries import HeldSummaries
 from tests.workflows.script import complete, plan, reply, step, tool, understand
-from tests.workflows.test_turn_context import opened_by
 
 LOOK = (
     understand(),

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from temporalio import activity
-from temporalio.client import WorkflowFailureError, WorkflowHistory
+from temporalio.client import WorkflowFailureError
 from temporalio.exceptions import ApplicationError
 
 from activities.opening import TurnOpening
@@ -22,7 +22,7 @@ from domain.registry import SessionIdRegistry
 from domain.turn_store import load_conversation
 from tests.activities.saved_conversation import save
 from tests.kitchen_helper import PANTRY, Kitchen
-from tests.replay import local_activity_types
+from tests.replay import opened_by
 from tests.workflows.conftest import Turns, keep_history
 from tests.workflows.script import complete, plan, reply, step, tool, understand
 from tests.workflows.variants import TurnWorkflowBeforeOpenTurn
@@ -87,12 +87,6 @@ async def test_mentions_and_ui_changes_reach_every_node_with_fresh_data(
     assert registry.resolve("recipe_1") == tacos
     assert registry.action("recipe_1") == "mentioned:user"
     assert registry.action("inv_1") == "updated:user"
-
-
-def opened_by(history: WorkflowHistory) -> list[str]:
-    """The local activities that opened the turn (waited, loaded, prepared)."""
-    opening = ("open_turn", "previous_turn", "begin_turn", "prepare_turn")
-    return [t for t in local_activity_types(history) if t in opening]
 
 
 async def pantry_read_nine_turns_ago(turns: Turns, executor, sessions) -> Kitchen:
