@@ -1,1 +1,2 @@
-"""The front door: the `alfred` CLI today, the FastAPI app in a later issue."""
+"""The front door: the FastAPI app (`app.py`, `routes/`), the `alfred` CLI (`cli.py`), the
+embedded stack (`stack.py`) and the Temporal client for turns (`temporal.py`)."""
