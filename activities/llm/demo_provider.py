@@ -4,8 +4,17 @@ without an API key.
 **This is not an LLM.** It does not read the prompts. It matches the lower-cased user
 message against a handful of fixed patterns and builds each node's output from the node's
 request model, which every node activity passes in ``LlmRequest.extra["request"]`` (see
-``activities/model_nodes.py``). Anything it does not recognise gets an honest list of what it
-does understand. Its outputs go through the gateway's validation like any model's.
+``activities/model_nodes.py``). Anything it does not recognise gets an honest "I can't help
+with ..." and nothing is done. Its outputs go through the gateway's validation like any
+model's.
+
+It keeps to the user's profile (``context.profile`` of the Think, Act and bypass requests:
+dietary restrictions, allergies, disliked ingredients, time budget) in everything it
+suggests or plans, through ``demo_recipes.Avoid``: a wish the profile forbids ("a recipe with
+chicken" for a vegetarian) is refused and nothing is suggested; a suggestion says which
+rules it fits; a week's plan leaves out the saved recipes that do not fit, and says so; a
+diet or allergy it cannot check (keto, kiwi) means it suggests and plans nothing, and says
+why. Items the user names for their own shopping list or inventory are added as asked.
 
 Later nodes do not re-read the user: the demo's own Think writes what Act needs into the
 goal and the step descriptions ("Add 2 lemons, milk to the shopping list", "Save
@@ -24,7 +33,8 @@ Rules (first match wins; the message is lower-cased, trailing punctuation droppe
 | remove   | "remove milk from my shopping list"       | Think write → db_delete → Reply        |
 | suggest  | "suggest a recipe with chicken"           | Think generate → artifact → Reply      |
 | show     | "show my pantry", "what are my tasks"     | Understand quick → Act Quick db_read   |
-| other    | "hello", "what's the weather?"            | Think analyze → capabilities → Reply   |
+| cannot   | "clear my list", "what's the weather?"    | Think analyze → "I can't ..." → Reply  |
+| help     | "hello", "what can you do"                | Think analyze → capabilities → Reply   |
 
 - **save** ("save it", "save that recipe", "save the recipe", "keep it"): Understand names
   the newest unsaved ``gen_recipe_N`` of the registry (one whose label shares a word with
@@ -38,9 +48,11 @@ Rules (first match wins; the message is lower-cased, trailing punctuation droppe
 - **plan** ("plan my dinners for next week", "make a meal plan for the week"): Think
   ``propose``: "I'll plan dinners for Mon <date> to Sun <date> using your saved recipes.
   Shall I?" for next Monday to Sunday from today's date; group 0 reads recipes, group 1
-  writes meal_plans. On confirm, Act reads recipes (by name), then writes 7 dinners in one
-  ``db_create`` batch (``recipe_id`` cycling through the recipes read; with none saved,
-  built-in recipe names in ``notes``). Reply lists the week day by day.
+  writes meal_plans. On confirm, Act reads recipes (by name, with their ingredients and
+  times), then writes 7 dinners in one ``db_create`` batch (``recipe_id`` cycling through
+  the recipes read that fit the profile; with none, fitting built-in recipe names in
+  ``notes``). Reply lists the week day by day, and what was left out and why (Act's
+  ``note_for_next_step``).
 - **add** ("add milk and eggs to my shopping list", "add 2 kg rice to my pantry",
   "I bought 2 lemons"): Think ``plan_direct``, one ``write`` step "Add 2 kg rice to the
   pantry"; Act one ``db_create`` batch (``quantity`` and ``unit`` when a number comes
@@ -51,15 +63,24 @@ Rules (first match wins; the message is lower-cased, trailing punctuation droppe
   ``or_filters`` for several items; Reply "Removed milk from your shopping list.", or that
   nothing matched when no row was deleted.
 - **suggest** ("suggest a recipe with chicken", "give me an idea for dinner with lentils",
-  "the chicken recipe"): Think ``plan_direct``, one ``generate`` recipes step "Suggest a
-  recipe with chicken"; Act ``step_complete`` with one built-in recipe
-  (``demo_recipes.RECIPES``) as a ``recipe`` artifact, not saved; Reply shows it in full,
-  says when nothing matched the wish, and ends "Say 'save it' to keep it."
-- **show** (pantry/inventory/fridge, shopping list, recipes, meal plans, tasks): Understand
+  "the chicken recipe", "a vegan recipe without mushrooms in 30 minutes"): Think
+  ``plan_direct``, one ``generate`` recipes step "Suggest a recipe with chicken", what the
+  message rules out in brackets ("Suggest a recipe (vegan, no mushrooms, ready in 30
+  minutes)"); Act ``step_complete`` with one built-in recipe (``demo_recipes.RECIPES``) that
+  keeps to the profile and those rules, as a ``recipe`` artifact, not saved, its lead the
+  step's summary ("Here's an idea that fits your preferences (vegetarian):"), or no
+  artifact and why; Reply shows it in full, says when nothing matched the wish, and ends
+  "Say 'save it' to keep it."
+- **show** (pantry/inventory/fridge, shopping list, recipes, meal plans, tasks), asked as a
+  request to see ("show ...", "what's ...", "do I have ...", "my ..."): Understand
   ``quick_mode``; Act Quick ``db_read`` on the table (meal plans ordered by date); the
   deterministic formatter answers, no Reply call.
-- **anything else**: Think ``plan_direct``, one ``analyze`` step; Act ``step_complete``
-  listing the capabilities; Reply "I'm the offline demo model: ... I understand: ...".
+- **cannot**: a making verb no rule took ("make a shopping list"), a verb no rule carries
+  out ("clear", "remind", "change", "move", "mark"...), an add or remove whose item is no
+  list item ("everything", "a reminder to ...", "my recipes"), and any other message but
+  small talk: Think one ``analyze`` step; Reply 'I can't help with "...", so I did nothing.'
+  and what it understands. Nothing is read or written.
+- **help** (hello, help, thanks, what can you do): the list of what it understands.
 
 - **cook** (mode ``cook``): step by step through the session's recipe, one instruction
   per message; "done" / "finished" / "stop" ends the session with a ``close`` handoff.
@@ -89,7 +110,17 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from activities.llm.demo_recipes import find_recipe, recipe_names, wish_text, wish_words
+from activities.llm.demo_recipes import (
+    RECIPES,
+    Avoid,
+    Rule,
+    avoid_for,
+    find_recipe,
+    recipe_names,
+    rule_from_label,
+    wish_text,
+    wish_words,
+)
 from activities.llm.provider import LlmError, LlmReply, LlmRequest, Usage, stream_whole
 from activities.payloads import (
     ActQuickRequest,
@@ -132,6 +163,8 @@ CAPABILITIES: tuple[str, ...] = (
     'suggest a recipe from my small built-in set ("suggest a recipe with chicken", '
     '"what can I cook with what I have"), then "save it" to keep it',
     'plan next week\'s dinners from your saved recipes ("plan my dinners for next week")',
+    "keep to the diet, allergies and dislikes saved in your preferences in everything I "
+    "suggest or plan (I can't change them)",
 )
 HELP_TEXT = (
     "I'm the offline demo model: fixed rules, not a language model, so I only understand "
@@ -155,12 +188,12 @@ EMPTY_STOCK = (
 )
 
 
+CANNOT_LEAD = "I can't help with "
+
+
 def cannot_text(asked: str) -> str:
-    """The answer to a request the rules recognise as one they cannot carry out."""
-    return (
-        f'I understood "{asked}", but that is more than the offline demo model can do, so '
-        f"I did nothing.\n\n{HELP_TEXT}"
-    )
+    """The answer to a message no rule carries out: said, and nothing done."""
+    return f'{CANNOT_LEAD}"{asked}", so I did nothing.\n\n{HELP_TEXT}'
 
 
 SUBDOMAIN_TABLE: dict[str, str] = {
@@ -207,16 +240,16 @@ _PLAN_WEEK = re.compile(
     r"\bplan (?:out )?(?:my |our |the |all |some )?(?:dinners?|meals?|week|next week|menu)\b"
     r"|\bmeal ?plan (?:for )?(?:next |the |this )?week\b"
 )
+_POLITE = r"(?:please |pls |can you |could you |would you |will you )*"
 _PLACES = r"shopping list|grocery list|shopping|groceries|list|pantry|inventory|fridge|freezer"
 _OWNER = r"(?:my |the |our )?"
 _ADD = re.compile(
-    rf"^(?:please |can you |could you |would you )*(?:add|put)\s+(?P<items>.+?)"
+    rf"^{_POLITE}(?:add|put)\s+(?P<items>.+?)"
     rf"(?:\s+(?:to|on|onto|in|into)\s+{_OWNER}(?P<place>{_PLACES}))?(?:\s+please)?$"
 )
 _BOUGHT = re.compile(r"^(?:i|we) (?:just )?(?:bought|picked up)\s+(?P<items>.+?)(?:\s+today)?$")
 _REMOVE = re.compile(
-    rf"^(?:please |can you |could you |would you )*"
-    rf"(?:remove|delete|cross off|cross|tick off|drop)\s+(?P<items>.+?)"
+    rf"^{_POLITE}(?:remove|delete|cross off|cross|tick off|check off|drop)\s+(?P<items>.+?)"
     rf"(?:\s+(?:off|from|out of)\s+{_OWNER}(?P<place>{_PLACES}))?(?:\s+please)?$"
 )
 _USED = re.compile(
@@ -227,7 +260,7 @@ _SUGGEST = re.compile(
     r"\b(?:suggest|suggestion|recommend|idea|ideas|inspiration|inspire)\b"
     r"|\bwhat (?:can|could|should|shall) (?:i|we) (?:make|cook|have|eat)\b"
     r"|\bwhat to (?:make|cook)\b"
-    r"|\b(?:cook|make) (?:something|anything)\b"
+    r"|\b(?:cook|make) (?:me |us )?(?:something|anything)\b"
     r"|\b(?:cook|make) with\b"
     r"|\brecipe\b"
 )
@@ -236,9 +269,53 @@ _FROM_STOCK = re.compile(
     r"|\b(?:in|from) (?:my|the|our) (?:pantry|fridge|freezer|inventory|kitchen|cupboards?)\b"
 )
 _CREATE = re.compile(
-    r"^(?:please |can you |could you |would you )*"
-    r"(?:make|create|build|write|generate|prepare|draw up|put together|organi[sz]e)\b"
+    rf"^{_POLITE}(?:make|create|build|write|generate|prepare|draw up|put together|organi[sz]e)\b"
 )
+_UNSUPPORTED = re.compile(
+    rf"^{_POLITE}(?:clear|empty|wipe|reset|update|edit|change|modify|rename|move|sort|share|"
+    r"send|e-?mail|text|print|export|import|order|buy|book|call|mark|undo|redo|double|triple|"
+    r"halve|scale|convert|calculate|count|translate|remind|schedule|set|start|log|track|rate|"
+    r"review|replace|swap|substitute|increase|decrease|reduce|copy|duplicate|archive|restore|"
+    r"sync|cancel|complete|tick|uncheck|forget|unsave|switch|turn)\b"
+)
+"""Requests no rule carries out ("clear my shopping list", "remind me to ..."): the demo
+says so rather than showing the table they name."""
+_NOT_AN_ITEM = re.compile(
+    r"(?:^|\s)(?:everything|all|anything|stuff|things?|recipes?|meal ?plans?|tasks?|"
+    r"reminders?|lists?|preferences|profile|diet|timer|to|into|onto|from|for|at|by|until|"
+    r"tomorrow|tonight)(?:\s|$)"
+)
+"""Words no shopping or inventory item is named with ("delete everything", "add a reminder to
+defrost the chicken", "add chicken to tuesday's dinner"): not an add or a remove."""
+_SHOW_ASK = re.compile(
+    rf"^{_POLITE}(?:show|list|display|view|see|open|check|read|get|give me|tell me|let me see|"
+    r"what|what's|whats|which|how many|how much|do (?:i|we) have|have (?:i|we) got|is there|"
+    r"are there|any|my|the|our|all|current)\b"
+    r"|^(?:shopping|grocery|groceries|pantry|inventory|fridge|freezer|recipes|meal ?plans?|"
+    r"tasks|to-?dos?)\b"
+)
+"""How a request to see a table starts ("show my pantry", "what's on my list", "do I have
+milk"): a message that only names a table ("how long do eggs keep in the fridge") is none."""
+_SMALL_TALK = re.compile(
+    r"^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening)|help|thanks|thank you|cheers|"
+    r"ok|okay|yes|no|what can you do|what do you do|who are you|what are you|"
+    r"how does this work|how do you work|what can i (?:ask|say))\b"
+)
+_NOT = re.compile(
+    r"\b(?:without|minus|except|excluding|but not|not|no|isn'?t|aren'?t|free of|hold the|"
+    r"(?:don'?t|do not|never|can'?t|cannot) (?:eat|use|want|like|include|suggest|give me|have))"
+    r"\s+(?P<x>[^,;]+?)(?=\s+(?:with|using|for|that|which|but|please|tonight|today)\b|[,;]|$)"
+)
+"""What a suggestion must leave out ("without chicken", "that isn't pasta", "no dairy")."""
+_FREE = re.compile(r"\b(?P<x>[a-z]+)[- ]free\b")
+_DIET = re.compile(
+    r"\b(?:vegetarian|vegan|veggie|pescatarian|pescetarian|plant[- ]based|meatless|halal|"
+    r"kosher|keto|paleo|low[- ]carb|low[- ]fodmap|whole ?30)\b"
+)
+_WITHIN = re.compile(
+    r"\b(?:in|under|within|less than|at most|max)\s+(?P<n>\d+)\s*(?:min|mins|minutes)\b"
+)
+_SEPARATORS = r",|\band\b|\bor\b|\bnor\b|&"
 _WITH = re.compile(r"\b(?:with|using|featuring|including|containing|from)\s+(?P<wish>.+)$")
 _FOR = re.compile(r"\bfor\s+(?P<wish>.+)$")
 _AFFIRM = re.compile(
@@ -262,7 +339,7 @@ _SHOW_TABLES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "inventory",
         re.compile(
             r"\b(?:pantry|inventory|fridge|freezer|cupboards?|stock)\b"
-            r"|\bwhat do (?:i|we) have\b"
+            r"|\bdo (?:i|we) have\b"
         ),
     ),
 )
@@ -406,6 +483,9 @@ class Intent:
     place: Place | None = None
     items: list[Item] = field(default_factory=list)
     wish: str | None = None
+    """suggest: what the dish should have ("lentils"); cannot: the message."""
+    rules: list[tuple[str, str]] = field(default_factory=list)
+    """suggest: what the message rules out, as ``(term, source)`` (``demo_recipes.Avoid``)."""
     ref: str | None = None
     label: str | None = None
     week: tuple[dt.date, dt.date] | None = None
@@ -421,6 +501,23 @@ def next_week(today: dt.date) -> tuple[dt.date, dt.date]:
 
 def day_text(day: dt.date) -> str:
     return f"{day.strftime('%a')} {day.isoformat()}"
+
+
+def message_rules(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """The message without what it rules out, and what it rules out as ``(term, source)``:
+    "a vegan recipe without mushrooms ready in 20 minutes" → ("a recipe",
+    [("20 minutes", "asked_time"), ("vegan", "asked_diet"), ("mushrooms", "asked")])."""
+    rules = [(f"{m.group('n')} minutes", "asked_time") for m in _WITHIN.finditer(text)]
+    text = _WITHIN.sub(" ", text)
+    rules += [(m.group(0), "asked_diet") for m in _DIET.finditer(text)]
+    text = _DIET.sub(" ", text)
+    rules += [(m.group("x"), "asked") for m in _FREE.finditer(text)]
+    text = _FREE.sub(" ", text)
+    for match in _NOT.finditer(text):
+        for part in split_items(match.group("x"), separators=_SEPARATORS):
+            if term := wish_text(part):
+                rules.append((term, "asked"))
+    return " ".join(_NOT.sub(" ", text).split()), rules
 
 
 def _wish(text: str) -> str | None:
@@ -489,7 +586,7 @@ def classify(
         ref = pending.chosen.ref
         name = registry.ref_labels.get(ref) or pending.chosen.label.split(" (")[0]
         where = "inventory" if ref.startswith("inv_") else "shopping list"
-        return _item_intent("remove", name, where, where, answering)
+        return _item_intent(text, "remove", name, where, where, answering)
 
     if (
         answering
@@ -516,6 +613,9 @@ def classify(
     if _THAT_ONE.search(text) or _PRONOUN_ONLY.match(text):
         return Intent("help" if answering else "ambiguous")
 
+    if _UNSUPPORTED.match(text):
+        return Intent("cannot", wish=text)
+
     if _PLAN_WEEK.search(text) and not text.startswith(("show", "list", "what")):
         return Intent("plan_week", subdomain="meal_plans", week=next_week(today or dt.date.today()))
 
@@ -526,39 +626,43 @@ def classify(
         match = pattern.match(text)
         if match:
             return _item_intent(
-                kind, match.group("items"), match.group("place"), default, answering
+                text, kind, match.group("items"), match.group("place"), default, answering
             )
     match = _BOUGHT.match(text)
     if match:
-        return _item_intent("add", match.group("items"), "inventory", "inventory", answering)
+        return _item_intent(text, "add", match.group("items"), "inventory", "inventory", answering)
     match = _USED.match(text)
     if match:
         items = match.group("items") or match.group("items2")
-        return _item_intent("remove", items, "inventory", "inventory", answering)
+        return _item_intent(text, "remove", items, "inventory", "inventory", answering)
 
     if _SUGGEST.search(text):
-        if _FROM_STOCK.search(text):
-            return Intent("suggest_from_stock", subdomain="recipes")
-        return Intent("suggest", subdomain="recipes", wish=_wish(text))
+        kind = "suggest_from_stock" if _FROM_STOCK.search(text) else "suggest"
+        rest, rules = message_rules(text)
+        return Intent(kind, subdomain="recipes", wish=_wish(rest), rules=rules)
 
     if _CREATE.match(text):  # "make a shopping list for the week": not a show, not a guess
         return Intent("cannot", wish=text)
 
-    for subdomain, pattern in _SHOW_TABLES:
-        if pattern.search(text):
-            return Intent("show", subdomain=subdomain)
-    return Intent("help")
+    if _SHOW_ASK.match(text):
+        for subdomain, pattern in _SHOW_TABLES:
+            if pattern.search(text):
+                return Intent("show", subdomain=subdomain)
+    if _SMALL_TALK.match(text):
+        return Intent("help")
+    return Intent("cannot", wish=text)
 
 
 _UNKNOWN_PLACE = re.compile(r"\s(?:to|on|onto|in|into|from|off|out of)\s+(?:my|the|our)\s")
 
 
 def _item_intent(
-    kind: str, items_text: str, place_word: str | None, default: str, answering: bool
+    text: str, kind: str, items_text: str, place_word: str | None, default: str, answering: bool
 ) -> Intent:
-    if _UNKNOWN_PLACE.search(f" {items_text} "):
-        return Intent("help")  # "add chicken to my meal plan": a place the demo can't write
     items = parse_items(items_text)
+    if _UNKNOWN_PLACE.search(f" {items_text} ") or any(_NOT_AN_ITEM.search(i.name) for i in items):
+        # "add chicken to my meal plan", "delete everything": not a list item
+        return Intent("cannot", wish=text)
     if not items or all(i.name in _PRONOUNS for i in items):
         return Intent("help" if answering else "ambiguous")
     place = place_for(place_word, default=default)
@@ -572,6 +676,9 @@ _ITEM_STEP = re.compile(
     r"(?P<place>shopping list|inventory|pantry|fridge|freezer)$"
 )
 _SUGGEST_STEP = re.compile(r"^Suggest a recipe(?: with (?P<wish>.+))?$")
+_RULES_TAIL = re.compile(r"^(?P<base>.*?)(?: \((?P<rules>[^()]*)\))?$")
+"""A suggest step's description ends with what the message ruled out: "Suggest a recipe
+with lentils (vegan, no mushrooms)"."""
 _GEN_RECIPE = re.compile(r"\bgen_recipe_\d+\b")
 _PLAN_STEP = re.compile(
     r"^Plan dinners for (?P<start>\d{4}-\d{2}-\d{2}) to (?P<end>\d{4}-\d{2}-\d{2})"
@@ -583,6 +690,18 @@ CANNOT_STEP = "Say the demo model cannot do this"
 STOCK_STEP = "Read what is in stock"
 FROM_STOCK_STEP = "Suggest a recipe from what is in stock"
 DECLINED = "The user declined."
+
+
+def _with_rules(description: str, rules: list[tuple[str, str]]) -> str:
+    labels = ", ".join(Rule(term, source).label() for term, source in rules)
+    return f"{description} ({labels})" if labels else description
+
+
+def _read_rules(description: str) -> tuple[str, list[tuple[str, str]]]:
+    """A generate step's description without its rules, and the rules (``_with_rules``)."""
+    match = _RULES_TAIL.match(description.strip().rstrip("."))
+    base, labels = (match.group("base"), match.group("rules")) if match else (description, "")
+    return base, [rule_from_label(label.strip()) for label in (labels or "").split(",") if label]
 
 
 def _names_text(names: Sequence[str]) -> str:
@@ -674,20 +793,20 @@ def think(req: ThinkRequest, today: dt.date) -> ThinkOutput:
         )
     if kind == "suggest":
         what = f"Suggest a recipe with {intent.wish}" if intent.wish else "Suggest a recipe"
+        what = _with_rules(what, intent.rules)
         return ThinkOutput(
             goal=what,
             decision="plan_direct",
             steps=[ThinkStep(description=what, step_type="generate", subdomain="recipes")],
         )
     if kind == "suggest_from_stock":
+        what = _with_rules(FROM_STOCK_STEP, intent.rules)
         return ThinkOutput(
-            goal=FROM_STOCK_STEP,
+            goal=what,
             decision="plan_direct",
             steps=[
                 ThinkStep(description=STOCK_STEP, step_type="read", subdomain="inventory"),
-                ThinkStep(
-                    description=FROM_STOCK_STEP, step_type="generate", subdomain="recipes", group=1
-                ),
+                ThinkStep(description=what, step_type="generate", subdomain="recipes", group=1),
             ],
         )
     if kind == "cannot":
@@ -732,12 +851,14 @@ def think(req: ThinkRequest, today: dt.date) -> ThinkOutput:
         steps = _plan_steps(start, end)
         if intent.confirmed:
             return ThinkOutput(goal=goal, decision="plan_direct", steps=steps)
+        rules = avoid_for(req.context.profile).labels()
+        fit = f" that fit your preferences ({rules})" if rules else ""
         return ThinkOutput(
             goal=goal,
             decision="propose",
             proposal_message=(
                 f"I'll plan dinners for {day_text(start)} to {day_text(end)} using your saved "
-                "recipes. Shall I?"
+                f"recipes{fit}. Shall I?"
             ),
             steps=steps,
         )
@@ -789,20 +910,175 @@ def _row_names(rows: list[dict[str, Any]]) -> list[str]:
     return [str(r.get("name") or r.get("title") or "") for r in rows if isinstance(r, dict)]
 
 
-def _recipes_read(prior: list[StepResult]) -> list[tuple[str, str]]:
-    """(ref, name) of the recipes earlier steps of this turn read, in reading order.
+def _recipes_read(prior: list[StepResult]) -> list[dict[str, Any]]:
+    """The recipe rows earlier steps of this turn read (each ref once), in reading order.
 
     A recipe saved from generated content keeps its ``gen_recipe_N`` ref, so any ref counts.
     """
-    found: dict[str, str] = {}
+    found: dict[str, dict[str, Any]] = {}
     for result in prior:
         for entry in result.tool_results:
             if entry.tool == "db_read" and entry.table == "recipes":
                 for row in entry.rows or []:
                     ref = row.get("id") if isinstance(row, dict) else None
                     if isinstance(ref, str) and ref:
-                        found.setdefault(ref, str(row.get("name") or ref))
-    return list(found.items())
+                        found.setdefault(ref, row)
+    return list(found.values())
+
+
+# --- keeping to the profile -------------------------------------------------------------------
+
+
+def _fits_text(avoid: Avoid) -> str:
+    """``your preferences (vegetarian) and your request (no chicken)``."""
+    parts = []
+    if labels := avoid.labels(("diet", "allergy", "dislike", "time")):
+        parts.append(f"your preferences ({labels})")
+    if labels := avoid.labels(("asked", "asked_diet", "asked_time")):
+        parts.append(f"your request ({labels})")
+    return " and ".join(parts)
+
+
+def _reasons(clashes: Sequence[tuple[str, Rule]]) -> str:
+    """``your preferences say vegetarian and you asked for no dairy``."""
+    return _names_text(list(dict.fromkeys(rule.reason() for _, rule in clashes)))
+
+
+def _refusal(avoid: Avoid, wish: str | None, done: str = "suggested") -> str | None:
+    """Why the demo will not suggest (or plan) anything, or None: a rule it cannot check, or
+    a wish the rules leave out ("a recipe with chicken" for a vegetarian)."""
+    if avoid.unknown:
+        rules = _names_text([r.reason() for r in avoid.unknown])
+        return (
+            f"I {done} nothing: {rules}, and the offline demo model can't check its "
+            "recipes against that (it knows only common diets and allergens)."
+        )
+    clashes = avoid.wish_clashes(wish)
+    if clashes:
+        foods = _names_text([food for food, _ in clashes])
+        return (
+            f"I won't suggest a recipe with {foods}: {_reasons(clashes)}. I suggested nothing; "
+            'ask for something else, for example "suggest a recipe".'
+        )
+    return None
+
+
+def _nothing_fits(avoid: Avoid) -> str:
+    return (
+        f"None of my {len(RECIPES)} built-in recipes fits {_fits_text(avoid)}, so I suggested "
+        "nothing (the offline demo model has a small recipe book)."
+    )
+
+
+def _suggest(step: ThinkStep, req: ActRequest) -> ActDecision:
+    """A built-in recipe for the wish that keeps to the profile and the message's rules; or
+    no recipe, and why."""
+    base, asked = _read_rules(step.description)
+    avoid = avoid_for(req.context.profile, asked)
+    if base == FROM_STOCK_STEP:
+        return _suggest_from_stock(req.prior_results, avoid)
+    match = _SUGGEST_STEP.match(base)
+    wish = match.group("wish") if match else None
+    refusal = _refusal(avoid, wish)
+    if refusal:
+        return _complete(refusal)
+    recipe, matched = find_recipe(wish, avoid)
+    if recipe is None:
+        return _complete(_nothing_fits(avoid))
+    fits = _fits_text(avoid)
+    if wish and not matched and find_recipe(wish)[1]:
+        lead = f"My recipes with {wish} don't fit {fits}, so here is {recipe['name']} instead:"
+    elif wish and not matched:
+        lead = (
+            f"I don't know a recipe with {wish} (I'm the offline demo model with a small "
+            f"built-in set), so here is {recipe['name']} instead"
+            + (f", which fits {fits}:" if fits else ":")
+        )
+    else:
+        lead = f"Here's an idea that fits {fits}:" if fits else "Here's an idea:"
+    return _complete(lead, artifacts=[GeneratedArtifact(type="recipe", content=recipe)])
+
+
+def _suggest_from_stock(prior: list[StepResult], avoid: Avoid) -> ActDecision:
+    """A built-in recipe using what the inventory read found; none when it found nothing."""
+    stock = [
+        str(row.get("name"))
+        for result in prior
+        for entry in result.tool_results
+        if entry.tool == "db_read" and entry.table == "inventory"
+        for row in entry.rows or []
+        if isinstance(row, dict) and row.get("name")
+    ]
+    if not stock:
+        return _complete(EMPTY_STOCK)
+    refusal = _refusal(avoid, None)
+    if refusal:
+        return _complete(refusal)
+    recipe, matched = find_recipe(" ".join(stock), avoid)
+    if recipe is None:
+        return _complete(_nothing_fits(avoid))
+    have = _names_text(stock[:6])
+    fits = f" that fits {_fits_text(avoid)}" if avoid.rules else ""
+    if matched:
+        lead = f"From what you have ({have}), here's an idea{fits}:"
+    else:
+        lead = f"None of my built-in recipes uses what you have ({have}); here is one{fits}:"
+    return _complete(lead, artifacts=[GeneratedArtifact(type="recipe", content=recipe)])
+
+
+@dataclass
+class Week:
+    """What "plan dinners" writes: one row a day, and what it left out and why."""
+
+    rows: list[dict[str, Any]]
+    note: str = ""
+    """What it left out, and that built-in ideas stand in (empty: nothing to say)."""
+    refusal: str | None = None
+    """Why it plans nothing at all."""
+
+
+def plan_week(start: dt.date, end: dt.date, req: ActRequest) -> Week:
+    """Seven dinners from the saved recipes read earlier that fit the profile, else from the
+    built-in ones that do; a saved recipe that does not fit is left out, and said."""
+    avoid = avoid_for(req.context.profile)
+    refusal = _refusal(avoid, None, done="planned")
+    if refusal:
+        return Week([], refusal=refusal)
+    saved = _recipes_read(req.prior_results)
+    usable = [r for r in saved if avoid.fits(r)]
+    left = []
+    for recipe in (r for r in saved if r not in usable):
+        clashes = avoid.clashes(recipe)
+        why = (
+            f"{clashes[0][0]}: {clashes[0][1].reason()}"
+            if clashes
+            else "I can't see its ingredients to check them"
+        )
+        left.append(f"{recipe.get('name')} ({why})")
+    ideas = recipe_names(avoid)
+    if not usable and not ideas:
+        return Week(
+            [],
+            refusal=f"I planned nothing: none of your saved recipes or my {len(RECIPES)} "
+            f"built-in ones fits {_fits_text(avoid)}.",
+        )
+    notes = [f"I left out {'; '.join(left)}."] if left else []
+    if not usable and avoid.rules:
+        notes.append(
+            f"With no saved recipe that fits {_fits_text(avoid)}, I pencilled in ideas from "
+            'my built-in set that do. Say "suggest a recipe" and then "save it" to build your '
+            "collection."
+        )
+    days = [start + dt.timedelta(days=n) for n in range((end - start).days + 1)]
+    rows: list[dict[str, Any]] = []
+    for n, day in enumerate(days):
+        row: dict[str, Any] = {"date": day.isoformat(), "meal_type": "dinner"}
+        if usable:
+            row["recipe_id"] = usable[n % len(usable)]["id"]
+        else:
+            row["notes"] = f"Idea: {ideas[n % len(ideas)]}"
+        rows.append(row)
+    return Week(rows, note=" ".join(notes))
 
 
 def _desired_call(step: ThinkStep, req: ActRequest) -> tuple[ToolCall | None, str]:
@@ -830,35 +1106,33 @@ def _desired_call(step: ThinkStep, req: ActRequest) -> tuple[ToolCall | None, st
         if ref and step.subdomain == "recipes":
             params = {"table": "recipes", "data": [{"id": ref.group(0)}]}
             return ToolCall(tool="db_create", params=params), "save"
-        match = _PLAN_STEP.match(description)
-        if match:
-            start = dt.date.fromisoformat(match.group("start"))
-            end = dt.date.fromisoformat(match.group("end"))
-            days = [start + dt.timedelta(days=n) for n in range((end - start).days + 1)]
-            recipes = _recipes_read(req.prior_results)
-            rows: list[dict[str, Any]] = []
-            for n, day in enumerate(days):
-                row: dict[str, Any] = {"date": day.isoformat(), "meal_type": "dinner"}
-                if recipes:
-                    row["recipe_id"] = recipes[n % len(recipes)][0]
-                else:
-                    idea = recipe_names()[n % len(recipe_names())]
-                    row["notes"] = f"Idea: {idea}"
-                rows.append(row)
-            return ToolCall(tool="db_create", params={"table": "meal_plans", "data": rows}), "plan"
+        week = _week(step, req)
+        if week is not None:
+            params = {"table": "meal_plans", "data": week.rows}
+            return ToolCall(tool="db_create", params=params), "plan"
         return None, "unknown"
     if step.step_type == "read":
         table = SUBDOMAIN_TABLE.get(step.subdomain, "inventory")
         params = {"table": table}
         if table == "recipes":
-            params.update(columns=["name", "cuisine"], order_by="name")
+            # The ingredients and times, to check each recipe against the profile.
+            columns = ["name", "cuisine", "prep_time_minutes", "cook_time_minutes"]
+            params.update(columns=[*columns, "recipe_ingredients"], order_by="name")
         if table == "meal_plans":
             params["order_by"] = "date"
         return ToolCall(tool="db_read", params=params), "read"
     return None, "unknown"
 
 
-def _summary(kind: str, step: ThinkStep, entry: ToolEntry) -> ActDecision:
+def _week(step: ThinkStep, req: ActRequest) -> Week | None:
+    match = _PLAN_STEP.match(step.description.strip().rstrip("."))
+    if step.step_type != "write" or match is None:
+        return None
+    start = dt.date.fromisoformat(match.group("start"))
+    return plan_week(start, dt.date.fromisoformat(match.group("end")), req)
+
+
+def _summary(kind: str, step: ThinkStep, entry: ToolEntry, req: ActRequest) -> ActDecision:
     rows = list(entry.rows or [])
     count = int(entry.count or len(rows))
     names = _row_names(rows)
@@ -869,7 +1143,12 @@ def _summary(kind: str, step: ThinkStep, entry: ToolEntry) -> ActDecision:
         name = names[0] if names else "the recipe"
         return _complete(f"Saved {name} to your recipes.", data)
     if kind == "plan":
-        return _complete(f"Planned {count} dinners in the meal plan.", data)
+        week = _week(step, req)
+        note = week.note if week is not None else ""
+        # Reply says the note under the week.
+        return _complete(
+            f"Planned {count} dinners in the meal plan.", data, note_for_next_step=note or None
+        )
     where = "the shopping list" if table == "shopping_list" else f"the {table}"
     if kind == "remove":
         if not count:
@@ -883,27 +1162,6 @@ def _summary(kind: str, step: ThinkStep, entry: ToolEntry) -> ActDecision:
     return _complete(f"Found {count} {noun}: {', '.join(names)}.", data)
 
 
-def _suggest_from_stock(prior: list[StepResult]) -> ActDecision:
-    """A built-in recipe using what the inventory read found; none when it found nothing."""
-    stock = [
-        str(row.get("name"))
-        for result in prior
-        for entry in result.tool_results
-        if entry.tool == "db_read" and entry.table == "inventory"
-        for row in entry.rows or []
-        if isinstance(row, dict) and row.get("name")
-    ]
-    if not stock:
-        return _complete(EMPTY_STOCK)
-    recipe, matched = find_recipe(" ".join(stock))
-    have = _names_text(stock[:6])
-    if matched:
-        lead = f"From what you have ({have}), here's an idea:"
-    else:
-        lead = f"None of my built-in recipes uses what you have ({have}); here is one anyway:"
-    return _complete(lead, artifacts=[GeneratedArtifact(type="recipe", content=recipe)])
-
-
 def act(req: ActRequest) -> ActDecision:
     step = req.plan[req.step_index]
     calls = [e for e in req.tool_results if e.tool is not None]
@@ -912,17 +1170,8 @@ def act(req: ActRequest) -> ActDecision:
             calls[-1].error,
             next_="Try rephrasing the request; the demo model only knows a few patterns.",
         )
-    if step.step_type == "generate" and step.description == FROM_STOCK_STEP:
-        return _suggest_from_stock(req.prior_results)
     if step.step_type == "generate":
-        match = _SUGGEST_STEP.match(step.description.strip().rstrip("."))
-        wish = match.group("wish") if match else None
-        recipe, matched = find_recipe(wish)
-        if wish and not matched:
-            summary = f"No built-in recipe matches {wish}; suggested {recipe['name']} instead."
-        else:
-            summary = f"Suggested {recipe['name']}."
-        return _complete(summary, artifacts=[GeneratedArtifact(type="recipe", content=recipe)])
+        return _suggest(step, req)
     if step.step_type == "analyze":
         if step.description == DECLINE_STEP:
             return _complete("Nothing to do: the user declined.", {"refs": [], "text": DECLINED})
@@ -933,6 +1182,9 @@ def act(req: ActRequest) -> ActDecision:
             "The offline demo model understands a few request patterns.",
             {"refs": [], "text": "; ".join(CAPABILITIES)},
         )
+    week = _week(step, req)
+    if week is not None and week.refusal:
+        return _complete(week.refusal)  # nothing to write, and the reason
     call, kind = _desired_call(step, req)
     if call is None:
         return _blocked(
@@ -943,7 +1195,7 @@ def act(req: ActRequest) -> ActDecision:
     table = call.params.get("table")
     for entry in reversed(calls):
         if entry.tool == call.tool and entry.table == table:
-            return _summary(kind, step, entry)
+            return _summary(kind, step, entry, req)
     if len(calls) >= MAX_DEMO_TOOL_CALLS:
         return _blocked(
             f"the demo model's {call.tool} on {table} did not produce a result",
@@ -982,7 +1234,7 @@ def _requested_names(params: dict[str, Any]) -> list[str]:
     ]
 
 
-def _reply_write(entry: ToolEntry) -> str:
+def _reply_write(entry: ToolEntry, note: str = "") -> str:
     tool, table = entry.tool, entry.table or ""
     rows = list(entry.rows or [])
     if table == "recipes" and tool == "db_create":
@@ -990,7 +1242,7 @@ def _reply_write(entry: ToolEntry) -> str:
             return "Nothing was saved."
         return " ".join(f"Saved {r.get('name') or 'the recipe'} to your recipes." for r in rows)
     if table == "meal_plans" and tool == "db_create":
-        return _reply_week(rows)
+        return _reply_week(rows, note)
     if table in ("shopping_list", "inventory") and tool == "db_create":
         if not rows:
             return f"Nothing was added {_place_phrase(table, rows, 'to')}."
@@ -1014,7 +1266,7 @@ def _reply_write(entry: ToolEntry) -> str:
     return formatters.format_write_confirmation(str(tool), table, rows)
 
 
-def _reply_week(rows: list[dict[str, Any]]) -> str:
+def _reply_week(rows: list[dict[str, Any]], note: str = "") -> str:
     if not rows:
         return "Nothing was added to your meal plan."
     ordered = sorted(rows, key=lambda r: str(r.get("date") or ""))
@@ -1026,7 +1278,9 @@ def _reply_week(rows: list[dict[str, Any]]) -> str:
         what = str(row.get("_recipe_id_label") or "") or str(row.get("notes") or "") or "a recipe"
         lines.append(f"- {_weekday(str(row.get('date')))}: {what}")
     text = "\n".join(lines)
-    if not any(row.get("recipe_id") for row in rows):
+    if note:
+        text += f"\n\n{note}"
+    elif not any(row.get("recipe_id") for row in rows):
         text += (
             "\n\nYou have no saved recipes yet, so I pencilled in ideas from my built-in set. "
             'Say "suggest a recipe with …" and then "save it" to build your collection.'
@@ -1042,30 +1296,19 @@ def _weekday(iso: str) -> str:
 
 
 def _reply_recipe(result: StepResult) -> str:
+    """The recipe in full under Act's lead ("Here's an idea that fits ..."), or, with no
+    recipe, Act's reason why not."""
     contents = result.data if isinstance(result.data, dict) else {}
     parts: list[str] = []
-    match = _SUGGEST_STEP.match(result.description.strip().rstrip("."))
-    wish = match.group("wish") if match else None
     for content in contents.values():
         if not isinstance(content, dict):
             continue
-        if result.description == FROM_STOCK_STEP:
-            lead = result.summary
-        elif wish and not find_recipe(wish)[1]:
-            lead = (
-                f"I don't know a recipe with {wish} (I'm the offline demo model with a small "
-                f"built-in set), so here is {content.get('name')} instead:"
-            )
-        else:
-            lead = "Here's an idea:"
         row = {**content, "recipe_ingredients": content.get("ingredients") or []}
         shown = formatters.format_quick_result("recipes", "recipes", [row]) or str(
             content.get("name")
         )
-        parts.append(f"{lead}\n\n{shown}\n\n{SAVE_HINT}")
-    if not parts and result.description == FROM_STOCK_STEP:
-        return result.summary  # the inventory was empty: it says so
-    return "\n\n".join(parts) or "I couldn't come up with a recipe."
+        parts.append(f"{result.summary}\n\n{shown}\n\n{SAVE_HINT}")
+    return "\n\n".join(parts) or result.summary or "I couldn't come up with a recipe."
 
 
 def _reply_step(result: StepResult, later_writes: bool) -> str:
@@ -1077,12 +1320,12 @@ def _reply_step(result: StepResult, later_writes: bool) -> str:
         if isinstance(result.data, dict) and result.data.get("text") == DECLINED:
             return formatters.format_rejection()
         if isinstance(result.data, dict) and str(result.data.get("text", "")).startswith(
-            "I understood"
+            CANNOT_LEAD
         ):
             return str(result.data["text"])
         return HELP_TEXT
     if result.step_type == "write":
-        texts = [_reply_write(e) for e in _write_entries(result)]
+        texts = [_reply_write(e, result.note or "") for e in _write_entries(result)]
         return " ".join(texts) or result.summary
     if later_writes:
         return ""  # a read that fed a later write: the write's reply says it all
@@ -1157,23 +1400,29 @@ def bypass(req: BypassRequest) -> BypassOutput:
         if done >= len(steps):
             return BypassOutput(response="That was the last step. Say 'done' when you are.")
         return BypassOutput(response=f"Step {done + 1} of {len(steps)}: {steps[done]}")
-    idea, _ = find_recipe(wish_text(text))
+    if _DONE.search(text) and not _KEEP.search(text):
+        return BypassOutput(
+            response="Good brainstorm!",
+            exit=True,
+            handoff=Handoff(summary="Brainstormed ideas; nothing to keep.", action="close"),
+        )
+    rest, asked = message_rules(normalize(text))
+    avoid = avoid_for(req.context.profile, asked)
+    wish = wish_text(rest)
+    refusal = _refusal(avoid, wish)
+    idea, _ = find_recipe(wish, avoid)
+    if refusal or idea is None:
+        return BypassOutput(response=refusal or _nothing_fits(avoid))
     if _KEEP.search(text):
         return BypassOutput(
             response=f"Let's keep {idea['name']}.",
             exit=True,
             handoff=Handoff(summary=f"Settled on {idea['name']}.", action="save", recipe=idea),
         )
-    if _DONE.search(text):
-        return BypassOutput(
-            response="Good brainstorm!",
-            exit=True,
-            handoff=Handoff(summary="Brainstormed ideas; nothing to keep.", action="close"),
-        )
-    ideas = ", ".join(recipe_names()[:3])
-    return BypassOutput(
-        response=f"Ideas: {idea['name']} — or {ideas}. Say 'save that' to keep one."
-    )
+    others = [n for n in recipe_names(avoid) if n != idea["name"]][:3]
+    more = f" — or {', '.join(others)}" if others else ""
+    fits = f" (all fit {_fits_text(avoid)})" if avoid.rules else ""
+    return BypassOutput(response=f"Ideas: {idea['name']}{more}{fits}. Say 'save that' to keep one.")
 
 
 def compress(user: str) -> CompressOutput:

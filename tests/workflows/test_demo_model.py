@@ -1,23 +1,30 @@
 """The offline demo model end to end: each rule through the real turn workflow (time-skipping
-Temporal, PostgreSQL), checking both what the user is told and what the database holds."""
+Temporal, PostgreSQL), checking both what the user is told and what the database holds; and a
+table of messages as users type them, under several profiles: what it suggests keeps to the
+profile, what it cannot do it says, and what it says it did is what the database holds."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 import uuid
 
 import pytest
 
 from activities.llm.demo_provider import (
+    CANNOT_LEAD,
     EMPTY_STOCK,
     HELP_TEXT,
     SAVE_HINT,
     SAVE_NOTHING_QUESTION,
     WHICH_ONE_QUESTION,
     DemoProvider,
+    cannot_text,
 )
 from activities.llm.demo_recipes import RECIPES
 from domain.crud.calls import DbRead
+from domain.db.engine import user_transaction
+from domain.kitchen import repository
 from domain.registry import SessionIdRegistry
 from domain.turn_store import load_conversation
 from tests.kitchen_helper import PANTRY, Kitchen
@@ -278,16 +285,16 @@ async def test_that_one_answered_with_a_read_is_a_quick_read(turns: Turns, execu
 # --- anything else -------------------------------------------------------------------------
 
 
-async def test_anything_else_lists_what_the_demo_understands(turns: Turns, executor):
+async def test_anything_else_says_it_cannot_and_what_the_demo_understands(turns: Turns, executor):
     async with turns.worker(DemoProvider()):
         result = await say(turns, "What's the weather like tomorrow?")
-    assert result.response == HELP_TEXT
-    assert result.response.startswith("I'm the offline demo model")
+    assert result.response == cannot_text("what's the weather like tomorrow")
+    assert result.response.endswith(HELP_TEXT)
     for table in ("inventory", "shopping_list", "recipes", "meal_plans", "tasks"):
         assert await rows(turns, executor, table) == []
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     (turn,) = state.recent_turns
-    assert turn.assistant_summary == " ".join(HELP_TEXT.split()[:100])
+    assert turn.assistant_summary == " ".join(result.response.split()[:100])
     assert "What's the weather like tomorrow?" in state.engagement_summary
     assert state.turn_summaries[-1].conversation_phase == "executing"
 
@@ -356,8 +363,7 @@ ASKED_WHICH = "Do you mean Lemon Chicken Traybake, the recipe I suggested earlie
             [],
             [],
             "make a shopping list for the week",
-            'I understood "make a shopping list for the week", but that is more than the '
-            "offline demo model can do, so I did nothing.",
+            'I can\'t help with "make a shopping list for the week", so I did nothing.',
             {"shopping_list": [], "meal_plans": []},
             id="a request it cannot do is not guessed",
         ),
@@ -422,3 +428,234 @@ async def test_deleting_eggs_found_in_two_places_asks_and_deletes_the_chosen(
     assert done.response == "Removed eggs from your shopping list."
     assert sorted(r["name"] for r in await rows(turns, executor, "shopping_list")) == ["flour"]
     assert "eggs" in [r["name"] for r in await rows(turns, executor, "inventory")]
+
+
+# --- the table: messages as users type them, under several profiles -------------------------
+
+VEGETARIAN = {"dietary_restrictions": ["vegetarian"]}
+VEGAN = {"dietary_restrictions": ["vegan"]}
+SEED: dict[str, list[dict]] = {
+    "shopping_list": [{"name": "milk"}, {"name": "bread"}],
+    "inventory": PANTRY,  # milk, eggs, rice, frozen peas
+    "recipes": [{"name": "Weeknight Chili"}],
+}
+TABLES = ("shopping_list", "inventory", "recipes", "meal_plans", "tasks")
+MEAT_OR_FISH = re.compile(r"chicken|beef|pork|bacon|ham|lamb|salmon|tuna|fish|prawn|shrimp")
+
+
+def case(profile, message, says, changed=None, suggested=None, *, id):  # noqa: A002
+    """A row: the profile, what the user types, how the reply starts, the tables whose names
+    change (and to what), and the unsaved recipe it leaves (None: none)."""
+    return pytest.param(profile, message, says, changed or {}, suggested, id=id)
+
+
+def refused(message, profile=None, *, id):  # noqa: A002
+    """A message no rule carries out: its honest "I can't", and nothing written."""
+    quoted = message.lower().rstrip("?")
+    return case(profile, message, f'{CANNOT_LEAD}"{quoted}", so I did nothing.', id=id)
+
+
+TABLE = [
+    # What it suggests keeps to the profile; what the profile forbids it refuses, doing nothing.
+    case(
+        VEGETARIAN,
+        "suggest a recipe with chicken",
+        "I won't suggest a recipe with chicken: your preferences say vegetarian.",
+        id="vegetarian asks for chicken: refused, nothing suggested",
+    ),
+    case(
+        VEGETARIAN,
+        "What can I make for dinner?",
+        "Here's an idea that fits your preferences (vegetarian):\n\n**Red Lentil Dal**",
+        suggested="Red Lentil Dal",
+        id="vegetarian asks for dinner: a vegetarian recipe, said to fit",
+    ),
+    case(
+        VEGETARIAN,
+        "what can I cook with what I have?",
+        "From what you have (",
+        suggested="Vegetable Fried Rice",
+        id="vegetarian cooks from stock: a vegetarian recipe",
+    ),
+    case(
+        VEGAN,
+        "suggest a recipe with eggs",
+        "I won't suggest a recipe with eggs: your preferences say vegan.",
+        id="vegan asks for eggs: refused",
+    ),
+    case(
+        {"allergies": ["peanuts", "dairy"]},
+        "give me an idea with parmesan",
+        "I won't suggest a recipe with parmesan: your preferences list an allergy to dairy.",
+        id="dairy allergy asks for parmesan: refused",
+    ),
+    case(
+        {"disliked_ingredients": ["mushrooms"]},
+        "suggest a risotto",
+        "My recipes with risotto don't fit your preferences (no mushrooms), so here is",
+        suggested="Lemon Chicken Traybake",
+        id="a disliked ingredient leaves out the only risotto",
+    ),
+    case(
+        {"dietary_restrictions": ["keto"]},
+        "suggest a recipe",
+        "I suggested nothing: your preferences say keto, and the offline demo model can't "
+        "check its recipes against that",
+        id="a diet it cannot check: nothing suggested, and why",
+    ),
+    case(
+        None,
+        "suggest a vegan recipe without coconut",
+        "None of my 8 built-in recipes fits your request (vegan, no coconut), so I suggested "
+        "nothing",
+        id="nothing in the book fits: said",
+    ),
+    case(
+        None,
+        "suggest a recipe without chicken",
+        "Here's an idea that fits your request (no chicken):\n\n**Red Lentil Dal**",
+        suggested="Red Lentil Dal",
+        id="without chicken is not a wish for chicken",
+    ),
+    case(
+        VEGETARIAN,
+        "add chicken to my shopping list",
+        "Added chicken to your shopping list.",
+        {"shopping_list": ["bread", "chicken", "milk"]},
+        id="the user's own list: added as asked (docs/MODEL.md)",
+    ),
+    # Messages it once misread: each now gets its honest "I can't", and nothing is written.
+    refused("delete everything", id="delete everything"),
+    refused("remove all items from my shopping list", id="remove all items"),
+    refused("clear my shopping list", id="clear my list"),
+    refused("delete my recipes", id="delete my recipes"),
+    refused("remind me to defrost the chicken tomorrow", id="a reminder"),
+    refused("add a reminder to defrost the chicken", id="a reminder is no shopping item"),
+    refused("change my diet to vegan", VEGETARIAN, id="changing the profile"),
+    refused("I'm allergic to peanuts", id="an allergy"),
+    refused("how long do eggs keep in the fridge?", id="a question naming the fridge"),
+    refused("move the milk to the fridge", id="move is no show"),
+    refused("ad milk to my list", id="a typo in the verb"),
+    refused("add milk to my shoping list", id="a typo in the place"),
+    # ... and everyday ways to say what it can do work.
+    case(
+        None,
+        "I'm out of eggs",
+        "Removed eggs from your fridge.",
+        {"inventory": ["frozen peas", "milk", "rice"]},
+        id="out of eggs",
+    ),
+    case(
+        None,
+        "check off milk from my shopping list",
+        "Removed milk from your shopping list.",
+        {"shopping_list": ["bread"]},
+        id="check off",
+    ),
+    case(None, "do I have milk?", "4 items in your inventory", id="a question about stock"),
+    case(None, "hello", HELP_TEXT, id="hello"),
+]
+
+
+async def kitchen_now(turns: Turns, executor) -> dict[str, list[str]]:
+    return {t: await kitchen(turns, executor).names(t) for t in TABLES}
+
+
+async def profile_now(turns: Turns):
+    async with user_transaction(turns.sessions, turns.user_id) as session:
+        found = await repository.get_preferences(session)
+    return {k: v for k, v in (found or {}).items() if k not in ("id", "user_id")}
+
+
+async def unsaved_recipes(turns: Turns) -> list[dict]:
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    registry = SessionIdRegistry.from_dict(state.registry)
+    return list(registry.get_truly_pending_artifacts().values())
+
+
+_PLACES = r"(?P<place>shopping list|inventory|pantry|fridge|freezer)"
+_ADDED = re.compile(rf"Added (?P<names>.+?) to your {_PLACES}\.")
+_REMOVED = re.compile(rf"Removed (?P<names>.+?) from your {_PLACES}\.")
+
+
+def claims_hold(response: str, before: dict, after: dict, unsaved: list[dict]) -> None:
+    """What the reply says it did is what the database holds, and nothing else changed."""
+    changed = {t for t in TABLES if before[t] != after[t]}
+    claimed = set()
+    for pattern, present in ((_ADDED, True), (_REMOVED, False)):
+        for match in pattern.finditer(response):
+            table = "shopping_list" if match.group("place") == "shopping list" else "inventory"
+            claimed.add(table)
+            for name in re.split(r", | and ", match.group("names")):
+                assert (name in after[table]) is present, (name, table, after[table])
+    assert changed == claimed, f"changed {changed}, the reply claims {claimed}"
+    shown = [r["name"] for r in unsaved if f"**{r['name']}**" in response]
+    assert len(shown) == len(unsaved), "every unsaved recipe was shown, none invented"
+    if not unsaved:
+        assert "Say 'save it'" not in response
+
+
+@pytest.mark.parametrize(("profile", "message", "says", "changed", "suggested"), TABLE)
+async def test_the_demo_keeps_to_the_profile_and_says_what_it_cannot_do(
+    turns: Turns, executor, profile, message, says, changed, suggested
+):
+    for table, seed in SEED.items():
+        await kitchen(turns, executor).create(table, seed)
+    if profile:
+        async with user_transaction(turns.sessions, turns.user_id) as session:
+            await repository.put_preferences(session, profile)
+    before, profile_before = await kitchen_now(turns, executor), await profile_now(turns)
+    async with turns.worker(DemoProvider()):
+        handle = await turns.start(message)
+        settled = await wait_for(handle, lambda p: p.status in ("completed", "failed"))
+    response = settled.response
+    assert settled.status == "completed"
+    assert response.startswith(says), response
+    after, unsaved = await kitchen_now(turns, executor), await unsaved_recipes(turns)
+    assert after == {**before, **changed}
+    assert await profile_now(turns) == profile_before  # it never changes the profile
+    assert [r["name"] for r in unsaved] == ([suggested] if suggested else [])
+    if profile == VEGETARIAN:
+        for recipe in unsaved:
+            assert not MEAT_OR_FISH.search(str(recipe["ingredients"]))
+    claims_hold(response, before, after, unsaved)
+
+
+async def test_plan_leaves_out_a_saved_recipe_the_new_profile_forbids(turns: Turns, executor):
+    """A chicken recipe saved before the user turned vegetarian is not planned, and said."""
+    await kitchen(turns, executor).create("recipes", [{"name": "Weeknight Chili"}])
+    async with turns.worker(DemoProvider()):
+        await say(turns, "suggest a recipe with chicken")
+        await say(turns, "save it")
+        await say(turns, "suggest a recipe with lentils")
+        await say(turns, "save it")
+        async with user_transaction(turns.sessions, turns.user_id) as session:
+            await repository.put_preferences(session, VEGETARIAN)
+        handle = await turns.start("plan my dinners for next week")
+        paused = await awaiting(handle)
+        assert "using your saved recipes that fit your preferences (vegetarian)" in (
+            paused.response
+        )
+        await send(handle, answer("confirm"))
+        result = await handle.result()
+    plans = await rows(turns, executor, "meal_plans")
+    assert len(plans) == 7
+    assert {r["_recipe_id_label"] for r in plans} == {"Red Lentil Dal"}
+    assert result.response.startswith("Planned 7 dinners for ")
+    assert result.response.endswith(
+        "I left out Lemon Chicken Traybake (chicken thighs: your preferences say vegetarian); "
+        "Weeknight Chili (I can't see its ingredients to check them)."
+    )
+
+
+async def test_brainstorm_keeps_to_the_profile(turns: Turns):
+    async with user_transaction(turns.sessions, turns.user_id) as session:
+        await repository.put_preferences(session, VEGETARIAN)
+    async with turns.worker(DemoProvider()):
+        refused = await (await turns.start("ideas with chicken", mode="brainstorm")).result()
+        kept = await (await turns.start("save that", mode="brainstorm")).result()
+    assert refused.response.startswith(
+        "I won't suggest a recipe with chicken: your preferences say vegetarian."
+    )
+    assert kept.response == "Let's keep Red Lentil Dal."
+    assert [r["name"] for r in await unsaved_recipes(turns)] == ["Red Lentil Dal"]

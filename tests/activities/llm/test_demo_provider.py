@@ -14,6 +14,7 @@ from activities.llm.demo_provider import (
     SAVE_NOTHING_QUESTION,
     WHICH_ONE_QUESTION,
     DemoProvider,
+    cannot_text,
 )
 from activities.llm.demo_recipes import RECIPES, find_recipe
 from activities.llm.gateway import LlmGateway
@@ -24,16 +25,24 @@ from activities.llm.script_provider import ScriptProvider
 from activities.payloads import (
     ActQuickRequest,
     ActRequest,
+    BypassRequest,
     ReplyRequest,
     SummarizeRequest,
     ThinkRequest,
     UnderstandRequest,
 )
 from domain.answers import answer_model
-from domain.conversation import ConversationState, StepResult, TurnExecutionSummary, TurnRecord
+from domain.conversation import (
+    BypassSession,
+    ConversationState,
+    StepResult,
+    TurnExecutionSummary,
+    TurnRecord,
+)
 from domain.nodes import ThinkStep, UnderstandOutput
 from domain.registry import SessionIdRegistry
 from domain.settings import Settings
+from domain.turn_context import TurnContext
 
 WEDNESDAY = dt.date(2026, 11, 18)
 GATEWAY = LlmGateway(DemoProvider(today=lambda: WEDNESDAY))
@@ -86,7 +95,10 @@ async def understand(
 
 
 async def think(
-    message: str, registry: SessionIdRegistry | None = None, pending: dict | None = None
+    message: str,
+    registry: SessionIdRegistry | None = None,
+    pending: dict | None = None,
+    profile: dict | None = None,
 ) -> dict:
     facts = ThinkRequest(
         message=message,
@@ -95,6 +107,7 @@ async def think(
         state=ConversationState(),
         registry=(registry or SessionIdRegistry()).to_dict(),
         pending=pending,
+        context=TurnContext(profile=profile),
     )
     return await call("think", facts)
 
@@ -106,6 +119,7 @@ async def act(
     tool_results: list[dict] | None = None,
     prior: list[StepResult] | None = None,
     registry: SessionIdRegistry | None = None,
+    profile: dict | None = None,
 ) -> dict:
     facts = ActRequest(
         goal=plan["goal"],
@@ -116,6 +130,7 @@ async def act(
         tool_results=tool_results or [],
         registry=(registry or SessionIdRegistry()).to_dict(),
         state=ConversationState(),
+        context=TurnContext(profile=profile),
     )
     return await call("act", facts, step=step)
 
@@ -130,6 +145,14 @@ async def reply(steps: list[StepResult], **fields: Any) -> str:
         **fields,
     )
     return (await call("reply", facts))["response"]
+
+
+def suggested(plan: dict, decision: dict, index: int = 0) -> StepResult:
+    """The generate step's result as the workflow records Act's completion."""
+    contents = {f"gen_recipe_{n}": a["content"] for n, a in enumerate(decision["artifacts"], 1)}
+    return done(
+        plan, [], index, summary=decision["result_summary"], data=contents or decision["data"]
+    )
 
 
 def done(plan: dict, tool_results: list[dict], index: int = 0, **fields: Any) -> StepResult:
@@ -315,10 +338,12 @@ async def test_an_idea_for_dinner_with_lentils_is_the_dal():
 
 async def test_reply_shows_the_recipe_in_full_and_offers_to_save():
     plan = await think("suggest a recipe with chicken")
-    recipe, _ = find_recipe("chicken")
-    step = done(plan, [], data={"gen_recipe_1": recipe}, artifacts=["gen_recipe_1"])
+    decision = await act(plan)
+    recipe = decision["artifacts"][0]["content"]
+    step = suggested(plan, decision)
     text = await reply([step])
-    assert "**Lemon Chicken Traybake**" in text
+    assert text.startswith("Here's an idea:\n\n**Lemon Chicken Traybake**")
+    assert recipe["name"] == "Lemon Chicken Traybake"
     assert "- chicken thighs — 8 piece" in text
     assert "1. Heat the oven to 200°C." in text
     assert text.endswith(SAVE_HINT)
@@ -329,8 +354,7 @@ async def test_no_match_offers_the_first_recipe_and_says_so():
     decision = await act(plan)
     content = decision["artifacts"][0]["content"]
     assert content["name"] == RECIPES[0]["name"]
-    step = done(plan, [], data={"gen_recipe_1": content}, artifacts=["gen_recipe_1"])
-    text = await reply([step])
+    text = await reply([suggested(plan, decision)])
     assert text.startswith("I don't know a recipe with durian")
 
 
@@ -498,17 +522,275 @@ async def test_the_answer_to_which_one_goes_through_the_same_rules():
     assert shown["quick_subdomain"] == "recipes"
 
 
-async def test_anything_else_gets_an_honest_list_of_capabilities():
-    out = await understand("What's the weather like?")
-    assert out == UnderstandOutput().model_dump()
+async def test_a_message_it_does_not_understand_gets_an_honest_i_cannot():
+    assert await understand("What's the weather like?") == UnderstandOutput().model_dump()
     plan = await think("What's the weather like?")
     assert plan["decision"] == "plan_direct"
     assert [s["step_type"] for s in plan["steps"]] == ["analyze"]
     decision = await act(plan)
-    assert decision["action"] == "step_complete" and "suggest a recipe" in decision["data"]["text"]
-    text = await reply([done(plan, [], summary=decision["result_summary"])])
-    assert text == HELP_TEXT
-    assert text.startswith("I'm the offline demo model") and "not a language model" in text
+    assert decision["action"] == "step_complete"
+    text = await reply([done(plan, [], summary=decision["result_summary"], data=decision["data"])])
+    assert text == cannot_text("what's the weather like")
+    assert text.startswith("I can't help with \"what's the weather like\", so I did nothing.")
+    assert HELP_TEXT in text and "not a language model" in text
+
+
+@pytest.mark.parametrize("message", ["hello", "help", "What can you do?", "thanks"])
+async def test_small_talk_gets_the_list_of_what_it_understands(message: str):
+    plan = await think(message)
+    decision = await act(plan)
+    assert await reply([done(plan, [], data=decision["data"])]) == HELP_TEXT
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "delete everything",
+        "remove all items from my shopping list",
+        "clear my shopping list",
+        "empty my fridge",
+        "remind me to defrost the chicken tomorrow",
+        "add a reminder to defrost the chicken",
+        "add chicken to tuesday's dinner",
+        "change my diet to vegan",
+        "I'm allergic to peanuts",
+        "delete my recipes",
+        "delete the chicken recipe",
+        "move the milk to the fridge",
+        "mark milk as bought",
+        "how long do eggs keep in the fridge?",
+        "can I freeze cooked rice?",
+        "double the recipe",
+        "plan a party menu",
+        "ad milk to my list",
+        "add milk to my shoping list",
+        "set a timer for 10 minutes",
+    ],
+)
+async def test_a_request_no_rule_carries_out_is_said_and_not_guessed(message: str):
+    """Each of these once became an add, a delete, a show or a recipe."""
+    assert await understand(message) == UnderstandOutput().model_dump()
+    plan = await think(message)
+    (step,) = plan["steps"]
+    assert step["step_type"] == "analyze"
+    decision = await act(plan)
+    assert decision["action"] == "step_complete" and not decision["tool_call"]
+    text = await reply([done(plan, [], data=decision["data"])])
+    assert text.startswith(f'I can\'t help with "{message.lower().rstrip("?")}", so I did nothing.')
+
+
+@pytest.mark.parametrize(
+    ("message", "subdomain"),
+    [
+        ("do I have milk?", "inventory"),
+        ("how many eggs do I have", "inventory"),
+        ("what's for dinner", "meal_plans"),
+        ("my shopping list", "shopping"),
+    ],
+)
+async def test_a_question_about_a_table_shows_it(message: str, subdomain: str):
+    out = await understand(message)
+    assert out["quick_mode"] is True and out["quick_subdomain"] == subdomain
+
+
+@pytest.mark.parametrize(
+    ("message", "items", "table"),
+    [
+        ("I'm out of eggs", ["eggs"], "inventory"),
+        ("check off milk from my shopping list", ["milk"], "shopping_list"),
+        ("add all-purpose flour", ["all-purpose flour"], "shopping_list"),
+    ],
+)
+async def test_everyday_ways_to_add_or_remove_are_understood(
+    message: str, items: list[str], table: str
+):
+    decision = await act(await think(message))
+    params = decision["tool_call"]["params"]
+    assert params["table"] == table
+    named = [r["name"] for r in params.get("data", [])]
+    named += [f["value"] for f in params.get("filters", []) + params.get("or_filters", [])]
+    assert named == items
+
+
+# --- keeping to the profile ------------------------------------------------------------------
+
+VEGETARIAN = {"dietary_restrictions": ["vegetarian"]}
+
+
+@pytest.mark.parametrize(
+    ("profile", "message", "expected", "lead"),
+    [
+        (
+            VEGETARIAN,
+            "what can I make for dinner",
+            "Red Lentil Dal",
+            "Here's an idea that fits your preferences (vegetarian):",
+        ),
+        (
+            {"dietary_restrictions": ["vegan"], "allergies": ["Peanuts"]},
+            "suggest a recipe with rice",
+            "Red Lentil Dal",
+            "My recipes with rice don't fit your preferences (vegan, no Peanuts), so here is "
+            "Red Lentil Dal instead:",
+        ),
+        (
+            {"disliked_ingredients": ["mushrooms"]},
+            "give me an idea with parmesan",
+            "Tomato Basil Pasta",
+            "Here's an idea that fits your preferences (no mushrooms):",
+        ),
+        (
+            None,
+            "suggest a vegetarian recipe without pasta that takes less than 25 minutes",
+            "Vegetable Fried Rice",
+            "Here's an idea that fits your request (ready in 25 minutes, vegetarian, no pasta):",
+        ),
+        (
+            {"allergies": ["eggs"]},
+            "a gluten-free recipe with rice please",
+            "Mushroom Risotto",
+            "Here's an idea that fits your preferences (no eggs) and your request (no gluten):",
+        ),
+    ],
+)
+async def test_a_suggestion_keeps_to_the_profile_and_says_so(profile, message, expected, lead):
+    plan = await think(message, profile=profile)
+    decision = await act(plan, profile=profile)
+    (artifact,) = decision["artifacts"]
+    assert artifact["content"]["name"] == expected
+    text = await reply([suggested(plan, decision)])
+    assert text.startswith(f"{lead}\n\n**{expected}**")
+
+
+@pytest.mark.parametrize(
+    ("profile", "message", "says"),
+    [
+        (
+            VEGETARIAN,
+            "suggest a recipe with chicken",
+            "I won't suggest a recipe with chicken: your preferences say vegetarian.",
+        ),
+        (
+            {"allergies": ["shellfish"]},
+            "what can I cook with prawns",
+            "I won't suggest a recipe with prawns: your preferences list an allergy to shellfish.",
+        ),
+        (
+            None,
+            "a vegan recipe with eggs",
+            "I won't suggest a recipe with eggs: you asked for vegan.",
+        ),
+        (
+            {"dietary_restrictions": ["keto"]},
+            "suggest a recipe",
+            "I suggested nothing: your preferences say keto, and the offline demo model can't "
+            "check its recipes against that",
+        ),
+        (
+            {"dietary_restrictions": ["vegan"], "allergies": ["coconut"]},
+            "suggest a recipe",
+            "None of my 8 built-in recipes fits your preferences (vegan, no coconut), so I "
+            "suggested nothing",
+        ),
+    ],
+)
+async def test_a_suggestion_the_profile_forbids_is_refused_and_nothing_is_generated(
+    profile, message, says
+):
+    plan = await think(message, profile=profile)
+    decision = await act(plan, profile=profile)
+    assert decision["action"] == "step_complete" and decision["artifacts"] == []
+    assert (await reply([suggested(plan, decision)])).startswith(says)
+
+
+async def test_cooking_from_stock_keeps_to_the_profile():
+    plan = await think("what can I cook with what I have", profile=VEGETARIAN)
+    stock = [{"name": "chicken thighs"}, {"name": "lemon"}, {"name": "eggs"}]
+    found = {"tool": "db_read", "table": "inventory", "count": 3, "rows": stock}
+    decision = await act(plan, step=1, prior=[done(plan, [found])], profile=VEGETARIAN)
+    assert decision["artifacts"][0]["content"]["name"] == "Vegetable Fried Rice"
+    assert decision["result_summary"] == (
+        "From what you have (chicken thighs, lemon and eggs), here's an idea that fits your "
+        "preferences (vegetarian):"
+    )
+
+
+LEMON_CHICKEN_ROW = {
+    "id": "recipe_1",
+    "name": "Lemon Chicken Traybake",
+    "recipe_ingredients": [{"name": "chicken thighs"}, {"name": "lemon"}],
+}
+DAL_ROW = {"id": "recipe_2", "name": "Dal", "recipe_ingredients": [{"name": "red lentils"}]}
+TACOS_ROW = {"id": "recipe_3", "name": "Tacos"}
+
+
+async def test_plan_leaves_out_saved_recipes_the_profile_forbids_and_says_so():
+    proposal = await think("plan my dinners for next week", profile=VEGETARIAN)
+    assert proposal["proposal_message"] == (
+        "I'll plan dinners for Mon 2026-11-23 to Sun 2026-11-29 using your saved recipes that "
+        "fit your preferences (vegetarian). Shall I?"
+    )
+    read = await act(proposal, step=0, profile=VEGETARIAN)
+    assert "recipe_ingredients" in read["tool_call"]["params"]["columns"]
+    rows = [LEMON_CHICKEN_ROW, DAL_ROW, TACOS_ROW]
+    found = {"tool": "db_read", "table": "recipes", "count": 3, "rows": rows}
+    prior = [done(proposal, [found])]
+    write = await act(proposal, step=1, prior=prior, profile=VEGETARIAN)
+    data = write["tool_call"]["params"]["data"]
+    assert [r["recipe_id"] for r in data] == ["recipe_2"] * 7
+    created = {"tool": "db_create", "table": "meal_plans", "count": 7, "rows": data}
+    finished = await act(proposal, step=1, prior=prior, tool_results=[created], profile=VEGETARIAN)
+    note = (
+        "I left out Lemon Chicken Traybake (chicken thighs: your preferences say vegetarian); "
+        "Tacos (I can't see its ingredients to check them)."
+    )
+    assert finished["note_for_next_step"] == note
+    step = done(proposal, [created], index=1, note=finished["note_for_next_step"])
+    assert (await reply([prior[0], step])).endswith(f"\n\n{note}")
+
+
+async def test_plan_without_a_fitting_saved_recipe_pencils_in_fitting_ideas():
+    plan = await think("plan my dinners for next week")
+    found = {"tool": "db_read", "table": "recipes", "count": 1, "rows": [LEMON_CHICKEN_ROW]}
+    write = await act(plan, step=1, prior=[done(plan, [found])], profile=VEGETARIAN)
+    notes = [r["notes"] for r in write["tool_call"]["params"]["data"]]
+    assert "Idea: Lemon Chicken Traybake" not in notes
+    assert "Idea: Honey Soy Salmon" not in notes
+    assert notes[0] == "Idea: Red Lentil Dal"
+
+
+async def test_plan_with_a_diet_it_cannot_check_writes_nothing():
+    keto = {"dietary_restrictions": ["keto"]}
+    plan = await think("plan my dinners for next week")
+    found = {"tool": "db_read", "table": "recipes", "count": 1, "rows": [DAL_ROW]}
+    write = await act(plan, step=1, prior=[done(plan, [found])], profile=keto)
+    assert write["action"] == "step_complete" and write["tool_call"] is None
+    step = done(plan, [], index=1, summary=write["result_summary"])
+    assert (await reply([step])).startswith("I planned nothing: your preferences say keto")
+
+
+async def brainstorm(message: str, profile: dict | None) -> dict:
+    facts = BypassRequest(
+        message=message,
+        mode="brainstorm",
+        session=BypassSession(mode="brainstorm", started_turn=1),
+        context=TurnContext(profile=profile),
+    )
+    return await call("brainstorm", facts)
+
+
+async def test_brainstorm_keeps_to_the_profile():
+    refused = await brainstorm("ideas with chicken", VEGETARIAN)
+    assert refused["response"].startswith("I won't suggest a recipe with chicken")
+    assert refused["exit"] is False and refused["handoff"] is None
+    ideas = await brainstorm("some ideas", VEGETARIAN)
+    assert "Chicken" not in ideas["response"] and "Salmon" not in ideas["response"]
+    assert ideas["response"].endswith(
+        "(all fit your preferences (vegetarian)). Say 'save that' to keep one."
+    )
+    kept = await brainstorm("save that", VEGETARIAN)
+    assert kept["handoff"]["action"] == "save"
+    assert kept["handoff"]["recipe"]["name"] == "Red Lentil Dal"
 
 
 # --- summarize, compress, errors, settings --------------------------------------------------
