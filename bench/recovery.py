@@ -45,17 +45,24 @@ ALFRED = Path(sys.executable).parent / "alfred"
 REPLY_SECONDS = 4.0
 
 
-def start_worker(address: str, database_url: str, queue: str, script: Path) -> subprocess.Popen:
-    """``alfred worker`` on ``queue`` with the script provider (``script``, a JSON file)."""
+def start_worker(
+    address: str, database_url: str, queue: str, script: Path | None = None, *, openai: str = ""
+) -> subprocess.Popen:
+    """``alfred worker`` on ``queue``, its model the script provider (``script``, a JSON
+    file) or the OpenAI-compatible endpoint at ``openai`` (a base URL)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ALFRED_", "OPENAI_"))}
     env.update(
         PYTHONPATH=str(ROOT),
         ALFRED_TEMPORAL_ADDRESS=address,
         ALFRED_DATABASE_URL=database_url,
         ALFRED_TASK_QUEUE=queue,
-        ALFRED_LLM_PROVIDER="script",
-        ALFRED_LLM_SCRIPT=str(script),
     )
+    if openai:
+        env.update(
+            ALFRED_LLM_PROVIDER="openai", ALFRED_OPENAI_BASE_URL=openai, ALFRED_OPENAI_API_KEY="-"
+        )
+    else:
+        env.update(ALFRED_LLM_PROVIDER="script", ALFRED_LLM_SCRIPT=str(script))
     return subprocess.Popen(
         [str(ALFRED), "worker"],
         cwd=ROOT,

@@ -9,6 +9,7 @@ no formatter prints an ``id`` or an FK value, only names and labels.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
@@ -684,8 +685,13 @@ _MODEL_PROBLEMS: dict[str, str] = {
 }
 
 
-def model_problem(kind: str) -> str:
-    """A failure kind (``invalid_output``, ``http_503``, ``timeout``...) in plain words."""
+def model_problem(kind: str, wait_seconds: float | None = None) -> str:
+    """A failure kind (``invalid_output``, ``http_503``, ``timeout``...) in plain words;
+    ``rate_limited`` says for how long (``wait_seconds``, the model's Retry-After)."""
+    if kind == "rate_limited":
+        return "the model is rate-limited" + (
+            f" for {_duration(wait_seconds)}" if wait_seconds else ""
+        )
     if kind in _MODEL_PROBLEMS:
         return _MODEL_PROBLEMS[kind]
     if kind.startswith("http_4") and kind not in ("http_408", "http_409", "http_429"):
@@ -700,13 +706,25 @@ def format_done(done: Sequence[str]) -> str:
     return "Done before that: " + " ".join(done)
 
 
-def format_not_understood(stage: str, kind: str) -> str:
-    """Understand or Think failed for good: say so, claim nothing, ask for another wording."""
+def _duration(seconds: float) -> str:
+    """A wait in the largest whole unit, rounded up: ``10 minutes``, ``45 seconds``."""
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds >= 1.5 * size:
+            count = math.ceil(seconds / size)
+            return f"{count} {unit}s"
+    count = math.ceil(seconds)
+    return f"{count} second" + ("s" if count != 1 else "")
+
+
+def format_not_understood(stage: str, kind: str, wait_seconds: float | None = None) -> str:
+    """Understand or Think failed for good: say so, claim nothing, ask for another wording
+    (or, when the model is rate-limited, to ask again once it is not)."""
     what = "work out what you meant" if stage == "understand" else "plan this"
-    return (
-        f"I couldn't {what}: {model_problem(kind)}. Nothing was changed. "
-        "Could you try again, perhaps in other words?"
-    )
+    if kind == "rate_limited":
+        again = "Please ask again after that." if wait_seconds else "Please ask again later."
+    else:
+        again = "Could you try again, perhaps in other words?"
+    return f"I couldn't {what}: {model_problem(kind, wait_seconds)}. Nothing was changed. {again}"
 
 
 def format_stopped(problem: str, done: Sequence[str]) -> str:

@@ -23,7 +23,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.payloads import ActRequest, ActResult
     from domain.batch import MAX_EARLY_COMPLETIONS, BatchManifest, start_manifest, track_write
     from domain.conversation import StepExit, StepResult
-    from domain.formatters import format_write_confirmation, model_problem
+    from domain.formatters import format_write_confirmation
     from domain.modes import MAX_SCHEMA_REQUESTS_PER_STEP, MAX_TOOL_CALLS_PER_STEP
     from domain.nodes import ActDecision, GeneratedArtifact, ThinkStep, ToolCall
     from domain.registry import SessionIdRegistry, rename_refs
@@ -31,7 +31,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.tool_results import ToolEntry
     from workflows.events import StepStarted, Working
     from workflows.routing import Route, should_continue_act
-    from workflows.turn_runtime import LlmCapReached, TurnRuntime
+    from workflows.turn_runtime import LlmCapReached, TurnRuntime, failure_problem
     from workflows.versions import ARCHIVE_KEYS, BATCHES, OLD_REFS, SHARED_REGISTRY, WRITE_CHECKS
 
 ALLOWED_TOOLS: dict[str, tuple[str, ...]] = {
@@ -150,7 +150,7 @@ class ActLoop:
                 self._breaker(run, "llm_call_cap", "the turn's model-call budget is used up")
                 break
             except ActivityError as error:
-                self._model_failed(run, self.rt.degraded(error))
+                self._model_failed(run, error)
                 break
             if act.known is not None and self.rt.versions.has(OLD_REFS):
                 # Saved refs it names, older than the copy; a ref the copy holds keeps its
@@ -339,15 +339,16 @@ class ActLoop:
         progress.status = "completed"
         progress.summary = d.result_summary or ""
 
-    def _model_failed(self, run: StepRun, kind: str) -> None:
+    def _model_failed(self, run: StepRun, error: ActivityError) -> None:
         """The model gave no usable decision for the step (after its repairs and retries):
         the step is blocked, the turn goes on to a reply that says so."""
+        kind = self.rt.degraded(error)
         code = "invalid_model_output" if kind == "invalid_output" else "model_unavailable"
         run.exit = StepExit(
             kind="blocked",
             step=run.index,
             reason_code=code,
-            details=f"Step {run.index + 1} stopped: {model_problem(kind)}",
+            details=f"Step {run.index + 1} stopped: {failure_problem(error)}",
             suggested_next="Try again, perhaps in other words.",
             tool_results=list(run.tool_results),
         )

@@ -84,7 +84,13 @@ with workflow.unsafe.imports_passed_through():
         UserInput,
     )
     from workflows.routing import Route, Stage, route_after_think, route_after_understand
-    from workflows.turn_runtime import LlmCapReached, TurnRuntime, failure_kind, failure_problem
+    from workflows.turn_runtime import (
+        LlmCapReached,
+        TurnRuntime,
+        failure_kind,
+        failure_problem,
+        failure_wait,
+    )
     from workflows.turn_workflow_state import TurnState
     from workflows.versions import (
         CHOICES,
@@ -585,7 +591,7 @@ class TurnWorkflow:
         """Understand or Think gave no usable answer: an honest reply, nothing done."""
         kind = self.rt.degraded(error)
         self.rt.fallback(stage, kind)
-        return formatters.format_not_understood(stage, kind)
+        return formatters.format_not_understood(stage, kind, failure_wait(error))
 
     # --- pauses -------------------------------------------------------------------------------
 

@@ -104,10 +104,21 @@ def failure_kind(error: BaseException) -> str | None:
         return None
     cause = error.cause
     if isinstance(cause, ApplicationError):
-        return cause.type or "error"
+        # A 429 reaches the turn once its retries are over: its Retry-After went past the
+        # call's schedule-to-close timeout (the server does not wait), or its attempts ran out.
+        return "rate_limited" if cause.type == "http_429" else cause.type or "error"
     if isinstance(cause, TimeoutError):
         return "timeout"
     return "error"
+
+
+def failure_wait(error: BaseException) -> float | None:
+    """Seconds the model asked to be left alone (its Retry-After) in the failure that ended
+    the call; None when it did not say."""
+    cause = error.cause if isinstance(error, ActivityError) else None
+    if isinstance(cause, ApplicationError) and cause.next_retry_delay:
+        return cause.next_retry_delay.total_seconds()
+    return None
 
 
 MODEL_ACTIVITIES = frozenset(
@@ -119,7 +130,7 @@ def failure_problem(error: BaseException) -> str:
     """Why the turn stopped, in words a user can read (never the exception's text)."""
     kind = failure_kind(error)
     if kind is not None and getattr(error, "activity_type", None) in MODEL_ACTIVITIES:
-        return model_problem(kind)
+        return model_problem(kind, failure_wait(error))
     return "something went wrong on my side"
 
 

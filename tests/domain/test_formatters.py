@@ -14,11 +14,13 @@ from domain.formatters import (
     format_empty_execution,
     format_expired,
     format_failure,
+    format_not_understood,
     format_proposal,
     format_question,
     format_quick_result,
     format_rejection,
     format_write_confirmation,
+    model_problem,
 )
 from domain.nodes import ThinkStep
 
@@ -628,3 +630,32 @@ class TestBreaker:
             "I stopped because this needed more database operations than I allow in one turn "
             "(12 of 12 calls)."
         )
+
+
+class TestModelProblems:
+    @pytest.mark.parametrize(
+        ("seconds", "words"),
+        [
+            (1, "1 second"),
+            (45, "45 seconds"),
+            (89.5, "90 seconds"),
+            (90, "2 minutes"),
+            (600, "10 minutes"),
+            (1200.4, "21 minutes"),
+            (5400, "2 hours"),
+        ],
+    )
+    def test_a_rate_limit_says_how_long_rounded_up(self, seconds: float, words: str) -> None:
+        assert model_problem("rate_limited", seconds) == f"the model is rate-limited for {words}"
+
+    def test_a_rate_limit_without_a_wait_says_only_that(self) -> None:
+        assert model_problem("rate_limited") == "the model is rate-limited"
+
+    def test_a_rate_limited_plan_asks_to_try_again_after_the_wait_not_in_other_words(
+        self,
+    ) -> None:
+        assert format_not_understood("think", "rate_limited", 600) == (
+            "I couldn't plan this: the model is rate-limited for 10 minutes. "
+            "Nothing was changed. Please ask again after that."
+        )
+        assert format_not_understood("think", "rate_limited").endswith("Please ask again later.")

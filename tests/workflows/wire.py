@@ -69,9 +69,13 @@ HTTP_ERROR = "__http_error__"
 """A scripted output ``{"__http_error__": 503}`` is served as that HTTP error instead."""
 
 
-def http_error(node: str, status: int) -> dict:
-    """A script entry: every call of ``node`` from here on fails with ``status``."""
-    return {"node": node, "output": {HTTP_ERROR: status}, "repeat": True}
+def http_error(
+    node: str, status: int, *, retry_after: float | None = None, repeat: bool = True
+) -> dict:
+    """A script entry: every call of ``node`` from here on fails with ``status`` (only the
+    next one: ``repeat=False``), saying ``Retry-After: retry_after`` seconds when given."""
+    headers = {"retry-after": f"{retry_after:g}"} if retry_after is not None else {}
+    return {"node": node, "output": {HTTP_ERROR: status, "headers": headers}, "repeat": repeat}
 
 
 class WireScript:
@@ -96,7 +100,8 @@ class WireScript:
             scripted = await self.inner.complete(dataclasses.replace(request, stream=None))
             content = scripted.content
             if isinstance(content, dict) and HTTP_ERROR in content:
-                self.log.fake.fail(int(content[HTTP_ERROR]), "scripted failure")
+                status, headers = int(content[HTTP_ERROR]), content.get("headers")
+                self.log.fake.fail(status, "scripted failure", headers=headers)
             else:
                 self.log.fake.reply(
                     content if isinstance(content, str) else json.dumps(content),
