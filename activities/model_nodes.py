@@ -321,6 +321,7 @@ class NodeActivities:
             plan=request.plan,
             budget=self.context_budget,
             clock=request.clock,
+            written=request.written,
         )
         async with text_stream("reply") as stream:
             output, call = await call_node(

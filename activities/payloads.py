@@ -256,6 +256,9 @@ class ReplyRequest(BaseModel):
     state: ConversationState | None = None
     state_ref: StateRef | None = None
     """The state by reference (``state`` and ``registry`` are then left empty)."""
+    written: list[str] | None = None
+    """The turn's record of its writes (``TurnRuntime.written``), a blocked step's included;
+    None in requests from before it."""
 
 
 class ReplyResult(NodeCall):

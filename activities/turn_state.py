@@ -144,6 +144,7 @@ class TurnStateActivities:
                     record.assistant_response,
                     state,
                     request.step_results,
+                    summary.written,
                 ),
                 facts=request,
             )

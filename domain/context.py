@@ -29,9 +29,10 @@ from domain.execution_summary import (
     next_step,
     plan_overview,
     primary_output,
+    stopped_step,
     warnings,
 )
-from domain.formatters import format_write_confirmation
+from domain.formatters import format_done, format_write_confirmation
 from domain.kitchen.entities import BY_TABLE, compute_label
 from domain.kitchen.tables import schema_for_subdomain
 from domain.mentions import plain_text
@@ -276,6 +277,8 @@ def reasoning_section(state: ConversationState) -> str:
                 lines.append(f"  curation — {label}: {', '.join(refs)}")
         if curation.cleared_all:
             lines.append("  curation — cleared everything")
+        if summary.written:
+            lines.append(f"  {format_done(summary.written)}")
         if summary.blocked_reason:
             lines.append(f"  stopped: {summary.blocked_reason}")
     return "\n".join(lines)
@@ -529,10 +532,18 @@ def reply_context(
     plan: Sequence[PlannedStep] = (),
     budget: int = CONDENSED_BUDGET,
     clock: Clock | None = None,
+    written: Sequence[str] | None = None,
 ) -> Fitted:
+    """``written`` is the turn's record of its writes (None in requests from before it):
+    the execution summary ends with what was changed, in the words the turn's ending uses,
+    a blocked step's writes included."""
     outcome = [_format_step_result(r, full=True) for r in step_results]
+    if blocked is not None:
+        outcome.append(_format_step_result(stopped_step(blocked, plan), full=True))
     if quick_result is not None:
         outcome.append(f"Quick read result: {_json(quick_result.as_dict())}")
+    if written is not None:
+        outcome.append(format_done(written))
     generated = registry.get_truly_pending_artifacts()
     saved = registry.get_just_promoted_artifacts()
     status = []
@@ -548,8 +559,9 @@ def reply_context(
             + ", ".join(registry.label(r) for r in saved)
         )
     problems = []
-    if blocked:
-        problems.append(f"Blocked: {_json(blocked.model_dump(mode='json', exclude_none=True))}")
+    if blocked:  # what it did before it stopped is in the execution summary
+        stop = blocked.model_dump(mode="json", exclude_none=True, exclude={"tool_results"})
+        problems.append(f"Blocked: {_json(stop)}")
     problems += [f"Limit reached: {b}" for b in breakers]
     warned = warnings(message, step_results, registry, quick_result=quick_result, stopped=blocked)
     return fit(
@@ -613,15 +625,18 @@ def summarize_context(
     response: str,
     state: ConversationState,
     step_results: Sequence[StepResult] = (),
+    written: Sequence[str] = (),
 ) -> str:
     """What the turn said and did: the steps, what was saved and what is only generated
-    (from the writes' results and the registry, not from the reply), the conversation."""
+    (from the writes' results and the registry, not from the reply), the conversation.
+    ``written`` is the turn's record of its writes (a blocked step's included); a summary
+    from before it has the completed steps' writes only."""
     steps = [
         f"- {r.description} → {r.outcome}. {r.summary}".rstrip()
         + (f" (not confirmed: {'; '.join(r.flags)})" if r.flags else "")
         for r in step_results
     ]
-    saved = [
+    saved = list(written) or [
         format_write_confirmation(t.tool or "", t.table or "", t.rows or [])
         for r in step_results
         for t in r.tool_results

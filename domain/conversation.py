@@ -74,6 +74,10 @@ class TurnExecutionSummary(BaseModel):
     user_expressed: str = ""
     blocked_reason: str | None = None
     breakers: list[str] = Field(default_factory=list)
+    written: list[str] = Field(default_factory=list)
+    """What the turn's writes did, a confirmation per write that changed rows, from the
+    writes' own results (``TurnRuntime.written``): later turns read it whatever the reply
+    or its summary said."""
 
 
 class StepResult(BaseModel):

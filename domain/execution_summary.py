@@ -4,7 +4,9 @@ Built from what the turn did, not from what any model said it did: the plan agai
 ran (steps skipped after a blocked group included), each batch's progress, the primary
 output (the last analyze or generate step), warnings where the words and the deeds differ
 (the user asked for a change and nothing changed; content the user asked to save is still
-only generated) and one next step to suggest.
+only generated) and one next step to suggest. A step that stopped the work (blocked, or a
+limit) is shown with what it did before it stopped, and what the turn wrote is said in
+the same words its ending uses (``formatters.format_done``).
 """
 
 from __future__ import annotations
@@ -42,6 +44,21 @@ def plan_overview(plan: Sequence[PlannedStep]) -> str:
         line = f"- step {step.index} [{step.step_type}/{step.subdomain}] {step.description}"
         lines.append(f"{line}: {step.status}")
     return "\n".join(lines)
+
+
+def stopped_step(stopped: StepExit, plan: Sequence[PlannedStep]) -> StepResult:
+    """The step that stopped the turn's work, as a result like any other: what it did
+    before it stopped (a write it made is saved) belongs in the execution summary."""
+    planned = next((p for p in plan if p.index == stopped.step), None)
+    return StepResult(
+        step_index=stopped.step,
+        description=planned.description if planned else "",
+        step_type=planned.step_type if planned else "?",
+        subdomain=planned.subdomain if planned else "?",
+        outcome=stopped.kind,
+        summary=stopped.details or "",
+        tool_results=stopped.tool_results,
+    )
 
 
 def batch_progress(step_results: Sequence[StepResult]) -> str:

@@ -651,14 +651,12 @@ _BREAKERS: dict[str, str] = {
     ),
 }
 _BREAKER_GENERIC = "I stopped because this turn hit one of my safety limits."
-_BREAKER_TAIL = (
-    "Steps that finished before that point may already have taken effect. "
-    "Try asking again, or split the request into smaller parts."
-)
+_BREAKER_TAIL = "Try asking again, or split the request into smaller parts."
 
 
 def format_breaker(kind: str, detail: str = "") -> str:
-    """An honest account of a tripped circuit breaker; unknown kinds get a generic one."""
+    """An honest account of a tripped circuit breaker; unknown kinds get a generic one.
+    What the turn wrote before it stopped is said after it (``format_done``)."""
     sentence = _BREAKERS.get(kind, _BREAKER_GENERIC)
     detail_text = _text(detail).rstrip(".")
     if detail_text:
@@ -666,9 +664,10 @@ def format_breaker(kind: str, detail: str = "") -> str:
     return f"{sentence} {_BREAKER_TAIL}"
 
 
-def format_rejection() -> str:
-    """The user said no to a proposal."""
-    return "Okay, I won't do that — nothing was changed. Let me know what you'd like instead."
+def format_rejection(done: Sequence[str] = ()) -> str:
+    """The user said no to a proposal or a step's question (``done``: what the turn wrote
+    before it asked)."""
+    return f"Okay, I won't do that. {format_done(done)} Let me know what you'd like instead."
 
 
 def format_expired() -> str:
@@ -700,10 +699,14 @@ def model_problem(kind: str, wait_seconds: float | None = None) -> str:
 
 
 def format_done(done: Sequence[str]) -> str:
-    """What the turn's writes did, from their results (no model), or that nothing changed."""
+    """What the turn wrote, or that it changed nothing: the one sentence every ending that
+    stops short says (a failed step or model, a limit, a rejection, a failed, cancelled or
+    expired turn), whatever a model said. ``done`` is the turn's record of its writes
+    (``TurnRuntime.written``): a confirmation per write that changed rows, made from the
+    write's own result (``format_write_confirmation``)."""
     if not done:
         return "Nothing was changed."
-    return "Done before that: " + " ".join(done)
+    return "Changes made: " + " ".join(done)
 
 
 def _duration(seconds: float) -> str:
@@ -716,15 +719,17 @@ def _duration(seconds: float) -> str:
     return f"{count} second" + ("s" if count != 1 else "")
 
 
-def format_not_understood(stage: str, kind: str, wait_seconds: float | None = None) -> str:
-    """Understand or Think failed for good: say so, claim nothing, ask for another wording
-    (or, when the model is rate-limited, to ask again once it is not)."""
+def format_not_understood(
+    stage: str, kind: str, done: Sequence[str] = (), wait_seconds: float | None = None
+) -> str:
+    """Understand or Think failed for good: say so, claim nothing but what was written, ask
+    for another wording (or, when the model is rate-limited, to ask again once it is not)."""
     what = "work out what you meant" if stage == "understand" else "plan this"
     if kind == "rate_limited":
         again = "Please ask again after that." if wait_seconds else "Please ask again later."
     else:
         again = "Could you try again, perhaps in other words?"
-    return f"I couldn't {what}: {model_problem(kind, wait_seconds)}. Nothing was changed. {again}"
+    return f"I couldn't {what}: {model_problem(kind, wait_seconds)}. {format_done(done)} {again}"
 
 
 def format_stopped(problem: str, done: Sequence[str]) -> str:
@@ -732,12 +737,13 @@ def format_stopped(problem: str, done: Sequence[str]) -> str:
     return f"I couldn't finish this: {problem}. {format_done(done)}"
 
 
-def format_outcome(summaries: Sequence[str], done: Sequence[str]) -> str:
-    """The reply when the reply model is unavailable: each step's own summary, and the
-    writes' confirmations."""
+def format_outcome(summaries: Sequence[str]) -> str:
+    """The reply when the reply model is unavailable: each step's own summary (what was
+    written follows it: ``format_done``)."""
     parts = [s.strip().rstrip(".") + "." for s in summaries if s.strip()]
-    parts += [d for d in done if d not in parts]
-    return "Here is what I got done: " + (" ".join(parts) or "nothing yet.")
+    if not parts:
+        return "I couldn't finish any step of this."
+    return "Here is what I got done: " + " ".join(parts)
 
 
 def format_nothing_changed(asked: str) -> str:

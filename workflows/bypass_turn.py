@@ -23,6 +23,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.payloads import BypassRequest
     from domain.bypass import after_exchange, open_session
     from domain.conversation import TurnEnding
+    from domain.formatters import format_done
     from domain.modes import BYPASS_MODES
     from workflows.events import Done, Failed, Thinking, TurnEnded
     from workflows.interface import ProgressQuery, TurnInput, TurnOutput, TurnProgress, UserInput
@@ -144,7 +145,8 @@ class BypassTurnWorkflow:
         rt.progress.error = str(cause)
         # Our own errors are written for the user; an activity's never reaches them.
         problem = failure_problem(error) if isinstance(error, ActivityError) else str(error)
-        rt.progress.response = f"Sorry, I couldn't answer this: {problem}. Nothing was changed."
+        # nothing is written on this path: the words every ending uses for that
+        rt.progress.response = f"Sorry, I couldn't answer this: {problem}. {format_done(())}"
         rt.emit("error", Failed(message=rt.progress.response, kind=failure_kind(error) or "error"))
         try:
             await rt.finish(self._unanswered(), "failed", rt.progress.response)

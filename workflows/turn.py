@@ -559,6 +559,7 @@ class TurnWorkflow:
                     breakers=rt.progress.breakers,
                     state_ref=rt.state_ref(),
                     clock=rt.clock(),
+                    written=list(rt.written),
                 ),
                 summary="reply",
             )
@@ -571,13 +572,13 @@ class TurnWorkflow:
         return result.output.response
 
     def _reply_without_model(self) -> str:
-        """The outcome from the steps' own summaries and the writes' results."""
+        """The outcome from the steps' own summaries (``_wrap_up`` adds what was written)."""
         rt = self.rt
         summaries = [r.summary for _, r in sorted(rt.step_results.items()) if r.summary]
         quick = self.state.quick
         if quick is not None and quick.count is not None:
             summaries.append(f"I found {quick.count} matching {quick.table} rows")
-        text = formatters.format_outcome(summaries, rt.written)
+        text = formatters.format_outcome(summaries)
         steps = [r for _, r in sorted(rt.step_results.items())]
         unmet = unmet_change(self._what_the_user_said(), steps, self.state.exit)
         if unmet and not rt.written:
@@ -591,7 +592,7 @@ class TurnWorkflow:
         """Understand or Think gave no usable answer: an honest reply, nothing done."""
         kind = self.rt.degraded(error)
         self.rt.fallback(stage, kind)
-        return formatters.format_not_understood(stage, kind, failure_wait(error))
+        return formatters.format_not_understood(stage, kind, self.rt.written, failure_wait(error))
 
     # --- pauses -------------------------------------------------------------------------------
 
@@ -686,16 +687,31 @@ class TurnWorkflow:
         rt.progress.pending = None
         rt.set_status("running")
         if answer.action == "reject":
-            return formatters.format_rejection()
+            return formatters.format_rejection(rt.written)
         return answer
 
     # --- endings ------------------------------------------------------------------------------
+
+    def _owes_the_writes(self) -> bool:
+        """Whether the ending must say what the turn wrote, whatever a model said: its work
+        or its reply stopped short (a step blocked or failed, a limit, Reply without the
+        model) in a turn that wrote, or planned to."""
+        rt = self.rt
+        stopped = (
+            self.state.exit is not None
+            or rt.progress.breakers
+            or any(f.startswith("reply:") for f in rt.progress.fallbacks)
+        )
+        planned = any(s.step_type == "write" for s in rt.progress.steps)
+        return bool(stopped and (rt.written or planned))
 
     async def _wrap_up(self, response: str) -> None:
         rt = self.rt
         for breaker in rt.progress.breakers:
             kind, _, detail = breaker.partition(": ")
             response = f"{response}\n\n{formatters.format_breaker(kind, detail)}"
+        if self._owes_the_writes():  # from the writes' own results (``TurnRuntime.written``)
+            response = f"{response}\n\n{formatters.format_done(rt.written)}"
         rt.progress.response = response
         rt.set_status("replied")
         rt.mark("replied")
@@ -789,6 +805,7 @@ class TurnWorkflow:
             entity_curation=self.state.curation_summary or CurationSummary(),
             blocked_reason=self.state.exit.details if self.state.exit else None,
             breakers=list(rt.progress.breakers),
+            written=list(rt.written),
         )
         return record, summary
 
@@ -827,7 +844,10 @@ class TurnWorkflow:
     async def _end_expired(self, pause: PendingPause) -> None:
         rt = self.rt
         rt.progress.pending = None
-        note = f"Turn {rt.turn.turn_number} expired waiting for an answer to a {pause.kind}."
+        note = (
+            f"Turn {rt.turn.turn_number} expired waiting for an answer to a {pause.kind}. "
+            f"{formatters.format_done(rt.written)}"
+        )
         await self._finish(self._state_with_note(note, pause.message), "expired", pause.message)
 
     async def _end_cancelled(self) -> None:

@@ -355,6 +355,9 @@ def test_summarize_is_shown_the_steps_what_was_saved_and_generated_and_the_conve
     text = summarize_context("add milk", "Milk is on your list.", state, [saved])
     assert "## Steps executed\n- Add milk → completed. Added milk\n" in text
     assert "## Saved this turn\nAdded 1 item to your shopping list: milk." in text
+    eggs = "Added 1 item to your shopping list: eggs."  # by a step that was then blocked
+    recorded = summarize_context("add milk", "Done.", state, [saved], [eggs])
+    assert f"## Saved this turn\n{eggs}\n" in recorded
     assert "## Generated, not saved\nLime Rice" in text
     assert "## Recent conversation\n" in text and "Turn 2 — user: make a rice side" in text
 
@@ -381,7 +384,9 @@ def test_thinks_reasoning_trace_shows_what_the_user_expressed_and_the_curation()
             ),
         )
     ]
+    state.turn_summaries[0].written = ["Added 1 item to your shopping list: milk."]
     text = think_context("that one", UnderstandOutput(), state, registry).text
+    assert "  Changes made: Added 1 item to your shopping list: milk.\n" in text
     assert "  user expressed: wants it mild, no coconut" in text
     assert "  curation — kept in context: recipe_1 (the curry they are weighing)" in text
     assert "  curation — demoted: recipe_2" in text

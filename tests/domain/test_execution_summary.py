@@ -128,3 +128,51 @@ def test_a_write_made_by_the_step_that_stopped_is_a_change():
     assert warnings("add eggs", [], SessionIdRegistry(), stopped=refused)[0].startswith(
         "ACTION MISMATCH"
     )
+
+
+def shown_after(stopped: StepExit, written: list[str]) -> str:
+    """What Reply is shown when ``stopped`` ended a one-step plan that wrote ``written``."""
+    return reply_context(
+        message="add milk and bread",
+        goal="Shop",
+        step_results=[],
+        quick_result=None,
+        blocked=stopped,
+        breakers=[],
+        registry=SessionIdRegistry(),
+        state=ConversationState(),
+        plan=planned("blocked"),
+        written=written,
+    ).text
+
+
+def section(text: str, title: str) -> str:
+    return text.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_step_that_stopped_is_in_the_execution_summary_with_what_it_wrote():
+    milk = {**WROTE, "table": "shopping_list", "rows": [{"name": "milk"}]}
+    stopped = StepExit(
+        kind="blocked",
+        step=0,
+        reason_code="model_unavailable",
+        details="Step 1 stopped: the model service did not answer",
+        tool_results=[milk],
+    )
+    text = shown_after(stopped, ["Added 1 item to your shopping list: milk."])
+    summary = section(text, "Execution summary")
+    assert summary.startswith(
+        "Step 0 (read, recipes): step 0 → blocked. Step 1 stopped: the model service did not "
+        'answer\ntool result: {"tool": "db_create"'
+    )
+    assert summary.endswith("\n\nChanges made: Added 1 item to your shopping list: milk.\n")
+    problems = section(text, "Problems")
+    assert '"reason_code": "model_unavailable"' in problems and "db_create" not in problems
+
+
+def test_a_turn_that_wrote_nothing_is_shown_so():
+    text = shown_after(StepExit(kind="blocked", step=0, details="Step 1 stopped"), [])
+    assert section(text, "Execution summary").endswith(
+        "→ blocked. Step 1 stopped\n\nNothing was changed.\n"
+    )
+    assert "nothing was executed" not in text

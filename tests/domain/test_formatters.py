@@ -11,14 +11,17 @@ from domain.formatters import (
     empty_response,
     format_breaker,
     format_clarification,
+    format_done,
     format_empty_execution,
     format_expired,
     format_failure,
     format_not_understood,
+    format_outcome,
     format_proposal,
     format_question,
     format_quick_result,
     format_rejection,
+    format_stopped,
     format_write_confirmation,
     model_problem,
 )
@@ -592,12 +595,45 @@ class TestPassThroughs:
         assert "can't confirm that anything was done" in text
 
     def test_rejection_says_nothing_was_changed(self) -> None:
-        assert "nothing was changed" in format_rejection()
+        assert "Nothing was changed." in format_rejection()
+
+    def test_rejection_after_a_write_names_it(self) -> None:
+        text = format_rejection([ADDED_MILK])
+        assert f"Changes made: {ADDED_MILK}" in text and "Nothing" not in text
 
     def test_expired_says_nothing_was_done(self) -> None:
         assert (
             format_expired() == "This request expired before an answer came, so nothing was done."
         )
+
+
+ADDED_MILK = "Added 1 item to your shopping list: milk."
+
+
+class TestDone:
+    """The one sentence for what a turn wrote, from its record of the writes' results."""
+
+    def test_no_writes_is_nothing_changed(self) -> None:
+        assert format_done([]) == "Nothing was changed."
+
+    def test_writes_are_named_in_order(self) -> None:
+        removed = "Removed 1 item from your inventory: eggs."
+        assert format_done([ADDED_MILK, removed]) == f"Changes made: {ADDED_MILK} {removed}"
+
+    def test_a_model_that_failed_before_any_write_says_nothing_changed(self) -> None:
+        text = format_not_understood("think", "http_503")
+        assert text.startswith("I couldn't plan this: the model service did not answer.")
+        assert "Nothing was changed." in text
+
+    def test_a_stopped_turn_names_what_it_wrote(self) -> None:
+        text = format_stopped("the model service did not answer", [ADDED_MILK])
+        assert text == (
+            f"I couldn't finish this: the model service did not answer. Changes made: {ADDED_MILK}"
+        )
+
+    def test_the_outcome_without_a_model_never_claims_a_step(self) -> None:
+        assert format_outcome([]) == "I couldn't finish any step of this."
+        assert format_outcome(["Added milk"]) == "Here is what I got done: Added milk."
 
 
 class TestBreaker:
@@ -617,8 +653,10 @@ class TestBreaker:
         assert text.startswith("I stopped because")
         assert phrase in text
 
-    def test_breaker_does_not_claim_nothing_happened(self) -> None:
-        assert "may already have taken effect" in format_breaker("max_steps")
+    def test_breaker_claims_neither_changes_nor_none(self) -> None:
+        """What was written is said after it, from the writes' results (``format_done``)."""
+        text = format_breaker("max_steps").lower()
+        assert "nothing" not in text and "taken effect" not in text
 
     def test_unknown_kind_gets_a_generic_explanation(self) -> None:
         assert format_breaker("cosmic_rays").startswith(
@@ -654,7 +692,7 @@ class TestModelProblems:
     def test_a_rate_limited_plan_asks_to_try_again_after_the_wait_not_in_other_words(
         self,
     ) -> None:
-        assert format_not_understood("think", "rate_limited", 600) == (
+        assert format_not_understood("think", "rate_limited", wait_seconds=600) == (
             "I couldn't plan this: the model is rate-limited for 10 minutes. "
             "Nothing was changed. Please ask again after that."
         )

@@ -50,7 +50,10 @@ async def test_an_act_step_without_a_usable_decision_is_blocked_and_the_reply_sa
         state = await progress(handle)
         await keep_history(handle, "act_step_blocked")
     assert result.status == "completed"
-    assert result.response == "I added milk; I couldn't add the task."
+    assert result.response == (  # what was written, from the write's own result
+        "I added milk; I couldn't add the task.\n\n"
+        "Changes made: Added 1 item to your shopping list: milk."
+    )
     assert result.fallbacks == ["act step 2: invalid_output"]
     assert [s.status for s in state.steps] == ["completed", "blocked"]
     reply_request = next(c for c in script.calls if c.node == "reply").user
@@ -77,9 +80,10 @@ async def test_a_model_that_stops_answering_after_a_write_ends_with_what_was_sav
         await keep_history(handle, "model_unavailable_after_write")
     assert result.status == "completed"
     assert result.fallbacks == ["act step 2: http_503", "reply: http_503"]
-    assert result.response.startswith("Here is what I got done: Added milk.")
-    assert "Added 1 item to your shopping list: milk." in result.response
-    assert "Step 2 stopped: the model service did not answer." in result.response
+    assert result.response == (
+        "Here is what I got done: Added milk. Step 2 stopped: the model service did not "
+        "answer.\n\nChanges made: Added 1 item to your shopping list: milk."
+    )
     assert "503" not in result.response
     row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)
     assert row.response == result.response

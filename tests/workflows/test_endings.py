@@ -1,0 +1,216 @@
+"""Every ending of a turn says what was written, from the turn's own record of its writes
+(``TurnRuntime.written``, the writes' results), whatever a model said: the rows by name
+when there were writes, "Nothing was changed." only when there were none. One test per
+point where a model can fail for good (Understand, Think, an Act step before and after its
+first write, Reply, Summarize), then the other ways a turn stops short of its plan."""
+
+from __future__ import annotations
+
+import uuid
+
+from domain.turn_store import load_conversation
+from tests.workflows.conftest import Turns, send, wait_for
+from tests.workflows.script import (
+    ask,
+    complete,
+    plan,
+    propose,
+    reply,
+    step,
+    tool,
+    understand,
+)
+from tests.workflows.wire import http_error
+from workflows.interface import TurnLimits, UserInput
+
+MESSAGE = "add eggs, milk and flour to my shopping list"
+ADD = step("Add eggs, milk and flour to the shopping list", "write", "shopping")
+ADDED = "Added 3 items to your shopping list: eggs, milk, flour."
+"""What the three rows' write says of itself (``format_write_confirmation``)."""
+NOTHING = "Nothing was changed."
+
+
+def add_three(at_step: int | None = None) -> dict:
+    data = [{"name": "eggs"}, {"name": "milk"}, {"name": "flour"}]
+    return tool("db_create", at_step, table="shopping_list", data=data)
+
+
+def section(user_message: str, title: str) -> str:
+    """The body of one ``## title`` section of a request's user message."""
+    _, found, rest = user_message.partition(f"## {title}\n")
+    assert found, f"no section {title!r} in: {user_message[:500]}"
+    return rest.split("\n## ", 1)[0]
+
+
+def sent_to(turns: Turns, node: str) -> str:
+    """The user message of the last ``node`` request the fake OpenAI server received."""
+    assert turns.wire is not None
+    return turns.wire.requests_of(node)[-1].body["messages"][1]["content"]
+
+
+def answer(action: str, text: str | None = None) -> UserInput:
+    return UserInput(input_id=uuid.uuid4().hex, action=action, text=text)
+
+
+# --- a model fails for good ------------------------------------------------------------------
+
+
+async def test_understand_failing_says_nothing_was_changed(turns: Turns):
+    script = turns.script(http_error("understand", 400))
+    async with turns.worker(script):
+        result = await (await turns.start(MESSAGE)).result()
+    assert result.status == "completed"
+    assert NOTHING in result.response
+    assert [c.node for c in script.calls] == ["understand"]
+
+
+async def test_understand_failing_after_a_write_names_the_rows(turns: Turns):
+    """Understand reads the answer to an Act question; when it fails there, the turn fails,
+    and its ending names what the step had already written."""
+    script = turns.script(
+        understand(),
+        plan("Stock up", ADD),
+        add_three(),
+        ask("Anything else to add?"),
+        http_error("understand", 400),
+    )
+    async with turns.worker(script):
+        handle = await turns.start(MESSAGE)
+        await wait_for(handle, lambda p: p.status == "awaiting_input")
+        await send(handle, answer("answer", "no, that's all"))
+        response = (await wait_for(handle, lambda p: p.status == "failed")).response or ""
+    assert ADDED in response and NOTHING not in response
+
+
+async def test_think_failing_says_nothing_was_changed(turns: Turns):
+    script = turns.script(understand(), http_error("think", 400))
+    async with turns.worker(script):
+        result = await (await turns.start(MESSAGE)).result()
+    assert result.status == "completed"
+    assert result.response.startswith("I couldn't plan this") and NOTHING in result.response
+
+
+async def test_an_act_step_failing_before_its_first_write_says_nothing_was_changed(
+    turns: Turns,
+):
+    script = turns.script(
+        understand(),
+        plan("Stock up", ADD),
+        http_error("act", 503),
+        reply("Sorry, I couldn't add your items."),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start(MESSAGE)).result()
+    assert result.response == f"Sorry, I couldn't add your items.\n\n{NOTHING}"
+    summary = section(sent_to(turns, "reply"), "Execution summary")
+    assert "→ blocked" in summary and NOTHING in summary
+
+
+async def test_an_act_step_failing_after_its_first_write_names_the_rows(turns: Turns, executor):
+    script = turns.script(
+        understand(),
+        plan("Stock up", ADD),
+        add_three(),
+        http_error("act", 503),
+        reply("Sorry, I couldn't finish adding your items."),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start(MESSAGE)).result()
+    # The reply model said nothing of the rows; the ending names them all the same.
+    assert result.response == (
+        f"Sorry, I couldn't finish adding your items.\n\nChanges made: {ADDED}"
+    )
+    # Reply was shown them: the blocked step's writes count in its execution summary.
+    summary = section(sent_to(turns, "reply"), "Execution summary")
+    assert f"Changes made: {ADDED}" in summary and "nothing was executed" not in summary
+    assert '"flour"' in summary  # the blocked step's own tool result
+
+
+async def test_reply_failing_after_writes_names_the_rows(turns: Turns):
+    script = turns.script(
+        understand(),
+        plan("Stock up", ADD),
+        add_three(),
+        complete("Added eggs, milk and flour"),
+        http_error("reply", 400),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start(MESSAGE)).result()
+    assert result.fallbacks == ["reply: http_400"]
+    assert ADDED in result.response and NOTHING not in result.response
+
+
+async def test_summarize_failing_keeps_the_rows_in_the_reply_and_the_turns_record(
+    turns: Turns,
+):
+    task = step("Add a task to buy bread", "write", "tasks", group=1)
+    script = turns.script(
+        understand(),
+        plan("Stock up", ADD, task),
+        add_three(at_step=0),
+        complete("Added eggs, milk and flour", at_step=0),
+        http_error("act", 503),  # step 2 gets no decision
+        reply("I added your items but couldn't add the task."),
+        http_error("summarize", 400),
+        http_error("understand", 400),  # the next turn's, once it has been shown the record
+        summarize=False,
+    )
+    async with turns.worker(script):
+        # create mode: a plan that writes twice runs without a proposal
+        result = await (await turns.start(MESSAGE, mode="create")).result()
+        await (await turns.start("what did you add?")).result()
+    assert result.fallbacks == ["act step 2: http_503", "summarize: http_400"]
+    assert result.response.endswith(f"Changes made: {ADDED}")
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert state.recent_turns[0].assistant_response == result.response
+    assert state.turn_summaries[0].written == [ADDED]
+    # the next turn is told, whatever became of the reply's wording
+    assert ADDED in section(sent_to(turns, "understand"), "Previous turns' plans")
+
+
+# --- other ways a turn stops short --------------------------------------------------------------
+
+
+async def test_a_question_rejected_after_a_write_names_the_rows(turns: Turns):
+    script = turns.script(
+        understand(), plan("Stock up", ADD), add_three(), ask("Anything else to add?")
+    )
+    async with turns.worker(script):
+        handle = await turns.start(MESSAGE)
+        await wait_for(handle, lambda p: p.status == "awaiting_input")
+        await send(handle, answer("reject"))
+        result = await handle.result()
+    assert ADDED in result.response and "nothing was changed" not in result.response.lower()
+
+
+async def test_a_limit_reached_after_a_write_names_the_rows(turns: Turns):
+    script = turns.script(understand(), plan("Stock up", ADD), add_three())
+    async with turns.worker(script):
+        handle = await turns.start(MESSAGE, limits=TurnLimits(max_llm_calls=3))
+        result = await handle.result()
+    assert result.breakers and result.response.endswith(f"Changes made: {ADDED}")
+    assert "may already have taken effect" not in result.response
+
+
+async def test_a_rejected_proposal_says_nothing_was_changed(turns: Turns):
+    script = turns.script(understand(), propose("Stock up", "Add three items?", ADD))
+    async with turns.worker(script):
+        handle = await turns.start(MESSAGE)
+        await wait_for(handle, lambda p: p.status == "awaiting_input")
+        await send(handle, answer("reject"))
+        result = await handle.result()
+    assert NOTHING.lower() in result.response.lower()
+
+
+async def test_a_question_left_unanswered_after_a_write_leaves_the_rows_in_the_note(
+    turns: Turns,
+):
+    script = turns.script(
+        understand(), plan("Stock up", ADD), add_three(), ask("Anything else to add?")
+    )
+    async with turns.worker(script):
+        result = await (await turns.start(MESSAGE)).result()  # the test server skips time
+    assert result.status == "expired"
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert any(note.endswith(f"Changes made: {ADDED}") for note in state.notes)
+    assert state.turn_summaries[0].written == [ADDED]
