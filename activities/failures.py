@@ -7,14 +7,18 @@ import datetime as dt
 from temporalio.exceptions import ApplicationError
 
 from activities.llm.provider import LlmError
+from activities.payloads import FailedCallCost
 from domain.errors import DomainError
 
 
 def to_application_error(error: Exception) -> ApplicationError:
     if isinstance(error, LlmError):
         delay = dt.timedelta(seconds=error.retry_after) if error.retry_after else None
-        # A failed call's cost travels with it, so the turn still counts it.
-        details = [error.usage.model_dump()] if error.usage is not None else []
+        # A failed call's cost travels with it, so the turn still counts and charges it.
+        details = []
+        if error.usage is not None:
+            cost = FailedCallCost(**error.usage.model_dump(), model=error.model, price=error.price)
+            details.append(cost.model_dump())
         return ApplicationError(
             str(error),
             *details,

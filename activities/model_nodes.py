@@ -114,6 +114,7 @@ async def call_node(
     return result.output, NodeCall(
         usage=result.usage,
         model=result.model,
+        price=result.price,
         template=prompt.template,
         version=prompt.version,
         attempt=info.attempt,

@@ -23,7 +23,7 @@ from domain.conversation import (
 )
 from domain.crud.calls import CrudResult
 from domain.execution_summary import PlannedStep
-from domain.ledger import LedgerLine
+from domain.ledger import LedgerLine, Price
 from domain.nodes import (
     ActDecision,
     ActQuickDecision,
@@ -45,6 +45,9 @@ class NodeCall(BaseModel):
 
     usage: Usage = Field(default_factory=Usage)
     model: str = ""
+    price: Price | None = None
+    """What ``usage`` was charged at when the call was made (None: no price for ``model``,
+    or a run recorded before calls were charged)."""
     template: str = ""
     version: str = ""
     attempt: int = 1
@@ -54,6 +57,15 @@ class NodeCall(BaseModel):
     """Estimated tokens of the user message the node was shown."""
     context_dropped: list[str] = Field(default_factory=list)
     """Context sections left out to fit the node's token budget, in the order dropped."""
+
+
+class FailedCallCost(Usage):
+    """What a model call that failed for good cost, the first detail of its
+    ApplicationError (``activities.failures``): its tokens, the model that answered and
+    the price they were charged at (runs recorded before carry the tokens only)."""
+
+    model: str = ""
+    price: Price | None = None
 
 
 # --- turn state (database) -------------------------------------------------------------------
@@ -286,6 +298,9 @@ class SummarizeResult(BaseModel):
     model: str = ""
     """The model that answered, when Summarize asked one."""
     llm_calls: int = 0
+    calls: list[NodeCall] = Field(default_factory=list)
+    """Each model call it made (summarize, compress), with its model and price; runs
+    recorded before have only the sums above."""
     attempt: int = 1
 
 

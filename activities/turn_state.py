@@ -20,6 +20,7 @@ from activities.payloads import (
     FinishTurnResult,
     MarkTurnRequest,
     MarkTurnResult,
+    NodeCall,
     PreviousTurnRequest,
     PreviousTurnResult,
     SummarizeRequest,
@@ -134,6 +135,7 @@ class TurnStateActivities:
             state = state.model_copy(update={"registry": registry.for_prompt().snapshot()})
             request = request.model_copy(update={"state": state})
         usage, calls, model = Usage(), 0, ""
+        charged: list[NodeCall] = []
         if request.use_llm:
             output, call = await call_node(
                 self.gateway,
@@ -153,6 +155,7 @@ class TurnStateActivities:
             summary.conversation_phase = parsed.conversation_phase
             summary.user_expressed = parsed.user_expressed
             usage, calls, model = usage + call.usage, calls + 1, call.model
+            charged.append(call)
             engagement = parsed.engagement_summary
         else:
             record.assistant_summary = summarize_assistant_message(record.assistant_response)
@@ -169,6 +172,7 @@ class TurnStateActivities:
                 )
                 compressed = CompressOutput.model_validate(output).summary
                 usage, calls = usage + call.usage, calls + 1
+                charged.append(call)
             else:
                 compressed = as_said(evicted)
         parts = SummaryParts(
@@ -183,6 +187,7 @@ class TurnStateActivities:
             usage=usage,
             model=model,
             llm_calls=calls,
+            calls=charged,
             attempt=activity.info().attempt,
         )
 
@@ -209,11 +214,9 @@ class TurnStateActivities:
 
 
 def _usage(usage: Usage, ledger: list[LedgerLine]) -> dict[str, Any]:
-    """A turn's usage as its row keeps it: the totals, and ``by_node`` (unpriced)."""
-    return {
-        **usage.model_dump(),
-        "by_node": [line.model_dump(exclude={"cost_usd"}) for line in ledger],
-    }
+    """A turn's usage as its row keeps it: the totals, and ``by_node`` with the price each
+    line was charged at and its cost (reads sum them and never price again)."""
+    return {**usage.model_dump(), "by_node": [line.model_dump() for line in ledger]}
 
 
 def _what_to_save(request: FinishTurnRequest) -> ConversationState | TurnEnding:

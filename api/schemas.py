@@ -11,7 +11,7 @@ from pydantic import AfterValidator, BaseModel, Field, model_validator
 
 from domain.entity_cards import EntityCard
 from domain.kitchen.tables import TABLES
-from domain.ledger import LedgerLine
+from domain.ledger import Cost, LedgerLine
 from workflows.interface import InputReceipt
 
 Mode = Literal["quick", "plan", "create", "cook", "brainstorm"]
@@ -126,6 +126,18 @@ class PendingPublic(BaseModel):
     expires_at: dt.datetime
 
 
+class TurnUsage(Cost):
+    """A turn's model calls: tokens and repairs in all, ``by_node`` (node, model, the price
+    its calls were charged at when they were made, calls, failed calls, tokens,
+    ``cost_usd``), and the turn's ``cost_usd``: the sum of what was charged, partial when
+    ``unpriced_models`` is not empty."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    repairs: int = 0
+    by_node: list[LedgerLine] = Field(default_factory=list)
+
+
 class TurnPublic(BaseModel):
     id: uuid.UUID
     conversation_id: uuid.UUID
@@ -137,9 +149,7 @@ class TurnPublic(BaseModel):
     goal: str | None = None
     plan: list[dict[str, Any]] | None
     steps: list[dict[str, Any]]
-    usage: dict[str, Any]
-    """Tokens and repairs in all, ``by_node`` (node, model, calls, tokens, ``cost_usd``) and
-    the turn's ``cost_usd``, priced from ``ALFRED_EVAL_PRICES`` (None: no price known)."""
+    usage: TurnUsage
     llm_calls: int = 0
     breakers: list[str] = Field(default_factory=list)
     fallbacks: list[str] = Field(default_factory=list)
@@ -172,23 +182,26 @@ class InputCreate(BaseModel):
         return self
 
 
-class ConversationUsage(BaseModel):
+class ConversationUsage(Cost):
+    """What a conversation's turns cost: ``cost_usd`` sums what each call was charged when
+    it was made; ``unpriced_models`` names the models it leaves out (no price)."""
+
     conversation_id: uuid.UUID
     turns: int
     calls: int
+    failed_calls: int = 0
     prompt_tokens: int
     completion_tokens: int
-    cost_usd: float | None
-    """None when no model its turns used has a price."""
 
 
-class UsageReport(BaseModel):
-    """What the caller's turns cost, in all and per conversation."""
+class UsageReport(Cost):
+    """What the caller's turns cost, in all and per conversation (``cost_usd`` partial
+    when ``unpriced_models`` is not empty)."""
 
     calls: int
+    failed_calls: int = 0
     prompt_tokens: int
     completion_tokens: int
-    cost_usd: float | None
     by_node: list[LedgerLine]
-    """Every turn's calls by node and model, with each line's cost."""
+    """Every turn's calls by node, model and the price they were charged at."""
     conversations: list[ConversationUsage]

@@ -8,9 +8,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from api.deps import Services
-from api.schemas import ChoicePublic, PendingPublic, TurnPublic
+from api.schemas import ChoicePublic, PendingPublic, TurnPublic, TurnUsage
 from domain.db.models import Turn
-from domain.ledger import LedgerLine, priced, total_cost
+from domain.ledger import LedgerLine, cost
 from domain.plan_record import PlanRecord
 from domain.turn_store import TERMINAL, turn_by_id
 
@@ -18,15 +18,11 @@ SETTLED = ("replied", "awaiting_input", *TERMINAL)
 """States ``?wait=true`` returns on: the user has something to read or answer."""
 
 
-def costed(svc: Services, usage: dict[str, Any], ledger: Iterable[Any]) -> dict[str, Any]:
-    """The turn's usage with its ledger priced: ``by_node`` (each line's ``cost_usd``) and
-    the turn's ``cost_usd`` (None when no model it used has a price)."""
-    lines = priced((LedgerLine.model_validate(x) for x in ledger), svc.settings.eval_prices)
-    return {
-        **usage,
-        "by_node": [line.model_dump() for line in lines],
-        "cost_usd": total_cost(lines),
-    }
+def costed(usage: dict[str, Any], ledger: Iterable[Any]) -> TurnUsage:
+    """The turn's usage with its ledger as charged (``by_node``) and what it cost in all.
+    A turn stored before calls were charged has lines without a price: unpriced."""
+    lines = [LedgerLine.model_validate(x) for x in ledger]
+    return TurnUsage.model_validate({**usage, "by_node": lines, **cost(lines).model_dump()})
 
 
 def ui_url(svc: Services, turn: Turn) -> str:
@@ -48,7 +44,7 @@ async def view(svc: Services, turn: Turn) -> TurnPublic:
         goal=record.goal,
         plan=[s.model_dump() for s in record.plan] if record.plan else None,
         steps=[s.model_dump() for s in record.steps],
-        usage=costed(svc, turn.usage or {}, (turn.usage or {}).get("by_node", [])),
+        usage=costed(turn.usage or {}, (turn.usage or {}).get("by_node", [])),
         llm_calls=record.llm_calls,
         breakers=record.breakers,
         fallbacks=record.fallbacks,
@@ -68,7 +64,7 @@ async def view(svc: Services, turn: Turn) -> TurnPublic:
     public.goal = live.goal
     public.plan = [s.model_dump() for s in live.plan] if live.plan else None
     public.steps = [s.model_dump() for s in live.steps]
-    public.usage = costed(svc, live.usage.model_dump(), live.ledger)
+    public.usage = costed(live.usage.model_dump(), live.ledger)
     public.llm_calls = live.llm_calls
     public.breakers = list(live.breakers)
     public.fallbacks = list(live.fallbacks)

@@ -15,9 +15,12 @@ EVAL_PRICES: dict[str, tuple[float, float]] = {
     "gpt-4o": (2.50, 10.00),
     "gpt-4o-mini": (0.15, 0.60),
     "local": (0.0, 0.0),
+    "demo": (0.0, 0.0),
 }
 """OpenAI's list prices per million tokens (input, output); ``local`` is a model served on
-this machine (the local-llm tool names its model so)."""
+this machine (the local-llm tool names its model so), ``demo`` the offline demo model.
+A dated name an endpoint answers with (``gpt-4.1-2025-04-14``) is priced as its model
+(``domain.ledger.price_of``)."""
 
 
 class Settings(BaseSettings):
@@ -66,7 +69,8 @@ class Settings(BaseSettings):
     (three requests per attempt: the output and up to two repairs)."""
     eval_prices: dict[str, tuple[float, float]] = Field(default_factory=lambda: dict(EVAL_PRICES))
     """The price table: model -> USD per million (prompt, completion) tokens
-    (``ALFRED_EVAL_PRICES`` as JSON), for ``alfred eval`` and the turn ledger."""
+    (``ALFRED_EVAL_PRICES`` as JSON), for ``alfred eval`` and the turn ledger: the worker
+    charges each model call at it when the call is made, and the turn keeps that price."""
     llm_script: Path | None = None
     """The script provider's JSON file (``ALFRED_LLM_SCRIPT``)."""
 

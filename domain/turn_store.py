@@ -438,9 +438,11 @@ async def conversation_with_turns(
 
 
 async def turn_usage(sessions: Sessions, user_id: str) -> list[tuple[uuid.UUID, dict[str, Any]]]:
-    """(conversation id, usage) of each of the user's turns."""
+    """(conversation id, usage) of each of the user's turns, oldest first."""
     async with user_transaction(sessions, user_id) as session:
-        rows = await session.execute(select(Turn.conversation_id, Turn.usage))
+        rows = await session.execute(
+            select(Turn.conversation_id, Turn.usage).order_by(Turn.created_at, Turn.turn_number)
+        )
         return [(row.conversation_id, row.usage or {}) for row in rows]
 
 

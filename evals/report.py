@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from domain.ledger import price_of
 from evals.runner import ScenarioResult
 from evals.scenario import NODES, PATHS
 
@@ -31,15 +32,16 @@ class Run(BaseModel):
         return sum(1 for s in self.scenarios if s.passed)
 
     def cost(self, scenario: ScenarioResult) -> float | None:
-        """USD at the price table; None when a model used has no price."""
+        """USD at the run's price table (a dated model name at its model's price, as the
+        turn ledger charges it); None when a model used has no price."""
         total = 0.0
         for call in scenario.calls:
             if not call.prompt_tokens and not call.completion_tokens:
                 continue
-            price = self.prices.get(call.model)
+            price = price_of(call.model, self.prices)
             if price is None:
                 return None
-            total += call.prompt_tokens * price[0] / 1e6 + call.completion_tokens * price[1] / 1e6
+            total += price.cost(call.prompt_tokens, call.completion_tokens)
         return total
 
     def unreached(self) -> tuple[list[str], list[str]]:

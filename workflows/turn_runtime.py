@@ -34,6 +34,7 @@ with workflow.unsafe.imports_passed_through():
         BeginTurnResult,
         CrudCallRequest,
         CrudCallResult,
+        FailedCallCost,
         FinishTurnRequest,
         MarkTurnRequest,
         NodeCall,
@@ -52,7 +53,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.conversation import ConversationState, StepResult, TurnEnding
     from domain.entity_cards import EntityCard, entity_cards
     from domain.formatters import model_problem
-    from domain.ledger import add_call
+    from domain.ledger import Price, add_call
     from domain.mentions import plain_text, with_refs
     from domain.nodes import ToolCall
     from domain.plan_record import PlanRecord
@@ -284,43 +285,61 @@ class TurnRuntime:
                 **policies.llm(self.turn.limits.llm_timeout_seconds),
             )
         except ActivityError as error:
-            self._count_failed(error)
+            self._count_failed(activity.__name__, error)
             raise
         if isinstance(result, NodeCall):
             self.progress.usage = self.progress.usage + result.usage
             self.progress.llm_calls += result.llm_attempts - 1
-            self._ledger(activity.__name__, result.model, result.llm_attempts, result.usage)
+            self._ledger(
+                activity.__name__, result.model, result.price, result.llm_attempts, result.usage
+            )
             if result.llm_attempts > 1:
                 self.show_details()
         elif isinstance(result, SummarizeResult):
             self.progress.usage = self.progress.usage + result.usage
             self.progress.llm_calls += result.llm_calls
-            if result.llm_calls:
-                self._ledger("summarize", result.model, result.llm_calls, result.usage)
+            for call in result.calls:
+                self._ledger("summarize", call.model, call.price, call.llm_attempts, call.usage)
+            if result.llm_calls and not result.calls:  # recorded before calls were listed
+                self._ledger("summarize", result.model, None, result.llm_calls, result.usage)
         return result
 
-    def _ledger(self, node: str, model: str, calls: int, usage: Usage) -> None:
+    def _ledger(
+        self,
+        node: str,
+        model: str,
+        price: Price | None,
+        calls: int,
+        usage: Usage,
+        *,
+        failed: bool = False,
+    ) -> None:
+        """Put a call on the ledger at the price the activity charged it (``price``)."""
         add_call(
             self.progress.ledger,
             node,
             model or "unknown",
+            price=price,
             calls=calls,
             prompt_tokens=usage.prompt_tokens,
             completion_tokens=usage.completion_tokens,
             repairs=usage.repairs,
+            failed=failed,
         )
 
-    def _count_failed(self, error: ActivityError) -> None:
-        """A model call that failed still cost its outputs and repairs: count them."""
+    def _count_failed(self, node: str, error: ActivityError) -> None:
+        """A model call that failed still cost its outputs and repairs: count them, and put
+        them on the ledger as failed calls at the price they were charged."""
         cause = error.cause
         if not isinstance(cause, ApplicationError) or not cause.details:
             return
         try:
-            usage = Usage.model_validate(cause.details[0])
+            cost = FailedCallCost.model_validate(cause.details[0])
         except ValueError:
             return
-        self.progress.usage = self.progress.usage + usage
-        self.progress.llm_calls += usage.repairs
+        self.progress.usage = self.progress.usage + cost
+        self.progress.llm_calls += cost.repairs
+        self._ledger(node, cost.model, cost.price, cost.repairs + 1, cost, failed=True)
 
     async def local(
         self, activity: Callable[[Any, Req], Awaitable[R]], request: Req, summary: str

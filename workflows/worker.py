@@ -19,6 +19,7 @@ from activities.preparation import TurnContextActivities
 from activities.saved_state import SavedStates
 from activities.turn_state import TurnStateActivities
 from domain.crud.executor import CrudExecutor
+from domain.ledger import Prices
 from domain.settings import Settings
 from domain.turn_store import Sessions
 from workflows.bypass_turn import BypassTurnWorkflow
@@ -33,9 +34,11 @@ def turn_activities(
     max_rows: int = 200,
     context_budget: int = 8_000,
     act_budget: int = 25_000,
+    prices: Prices | None = None,
 ) -> dict[str, Callable[..., Any]]:
-    """Every activity of a turn by its registered name (tests replace one by name)."""
-    gateway = LlmGateway(provider)
+    """Every activity of a turn by its registered name (tests replace one by name).
+    ``prices`` is the table model calls are charged at (none: every call unpriced)."""
+    gateway = LlmGateway(provider, prices)
     states = SavedStates(sessions)
     nodes = NodeActivities(
         gateway, context_budget=context_budget, act_budget=act_budget, states=states
@@ -74,9 +77,9 @@ def build_worker(
     **options: Any,
 ) -> Worker:
     """A worker for TurnWorkflow and BypassTurnWorkflow. ``activities`` replaces the
-    defaults (tests pass fakes); ``settings`` supply row caps and context budgets;
-    ``options`` go to ``Worker`` (``workflows`` replaces the turn workflows: tests run
-    variants of them)."""
+    defaults (tests pass fakes); ``settings`` supply row caps, context budgets and the
+    price table; ``options`` go to ``Worker`` (``workflows`` replaces the turn workflows:
+    tests run variants of them)."""
     if activities is None:
         limits = {}
         if settings is not None:
@@ -84,6 +87,7 @@ def build_worker(
                 "max_rows": settings.crud_max_rows,
                 "context_budget": settings.context_budget_tokens,
                 "act_budget": settings.act_budget_tokens,
+                "prices": settings.eval_prices,
             }
         activities = list(turn_activities(sessions, provider, client=client, **limits).values())
     if settings is not None:

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from activities.llm.provider import LlmError, LlmProvider, LlmReply, LlmRequest, Usage
+from domain.ledger import Price, Prices, price_of
 
 
 class LlmResult(BaseModel):
@@ -20,6 +21,8 @@ class LlmResult(BaseModel):
     usage: Usage
     attempts: int
     """1, plus one per repair attempt needed."""
+    price: Price | None = None
+    """What ``usage`` was charged at (None: the price table has no price for ``model``)."""
 
 
 def _parse(reply: LlmReply, request: LlmRequest) -> BaseModel:
@@ -56,8 +59,10 @@ MAX_REPAIRS = 2
 
 
 class LlmGateway:
-    def __init__(self, provider: LlmProvider) -> None:
+    def __init__(self, provider: LlmProvider, prices: Prices | None = None) -> None:
         self.provider = provider
+        self.prices = prices or {}
+        """The price table every call is charged at as it is made (``domain.ledger``)."""
 
     async def call(self, request: LlmRequest) -> LlmResult:
         """The provider's answer, valid against ``request.answer``, as the node's contract.
@@ -66,13 +71,16 @@ class LlmGateway:
         ``MAX_REPAIRS`` repair attempts, each shown the error; after that a non-retryable
         ``LlmError`` (kind ``invalid_output``) says what was wrong with the last one.
         """
-        usage = Usage()
+        usage, model = Usage(), ""
         current = request
         for attempt in range(1, MAX_REPAIRS + 2):
             if request.stream is not None:
                 request.stream.begin(attempt)
-            reply = await self.provider.complete(current)
-            usage = usage + reply.usage
+            try:
+                reply = await self.provider.complete(current)
+            except LlmError as error:  # a refusal, or a failure after outputs were refused
+                raise self._charged(error, usage, model, repairs=attempt - 1) from None
+            usage, model = usage + reply.usage, reply.model
             try:
                 parsed = _parse(reply, request)
             except (ValidationError, ValueError) as error:
@@ -90,14 +98,25 @@ class LlmGateway:
                 model=reply.model,
                 usage=usage.model_copy(update={"repairs": attempt - 1}),
                 attempts=attempt,
+                price=price_of(reply.model, self.prices),
             )
-        raise LlmError(
+        failed = LlmError(
             f"{request.node}: the model's output failed validation {MAX_REPAIRS + 1} times: "
             f"{problem}",
             kind="invalid_output",
             retryable=False,
-            usage=usage.model_copy(update={"repairs": MAX_REPAIRS}),
         )
+        raise self._charged(failed, usage, model, repairs=MAX_REPAIRS)
+
+    def _charged(self, error: LlmError, spent: Usage, model: str, *, repairs: int) -> LlmError:
+        """``error`` with what the call cost: the outputs refused before it, the tokens
+        of the answer it reports (a refusal), and the price they were charged at."""
+        if error.usage is None and not repairs and not model:
+            return error  # nothing was answered (a timeout, an HTTP error)
+        error.usage = (spent + (error.usage or Usage())).model_copy(update={"repairs": repairs})
+        error.model = error.model or model
+        error.price = price_of(error.model, self.prices)
+        return error
 
 
 def _describe(error: Exception) -> str:

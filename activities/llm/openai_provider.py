@@ -98,16 +98,13 @@ class OpenAIProvider:
             ) from None
 
         message = response.choices[0].message if response.choices else None
-        _refused(request, message.refusal if message is not None else None)
-        usage = response.usage
+        usage = _usage(response.usage)
+        _refused(request, message.refusal if message is not None else None, response.model, usage)
         return LlmReply(
             content=(message.content if message is not None else None) or "",
             truncated=bool(response.choices) and response.choices[0].finish_reason == "length",
             model=response.model,
-            usage=Usage(
-                prompt_tokens=usage.prompt_tokens if usage else 0,
-                completion_tokens=usage.completion_tokens if usage else 0,
-            ),
+            usage=usage,
         )
 
     async def _streamed(
@@ -131,22 +128,29 @@ class OpenAIProvider:
                 if choice.delta.refusal:
                     refusal.append(choice.delta.refusal)
                 finish = choice.finish_reason or finish
-        _refused(request, "".join(refusal) or None)
+        _refused(request, "".join(refusal) or None, model, _usage(usage))
         return LlmReply(
-            content="".join(parts),
-            truncated=finish == "length",
-            model=model,
-            usage=Usage(
-                prompt_tokens=usage.prompt_tokens if usage else 0,
-                completion_tokens=usage.completion_tokens if usage else 0,
-            ),
+            content="".join(parts), truncated=finish == "length", model=model, usage=_usage(usage)
         )
 
 
-def _refused(request: LlmRequest, refusal: str | None) -> None:
+def _usage(usage: Any) -> Usage:
+    """The tokens of OpenAI's ``usage`` (absent: none reported)."""
+    return Usage(
+        prompt_tokens=usage.prompt_tokens if usage else 0,
+        completion_tokens=usage.completion_tokens if usage else 0,
+    )
+
+
+def _refused(request: LlmRequest, refusal: str | None, model: str, usage: Usage) -> None:
+    """A refusal fails the call for good; the answer was made, so it carries its cost."""
     if refusal:
         raise LlmError(
-            f"{request.node}: the model refused: {refusal}", kind="refusal", retryable=False
+            f"{request.node}: the model refused: {refusal}",
+            kind="refusal",
+            retryable=False,
+            usage=usage,
+            model=model,
         )
 
 

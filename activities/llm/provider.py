@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel
 
 from domain.answers import Answer
+from domain.ledger import Price
 
 
 class Usage(BaseModel):
@@ -104,6 +105,7 @@ class LlmError(Exception):
         retryable: bool,
         retry_after: float | None = None,
         usage: Usage | None = None,
+        model: str = "",
     ) -> None:
         super().__init__(message)
         self.kind = kind
@@ -111,6 +113,10 @@ class LlmError(Exception):
         self.retry_after = retry_after
         self.usage = usage
         """What the failed call cost (the outputs that were refused, and their repairs)."""
+        self.model = model
+        """The model that answered, when one did (a refusal, outputs refused)."""
+        self.price: Price | None = None
+        """What ``usage`` was charged at (``LlmGateway``)."""
 
 
 class LlmProvider(Protocol):

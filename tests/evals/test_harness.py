@@ -10,12 +10,12 @@ import json
 import pytest
 
 from activities.llm.openai_provider import OpenAIProvider
-from evals.cassette import CASSETTES_DIR, Cassette, Replay
+from evals.cassette import CASSETTES_DIR, Call, Cassette, Replay
 from evals.live import _record
 from evals.report import Run, compare, markdown
 from evals.runner import ScenarioResult, run_scenario
 from evals.scenario import SCENARIOS_DIR, Scenario, expand, load, load_all, tokenize, tokens
-from tests.activities.llm.fake_openai import FakeOpenAI
+from tests.activities.llm.fake_openai import SNAPSHOT, FakeOpenAI
 
 REFERENCE = CASSETTES_DIR / "reference"
 
@@ -84,7 +84,7 @@ async def test_a_recording_through_the_openai_provider_replays_to_the_same_verdi
     summary = expand(reference(chosen.id).calls[-2].content, today)
     with FakeOpenAI() as fake:
         for answer in [*answers, summary]:
-            fake.reply(json.dumps(answer), model="gpt-test")
+            fake.reply(json.dumps(answer))
         provider = OpenAIProvider(
             api_key="sk-eval",
             base_url=fake.base_url,
@@ -98,7 +98,7 @@ async def test_a_recording_through_the_openai_provider_replays_to_the_same_verdi
     assert recorded.passed, recorded
     _record(chosen, recorded, "gpt-test", tmp_path)
     cassette = Cassette.load(tmp_path, chosen.id)
-    assert {c.model for c in cassette.calls} == {"gpt-test"}
+    assert {c.model for c in cassette.calls} == {"gpt-test" + SNAPSHOT}  # as it answered
     task = next(c for c in cassette.calls if "db_create" in str(c.content))
     assert "{tomorrow}" in task.content and today.isoformat() not in task.content
     replayed = await run_with(eval_stack, chosen.id, cassette)
@@ -145,6 +145,14 @@ def test_the_report_gives_the_pass_rate_and_the_paths_no_scenario_reached():
     assert "| b | error | 0 | 0 | 0 / 0 | 0.0 | $0.0000 |" in text
     assert "- **b**: boom" in text
     assert "Paths no scenario reached: quick, plan_direct" in text
+
+
+def test_the_report_prices_a_dated_model_at_its_models_price():
+    call = Call(node="think", model="gpt-4.1-2025-04-14", prompt_tokens=1_000_000)
+    scenario = result("a", True).model_copy(update={"calls": [call]})
+    run = Run(label="gpt-4.1", prices={"gpt-4.1": (2.0, 8.0)}, scenarios=[scenario])
+    assert run.cost(scenario) == pytest.approx(2.0)
+    assert "cost $2.0000." in markdown(run)
 
 
 def test_a_comparison_says_what_a_change_fixed_and_what_it_broke():

@@ -103,11 +103,10 @@ class WireScript:
                 status, headers = int(content[HTTP_ERROR]), content.get("headers")
                 self.log.fake.fail(status, "scripted failure", headers=headers)
             else:
-                self.log.fake.reply(
+                self.log.fake.reply(  # the model answering is the fake's: a dated name
                     content if isinstance(content, str) else json.dumps(content),
-                    model="script",
-                    prompt_tokens=0,
-                    completion_tokens=0,
+                    prompt_tokens=scripted.usage.prompt_tokens,
+                    completion_tokens=scripted.usage.completion_tokens,
                 )
             self.log.nodes.append(request.node)
             return await self.log.provider.complete(request)

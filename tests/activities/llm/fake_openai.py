@@ -30,6 +30,14 @@ import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
+SNAPSHOT = "-2025-04-14"
+"""The date OpenAI appends to a model's name in its answers (``gpt-4.1-2025-04-14``)."""
+
+
+def dated(body: dict[str, Any]) -> str:
+    """The model a real endpoint says answered: the requested one's dated snapshot."""
+    return f"{body.get('model', 'fake-model')}{SNAPSHOT}"
+
 
 @dataclass(frozen=True)
 class ReceivedRequest:
@@ -88,7 +96,8 @@ class FakeOpenAI:
     ) -> None:
         """Queue a 200 chat.completion, sent after ``delay`` seconds.
 
-        ``model`` defaults to the model the request named, as the real API echoes it.
+        ``model`` defaults to the dated snapshot of the model the request named, as the
+        real API answers (``gpt-4.1`` -> ``gpt-4.1-2025-04-14``).
         """
         self._push(
             _Success(
@@ -170,7 +179,7 @@ class FakeOpenAI:
             "id": f"chatcmpl-fake{next(self._ids)}",
             "object": "chat.completion",
             "created": int(time.time()),
-            "model": scripted.model or body.get("model", "fake-model"),
+            "model": scripted.model or dated(body),
             "choices": [
                 {
                     "index": 0,
@@ -200,7 +209,7 @@ class FakeOpenAI:
             "id": f"chatcmpl-fake{next(self._ids)}",
             "object": "chat.completion.chunk",
             "created": int(time.time()),
-            "model": scripted.model or body.get("model", "fake-model"),
+            "model": scripted.model or dated(body),
         }
 
         def event(choices: list[dict[str, Any]], **extra: Any) -> str:

@@ -15,12 +15,15 @@ from activities.llm.openai_provider import OpenAIProvider, retry_after
 from activities.llm.provider import LlmError, LlmRequest, Usage
 from activities.llm.schema import strict_problems, strict_schema
 from domain.answers import answer_model
+from domain.ledger import Price
 from domain.settings import Settings
-from tests.activities.llm.fake_openai import FakeOpenAI
+from tests.activities.llm.fake_openai import SNAPSHOT, FakeOpenAI
 
 API_KEY = "sk-test-very-secret-4242"
 FULL_MODEL = "gpt-full"
 MINI_MODEL = "gpt-mini"
+PRICES = {FULL_MODEL: (2.0, 8.0), MINI_MODEL: (0.4, 1.6)}
+FULL_PRICE = Price(listed_as=FULL_MODEL, prompt_usd=2.0, completion_usd=8.0)
 
 PROPOSAL = {
     "decision": "propose",
@@ -81,12 +84,18 @@ async def provider(fake: FakeOpenAI) -> AsyncIterator[OpenAIProvider]:
 
 @pytest.fixture
 def gateway(provider: OpenAIProvider) -> LlmGateway:
-    return LlmGateway(provider)
+    return LlmGateway(provider, PRICES)
 
 
 async def call_error(provider: OpenAIProvider, request: LlmRequest) -> LlmError:
     with pytest.raises(LlmError) as caught:
         await provider.complete(request)
+    return caught.value
+
+
+async def gateway_error(gateway: LlmGateway, request: LlmRequest) -> LlmError:
+    with pytest.raises(LlmError) as caught:
+        await gateway.call(request)
     return caught.value
 
 
@@ -177,7 +186,8 @@ async def test_medium_and_high_complexity_use_the_full_model(
     result = await gateway.call(reply_request(complexity=complexity))
 
     assert fake.requests[0].body["model"] == FULL_MODEL
-    assert result.model == FULL_MODEL
+    assert result.model == FULL_MODEL + SNAPSHOT  # the dated snapshot that answered
+    assert result.price == FULL_PRICE  # charged at the price of the model asked for
 
 
 async def test_low_complexity_uses_the_mini_model(fake: FakeOpenAI, gateway: LlmGateway) -> None:
@@ -186,7 +196,8 @@ async def test_low_complexity_uses_the_mini_model(fake: FakeOpenAI, gateway: Llm
     result = await gateway.call(reply_request(complexity="low"))
 
     assert fake.requests[0].body["model"] == MINI_MODEL
-    assert result.model == MINI_MODEL
+    assert result.model == MINI_MODEL + SNAPSHOT
+    assert result.price is not None and result.price.listed_as == MINI_MODEL
 
 
 async def test_missing_usage_counts_as_zero_tokens(
@@ -445,6 +456,32 @@ async def test_refusal_is_a_final_refusal_error(fake: FakeOpenAI, provider: Open
     assert error.kind == "refusal"
     assert error.retryable is False
     assert "I can't help with that." in str(error)
+
+
+async def test_a_refusal_after_a_refused_output_is_charged_for_both(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    fake.reply("Hello! {not json", prompt_tokens=20, completion_tokens=3)
+    fake.reply(None, refusal="I can't help with that.", prompt_tokens=25, completion_tokens=4)
+
+    error = await gateway_error(gateway, think_request())
+
+    assert error.kind == "refusal"
+    assert error.usage == Usage(prompt_tokens=45, completion_tokens=7, repairs=1)
+    assert (error.model, error.price) == (FULL_MODEL + SNAPSHOT, FULL_PRICE)
+
+
+async def test_outputs_refused_after_repairs_are_charged(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    for _ in range(3):
+        fake.reply("Hello! {not json", prompt_tokens=20, completion_tokens=3)
+
+    error = await gateway_error(gateway, think_request())
+
+    assert error.kind == "invalid_output"
+    assert error.usage == Usage(prompt_tokens=60, completion_tokens=9, repairs=2)
+    assert (error.model, error.price) == (FULL_MODEL + SNAPSHOT, FULL_PRICE)
 
 
 # ---------------------------------------------------------------- transport
