@@ -44,11 +44,13 @@ def cmd_run(settings: Settings, workers: int = 1) -> int:
     worker and the API, until Ctrl-C. External servers are used when configured.
     ``workers`` > 1 adds worker processes beside the one in this process.
 
-    Ctrl-C (or SIGTERM) stops the parts in order: this process's worker drains and the API
-    stops, then the other worker processes, the dev server and PostgreSQL (each runs in
-    a session of its own, so the terminal's Ctrl-C reaches only this process)."""
+    Ctrl-C (or SIGTERM) stops the parts: the workers (this process's and the others) drain
+    while the API ends its event streams and stops; then the dev server and PostgreSQL stop
+    (each runs in a session of its own, so the terminal's Ctrl-C reaches only this
+    process). A second Ctrl-C stops them all at once (exit code 130)."""
     provider = provider_from_settings(settings)
     data_dir = settings.data_dir
+    drain = settings.worker_drain_seconds
     with ExitStack() as parts:
         api_sockets = stack.bind_api(settings)
         for sock in api_sockets:
@@ -79,7 +81,7 @@ def cmd_run(settings: Settings, workers: int = 1) -> int:
                 },
             )
             extra.start()
-            parts.callback(extra.stop, settings.worker_drain_seconds + 20)
+            parts.callback(extra.stop, drain + 20)
 
         async def announce(sessions) -> None:
             token = await stack.dev_token(sessions, data_dir / "dev-token")
@@ -97,6 +99,14 @@ def cmd_run(settings: Settings, workers: int = 1) -> int:
             print(f"  token        {token}   (saved in {data_dir / 'dev-token'})")
             print("alfred: press Ctrl-C to stop", flush=True)
 
+        def stop_now() -> None:
+            print("alfred: stopping at once; turns in flight go on at the next start", flush=True)
+            if workers > 1:
+                extra.stop(timeout=0)
+            parts.close()  # the dev server and PostgreSQL, without waiting for the worker
+            print("alfred: stopped", flush=True)
+            _leave(130)
+
         asyncio.run(
             stack.serve(
                 settings,
@@ -104,8 +114,12 @@ def cmd_run(settings: Settings, workers: int = 1) -> int:
                 provider=provider,
                 announce=announce,
                 api_sockets=api_sockets,
+                also_stop=(lambda: extra.stop(drain + 20)) if workers > 1 else None,
+                stop_now=stop_now,
             )
         )
+        for sig in stack.STOP_SIGNALS:  # the last parts stop in a second or two
+            signal.signal(sig, signal.SIG_IGN)
     print("alfred: stopped", flush=True)
     return _leave(0)
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -21,6 +23,12 @@ class Services:
     settings: Settings
     sessions: Sessions
     turns: TurnClient
+    parts: dict[str, Callable[[], bool]] = field(default_factory=dict)
+    """The other parts of this process ``/readyz`` waits for, by name: is each up?
+    (``api.stack.serve``: the ``worker``, and ``started``: its start-up is done, e.g.
+    ``alfred run``'s dev token written.)"""
+    closing: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the server starts to stop: open event streams end, saying so."""
 
 
 def services(request: Request) -> Services:

@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -18,8 +19,14 @@ from workflows.search_attributes import cli_flags
 DYNAMIC_CONFIG = ("history.transferProcessorMaxPollRPS=1000",)
 """The dev server's history service polls its one shard's transfer queue at most 20 times a
 second by default, so each activity a turn schedules waited up to ~50 ms to be dispatched
-(issue 16). Raised, a plan turn took 300–361 ms instead of 432–434 ms side by side
-(docs/BENCHMARKS.md). A cluster has many shards; its defaults are its operators' call."""
+(issue 16). Raised, a plan turn took 300–361 ms instead of 432–434 ms side by side, and
+no-op workflows of its activities ~0.3× (docs/BENCHMARKS.md, ``devserver_config``). One
+task-queue partition and eager activities gained nothing there, so they are not set. Every
+dev server Alfred starts (``alfred run``, ``alfred eval``, benches, tests) gets this.
+
+A real cluster sets none of it for us: it has many history shards (``numHistoryShards``,
+fixed when it is created), each polling its own transfer queue at the default rate; its
+poll rates and task-queue partitions are its operators' call."""
 PR_SET_PDEATHSIG = 1
 """prctl(2): the signal a process gets when its parent dies."""
 
@@ -78,8 +85,10 @@ def dev_server(
     ui_port: int | None = None,
     db_file: Path | None = None,
     log_file: Path | None = None,
+    dynamic_config: Sequence[str] = DYNAMIC_CONFIG,
 ):
-    """Yield ``host:port`` of a dev server with Alfred's search attributes registered.
+    """Yield ``host:port`` of a dev server with Alfred's search attributes registered and
+    ``dynamic_config`` set (``KEY=JSON``; ``bench.devserver_config`` compares others).
 
     ``db_file`` keeps its state on disk (a paused turn survives a restart); without it the
     server is in memory. ``ui_port`` None means headless. Stopped (SIGTERM) on exit.
@@ -105,7 +114,7 @@ def dev_server(
         "--log-level",
         "warn",
         *cli_flags(),
-        *(flag for value in DYNAMIC_CONFIG for flag in ("--dynamic-config-value", value)),
+        *(flag for value in dynamic_config for flag in ("--dynamic-config-value", value)),
     ]
     args += ["--ui-ip", host, "--ui-port", str(ui_port)] if ui_port else ["--headless"]
     if db_file is not None:

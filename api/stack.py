@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import socket
 from collections.abc import Awaitable, Callable, Iterator
@@ -61,10 +62,33 @@ def bind_api(settings: Settings) -> list[socket.socket]:
     return sockets
 
 
-def _stop_on_signals(stop: asyncio.Event) -> None:
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, stop, hang-up
+
+
+def _on_signals(first: Callable[[], None], again: Callable[[], None]) -> Callable[[], None]:
+    """The first stop signal calls ``first``, any later one ``again``. Returns the undo."""
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # Ctrl-C, stop, hang-up
-        loop.add_signal_handler(sig, stop.set)
+    count = 0
+
+    def got() -> None:
+        nonlocal count
+        count += 1
+        (first if count == 1 else again)()
+
+    def undo() -> None:
+        for sig in STOP_SIGNALS:
+            loop.remove_signal_handler(sig)
+
+    for sig in STOP_SIGNALS:
+        loop.add_signal_handler(sig, got)
+    return undo
+
+
+def exit_now() -> None:
+    """Leave at once (a second signal): what the worker runs is retried elsewhere."""
+    log.warning("stopping at once: activities in flight are abandoned (they are retried)")
+    logging.shutdown()
+    os._exit(130)
 
 
 async def connect(settings: Settings, *, within: float = 60.0) -> Client:
@@ -125,18 +149,27 @@ async def serve(
     provider: LlmProvider | None = None,
     announce: Callable[[Sessions], Awaitable[None]] | None = None,
     api_sockets: list[socket.socket] | None = None,
+    also_stop: Callable[[], None] | None = None,
+    stop_now: Callable[[], None] = exit_now,
 ) -> None:
     """Run the worker and/or the API until a signal arrives (or one of them dies); the API
-    listens on ``api_sockets`` when given (``bind_api``), else binds its own."""
+    listens on ``api_sockets`` when given (``bind_api``), else binds its own. ``/readyz``
+    answers 200 once ``announce`` is done and the worker runs.
+
+    The first Ctrl-C, SIGTERM or hang-up stops the parts together: open event streams end
+    with ``server_closing``, the API takes no new requests and gives those in flight up to
+    ``worker_drain_seconds``, the worker lets its activities finish for as long, and
+    ``also_stop`` runs meanwhile (in a thread). Another signal calls ``stop_now``."""
     engine = create_engine(app_url, pool_size=settings.db_pool_size)
     trace_sql(engine, settings)
     sessions = session_factory(engine)
     client = await connect(settings)
     await ensure_search_attributes(client, settings)
-    stop = asyncio.Event()
-    _stop_on_signals(stop)
+    stop, started = asyncio.Event(), asyncio.Event()
+    undo_signals = _on_signals(stop.set, stop_now)
     tasks: list[asyncio.Task] = []
     server: _EmbeddedServer | None = None
+    services: Services | None = None
     turn_worker = None
     try:
         if worker:
@@ -153,12 +186,16 @@ async def serve(
                 settings=settings,
                 sessions=sessions,
                 turns=TurnClient.from_settings(client, settings),
+                parts={"started": started.is_set},
             )
+            if turn_worker is not None:
+                services.parts["worker"] = lambda: turn_worker.is_running
             config = uvicorn.Config(
                 create_app(settings, services),
                 host=settings.api_host,
                 port=settings.api_port,
                 log_level="warning",
+                timeout_graceful_shutdown=max(1, round(settings.worker_drain_seconds)),
             )
             server = _EmbeddedServer(config)
             tasks.append(asyncio.create_task(server.serve(sockets=api_sockets), name="api"))
@@ -167,15 +204,23 @@ async def serve(
                 await asyncio.sleep(0.05)
         if announce is not None:
             await announce(sessions)
+        started.set()
         waiter = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
         for task in done:
             if task is not waiter and task.exception() is not None:
                 raise task.exception()  # a part died: stop everything, say why
     finally:
+        if services is not None:
+            services.closing.set()
         if server is not None:
             server.should_exit = True
+        draining = [asyncio.to_thread(also_stop)] if also_stop is not None else []
         if turn_worker is not None:
-            await turn_worker.shutdown()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await engine.dispose()
+            draining.append(turn_worker.shutdown())
+        try:
+            await asyncio.gather(*draining)
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await engine.dispose()
+        finally:
+            undo_signals()

@@ -7,27 +7,32 @@ A subscriber long-polls the workflow for items after an offset, so a client resu
 exactly where it left off (``Last-Event-ID``) and nothing is polled for when nothing
 happens. A turn run by a worker without streams (older code) is read from the progress
 query instead, as before. Idle connections get a comment line every
-``HEARTBEAT_SECONDS`` so proxies keep them open.
+``HEARTBEAT_SECONDS`` so proxies keep them open. When the server starts to stop, every open
+stream ends at once with a last event, ``server_closing`` (``SERVER_CLOSING``): a paused
+turn's stream would otherwise hold the server up for ``ALFRED_SSE_MAX_SECONDS``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from fastapi.sse import ServerSentEvent
 from temporalio.client import Client
 from temporalio.contrib.workflow_streams import WorkflowStreamClient
 
 from activities.streaming import TOKENS
+from api.problems import RETRY_AFTER_SECONDS
 from api.temporal import TurnClient
 from workflows.turn_runtime import EVENTS
 
 T = TypeVar("T")
 FINAL_EVENTS = ("context_updated", "error", "expired", "cancelled")
 HEARTBEAT_SECONDS = 15.0
+SERVER_CLOSING = "server_closing"
+CLOSING_MESSAGE = "the server is stopping: try again in a few seconds"
 
 
 @dataclass(frozen=True)
@@ -105,10 +110,24 @@ async def _from_progress(
         await asyncio.sleep(poll_seconds)
 
 
+def server_closing() -> ServerSentEvent:
+    """A stream's last event when the server stops: no id (``Last-Event-ID`` stays the last
+    real event's), and ``retry`` tells an EventSource when to come back."""
+    return ServerSentEvent(
+        event=SERVER_CLOSING,
+        data={"message": CLOSING_MESSAGE, "retry_after": RETRY_AFTER_SECONDS},
+        retry=RETRY_AFTER_SECONDS * 1000,
+    )
+
+
 async def with_heartbeats(
-    items: AsyncIterator[T], *, every: float = HEARTBEAT_SECONDS
+    items: AsyncIterator[T],
+    *,
+    every: float = HEARTBEAT_SECONDS,
+    until: asyncio.Event | None = None,
 ) -> AsyncIterator[T | None]:
-    """``items``, with a None whenever nothing came for ``every`` seconds (send a comment)."""
+    """``items``, with a None whenever nothing came for ``every`` seconds (send a comment);
+    ends as soon as ``until`` is set (the server is stopping), what is not yet read left."""
     queue: asyncio.Queue[Any] = asyncio.Queue()
 
     async def pump() -> None:
@@ -119,7 +138,12 @@ async def with_heartbeats(
             await queue.put(error)
         await queue.put(StopAsyncIteration())
 
-    task = asyncio.create_task(pump())
+    async def stop() -> None:
+        if until is not None:
+            await until.wait()
+            queue.put_nowait(StopAsyncIteration())
+
+    tasks = [asyncio.create_task(pump()), asyncio.create_task(stop())]
     try:
         while True:
             try:
@@ -127,12 +151,12 @@ async def with_heartbeats(
             except TimeoutError:
                 yield None
                 continue
-            if isinstance(got, StopAsyncIteration):
+            if isinstance(got, StopAsyncIteration) or (until is not None and until.is_set()):
                 return
             if isinstance(got, BaseException):
                 raise got
             yield got
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        for task in tasks:
+            task.cancel()
+        await asyncio.wait(tasks)

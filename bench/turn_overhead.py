@@ -18,6 +18,7 @@ import uuid
 from collections import Counter
 
 from temporalio.api.enums.v1 import EventType
+from temporalio.client import WorkflowHistory
 from temporalio.worker import Worker
 
 from activities.llm.script_provider import ScriptProvider
@@ -80,6 +81,22 @@ def plan_turn_script(turns: int) -> ScriptProvider:
     return ScriptProvider.from_responses(responses)
 
 
+def activity_kinds(history: WorkflowHistory) -> Counter[str]:
+    """A turn's plain activities by type, and its local ones as ``(local activities)``."""
+    kinds = Counter(
+        e.activity_task_scheduled_event_attributes.activity_type.name
+        for e in history.events
+        if e.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
+    )
+    kinds["(local activities)"] = sum(
+        1
+        for e in history.events
+        if e.event_type == EventType.EVENT_TYPE_MARKER_RECORDED
+        and e.marker_recorded_event_attributes.marker_name == "core_local_activity"
+    )
+    return kinds
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -105,18 +122,8 @@ async def measure(address: str, app_url: str, turns: int) -> dict:
             cpu.append(time.process_time() - cpu_started)
             assert result.status == "completed", result
             history = await handle.fetch_history()
-            kinds = Counter(
-                e.activity_task_scheduled_event_attributes.activity_type.name
-                for e in history.events
-                if e.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
-            )
-            local = sum(
-                1
-                for e in history.events
-                if e.event_type == EventType.EVENT_TYPE_MARKER_RECORDED
-                and e.marker_recorded_event_attributes.marker_name == "core_local_activity"
-            )
-            kinds["(local activities)"] = local
+            kinds = activity_kinds(history)
+            local = kinds["(local activities)"]
             activities.append((sum(kinds.values()) - local, local))
             events.append(len(history.events))
             sizes.append(sum(e.ByteSize() for e in history.events))

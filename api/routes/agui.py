@@ -45,7 +45,7 @@ from api.deps import CurrentUser, ServicesDep
 from api.messages import take_message
 from api.problems import ApiError
 from api.schemas import MessageCreate
-from api.streams import Item, turn_items
+from api.streams import CLOSING_MESSAGE, SERVER_CLOSING, Item, turn_items, with_heartbeats
 from domain import turn_store
 from domain.db.models import Turn
 from workflows.interface import UserInput
@@ -114,17 +114,24 @@ def _text(content: Any) -> str:
 async def run_agent(
     run: Annotated[Run, Depends(start_run)], svc: ServicesDep
 ) -> AsyncIterator[ServerSentEvent]:
-    """Run an AG-UI agent: the turn's events as AG-UI events over server-sent events."""
+    """Run an AG-UI agent: the turn's events as AG-UI events over server-sent events.
+    When the server stops, the run ends with ``RUN_ERROR`` code ``server_closing``: send
+    the same run (same ``runId``) again in a few seconds to follow its turn again."""
     told = Telling(run.input.thread_id, run.input.run_id, str(run.turn.id))
     yield _sse(RunStartedEvent(thread_id=told.thread, run_id=told.run))
     items = turn_items(
         svc.turns.client, svc.turns, run.turn.workflow_id, run.after, svc.settings.sse_poll_seconds
     )
-    async for item in items:
+    async for item in with_heartbeats(items, until=svc.closing):
+        if item is None:
+            yield ServerSentEvent(comment="keep-alive")
+            continue
         for event in told.events(item):
             yield _sse(event)
         if told.finished:
             return
+    if svc.closing.is_set():
+        yield _sse(RunErrorEvent(message=CLOSING_MESSAGE, code=SERVER_CLOSING))
 
 
 def _sse(event: BaseEvent) -> ServerSentEvent:

@@ -24,7 +24,7 @@ from api.schemas import (
     TurnPublic,
     TurnSummary,
 )
-from api.streams import Item, turn_items, with_heartbeats
+from api.streams import Item, server_closing, turn_items, with_heartbeats
 from api.turn_view import view, wait_until_settled
 from domain import turn_store
 from domain.db.models import Conversation, Turn
@@ -105,7 +105,8 @@ async def stream_conversation(
     """Every turn's events, in order, as they happen, so a client need not learn each
     turn's id: the events of ``GET /v1/turns/{id}/events`` with ``turn`` and ``turn_id``
     added and ids ``<turn>:<n>``. Starts after ``Last-Event-ID``, or at ``from_turn``, or
-    at the latest turn; after a turn's final event it waits for the next turn."""
+    at the latest turn; after a turn's final event it waits for the next turn. Ends with
+    ``server_closing`` when the server stops."""
     conversation, rows = owned
     number, after = from_turn or (rows[-1].turn_number if rows else 1), 0
     if last_event_id is not None:
@@ -130,7 +131,7 @@ async def stream_conversation(
 
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(settings.sse_max_seconds):
-            async for got in with_heartbeats(items()):
+            async for got in with_heartbeats(items(), until=svc.closing):
                 if got is None:
                     yield ServerSentEvent(comment="keep-alive")
                     continue
@@ -140,6 +141,8 @@ async def stream_conversation(
                     event=item.event,
                     data={**item.data, "turn": turn_number, "turn_id": turn_id},
                 )
+    if svc.closing.is_set():
+        yield server_closing()
 
 
 @router.post("/{conversation_id}/messages", status_code=202, response_model=TurnPublic)

@@ -20,8 +20,11 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/readyz")
 async def readyz(svc: ServicesDep) -> JSONResponse:
-    """PostgreSQL and Temporal are reachable (503 naming what is not)."""
+    """PostgreSQL and Temporal are reachable and this process's other parts are up (in
+    ``alfred run``: the worker runs and the start-up is done, the dev token written); a
+    503 naming what is not."""
     checks = {"database": False, "temporal": await svc.turns.healthy()}
+    checks.update((name, up()) for name, up in svc.parts.items())
     try:
         async with svc.sessions() as session:
             checks["database"] = (await session.scalar(text("SELECT 1"))) == 1

@@ -14,7 +14,7 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from api.deps import CurrentUser, ServicesDep
 from api.problems import ApiError
 from api.schemas import InputCreate, TurnPublic
-from api.streams import turn_items, with_heartbeats
+from api.streams import server_closing, turn_items, with_heartbeats
 from api.turn_view import view
 from domain.db.models import Turn
 from domain.turn_store import TERMINAL, turn_by_id
@@ -77,17 +77,20 @@ async def stream_events(
     text, reset?}``; a ``reset`` starts a new take: show the newest take's text only).
     Ends after the final event (``context_updated``, ``error``, ``expired`` or
     ``cancelled``), or, with ``?stop_at_pause=true``, also after ``awaiting_input``. An
-    idle stream gets a comment line every 15 s."""
+    idle stream gets a comment line every 15 s. When the server stops, the stream ends
+    with ``server_closing`` (``{message, retry_after}``): reconnect with ``Last-Event-ID``."""
     settings = svc.settings
     items = turn_items(
         svc.turns.client, svc.turns, turn.workflow_id, last_event_id or 0, settings.sse_poll_seconds
     )
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(settings.sse_max_seconds):
-            async for item in with_heartbeats(items):
+            async for item in with_heartbeats(items, until=svc.closing):
                 if item is None:
                     yield ServerSentEvent(comment="keep-alive")
                     continue
                 yield ServerSentEvent(id=str(item.offset), event=item.event, data=item.data)
                 if item.final or (stop_at_pause and item.event == "awaiting_input"):
                     return
+    if svc.closing.is_set():
+        yield server_closing()

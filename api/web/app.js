@@ -18,6 +18,7 @@ const state = {
   table: "inventory",
   mentionRows: [],
   following: null,
+  paused: null,
 };
 
 // --- the API ------------------------------------------------------------------------------
@@ -184,7 +185,7 @@ async function send(event) {
     });
     input.value = "";
     hideMentions();
-    if (turn.accepted_input) return; // it answered the open question: the stream goes on
+    if (turn.accepted_input) return resume(); // it answered the open question
     bubble("user", text);
     follow(turn.id);
   } catch (error) {
@@ -195,26 +196,55 @@ async function send(event) {
   }
 }
 
-async function follow(turnId) {
+// A turn's events until it ends, or pauses: a pause holds no stream open; once answered,
+// resume() follows on from the pause. When the server stops (`server_closing`), or the
+// stream breaks, it reconnects after the last event it saw.
+async function follow(turnId, view = { reply: null, plan: null, steps: {}, pieces: 0, lastId: 0 }) {
   state.following = turnId;
-  const view = { reply: null, plan: null, steps: {}, pieces: 0, lastId: 0 };
+  state.paused = null;
   for (;;) {
+    let retry = 1000;
     try {
-      for await (const item of events(`/v1/turns/${turnId}/events`, view.lastId)) {
-        view.lastId = item.id;
+      const path = `/v1/turns/${turnId}/events?stop_at_pause=true`;
+      for await (const item of events(path, view.lastId)) {
         if (state.following !== turnId) return;
+        if (item.event === "server_closing") {
+          notice(view, "The server is stopping; reconnecting…");
+          retry = item.data.retry_after * 1000;
+          continue;
+        }
+        if (view.notice) notice(view, "");
+        view.lastId = item.id;
+        if (item.event === "awaiting_input") {
+          // The stream ends at every pause, answered ones too (on a replay): read on past those.
+          const turn = await api(`/v1/turns/${turnId}`);
+          retry = 0;
+          if (turn.pending?.pause_id !== item.data.pause_id) continue;
+          handle(turnId, view, item.event, item.data);
+          state.paused = { turnId, view };
+          return;
+        }
         handle(turnId, view, item.event, item.data);
         if (FINAL.has(item.event)) {
           await afterTurn();
           return;
         }
       }
-      return;
     } catch (error) {
-      $("chat-error").textContent = `${error.message}; reconnecting…`;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      notice(view, `${error.message}; reconnecting…`);
     }
+    await new Promise((resolve) => setTimeout(resolve, retry));
+    if (state.following !== turnId) return;
   }
+}
+
+function notice(view, text) {
+  $("chat-error").textContent = text;
+  view.notice = Boolean(text);
+}
+
+function resume() {
+  if (state.paused) follow(state.paused.turnId, state.paused.view);
 }
 
 function handle(turnId, view, event, data) {
@@ -286,6 +316,7 @@ function showPause(turnId, data) {
         body: { ...body, pause_id: data.pause_id, input_id: crypto.randomUUID() },
       });
       hidePause();
+      resume();
     } catch (error) {
       $("chat-error").textContent = error.message;
       for (const b of actions.querySelectorAll("button")) b.disabled = false;

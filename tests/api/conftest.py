@@ -99,6 +99,18 @@ class Api:
         return response.json()["id"]
 
 
+async def sse_blocks(response: httpx.Response) -> AsyncIterator[dict[str, str]]:
+    """An open SSE response's blocks as they come, each as its fields (comments too)."""
+    block: dict[str, str] = {}
+    async for line in response.aiter_lines():
+        if line:
+            key, _, value = line.partition(": ")
+            block[key] = value
+        elif block:
+            yield block
+            block = {}
+
+
 class RecordingTurnClient(TurnClient):
     """Remembers the turns it started, so the test can end those it left running."""
 

@@ -7,7 +7,7 @@ import asyncio
 import json
 
 from domain.turn_store import load_conversation
-from tests.api.conftest import Api
+from tests.api.conftest import Api, sse_blocks
 from tests.api.test_turns import SHOP, add_milk, quick_list, script, settled
 from tests.workflows.held_summaries import HeldSummaries
 from tests.workflows.script import clarify_first, plan, understand
@@ -118,14 +118,9 @@ async def test_a_queued_turn_cancelled_before_it_ran_leaves_the_state_to_the_tur
 async def read_sse(http, url: str, until, headers: dict | None = None) -> list[dict]:
     """Events of an open SSE stream, read until ``until(events)`` holds."""
     events: list[dict] = []
-    block: dict[str, str] = {}
     async with asyncio.timeout(20):
         async with http.stream("GET", url, headers=headers or {}) as r:
-            async for line in r.aiter_lines():
-                if line:
-                    key, _, value = line.partition(": ")
-                    block[key] = value
-                    continue
+            async for block in sse_blocks(r):
                 if "event" in block:
                     events.append(
                         {
@@ -136,7 +131,6 @@ async def read_sse(http, url: str, until, headers: dict | None = None) -> list[d
                     )
                     if until(events):
                         return events
-                block = {}
     return events
 
 

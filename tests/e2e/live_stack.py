@@ -22,13 +22,19 @@ class Stack:
     """`alfred run` in a subprocess, in its own directory, on free ports."""
 
     def __init__(
-        self, workdir: Path, script: list[dict] | None = None, *, args: tuple[str, ...] = ()
+        self,
+        workdir: Path,
+        script: list[dict] | None = None,
+        *,
+        args: tuple[str, ...] = (),
+        settings: dict[str, str] | None = None,
     ) -> None:
         """``script``: the script provider's responses; None keeps the default model;
-        ``args``: more arguments of ``alfred run``."""
+        ``args``: more arguments of ``alfred run``; ``settings``: more ``ALFRED_`` variables."""
         self.workdir = workdir
         self.script = script
         self.args = args
+        self.settings = settings or {}
         if script is not None:
             (workdir / "script.json").write_text(
                 json.dumps({"responses": [*script, SUMMARIZE, COMPRESS]})
@@ -49,9 +55,22 @@ class Stack:
             env.update(
                 ALFRED_LLM_PROVIDER="script", ALFRED_LLM_SCRIPT=str(self.workdir / "script.json")
             )
-        return env
+        return {**env, **self.settings}
 
     def start(self) -> None:
+        """Start it and wait for its banner."""
+        self.launch()
+        deadline = time.monotonic() + 120
+        for line in self.process.stdout:
+            self.output.append(line)
+            if "press Ctrl-C to stop" in line:
+                return
+            if time.monotonic() > deadline:
+                break
+        raise AssertionError("alfred run did not become ready:\n" + "".join(self.output))
+
+    def launch(self) -> None:
+        """Start it; its output is read when it stops."""
         self.process = subprocess.Popen(
             [sys.executable, "-m", "api.cli", "run", *self.args],
             cwd=self.workdir,
@@ -61,14 +80,6 @@ class Stack:
             stderr=subprocess.STDOUT,
             text=True,
         )
-        deadline = time.monotonic() + 120
-        for line in self.process.stdout:
-            self.output.append(line)
-            if "press Ctrl-C to stop" in line:
-                return
-            if time.monotonic() > deadline:
-                break
-        raise AssertionError("alfred run did not become ready:\n" + "".join(self.output))
 
     def stop(self) -> int:
         assert self.process is not None

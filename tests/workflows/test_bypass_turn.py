@@ -61,7 +61,7 @@ async def test_a_cook_session_guides_from_its_own_history_and_hands_off_an_updat
         after, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
     assert second.response == "Step 2: simmer."
     # One model call; begin, prepare, mark and finish are the only local activities: no CRUD.
-    assert activities == Counter({"bypass": 1, "local activities": 4})
+    assert activities == Counter({"bypass": 1, "(local activities)": 4})
     cook_prompts = [c.user for c in script.calls if c.node == "cook"]
     assert '"instructions": ["Rinse.", "Simmer."]' in cook_prompts[1]
     assert "User: let's cook Dal (recipe_1)" in cook_prompts[1]

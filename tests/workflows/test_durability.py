@@ -15,6 +15,7 @@ from temporalio.api.enums.v1 import EventType
 from temporalio.client import WorkflowFailureError
 from temporalio.exceptions import CancelledError
 
+from bench.turn_overhead import activity_kinds
 from domain.crud.executor import CrudExecutor
 from domain.registry import SessionIdRegistry
 from domain.turn_store import create_conversation, get_turn, load_conversation
@@ -70,19 +71,7 @@ async def shopping_names(turns: Turns) -> list[str]:
 
 async def scheduled_activities(handle) -> Counter:
     """Activities by type; the short database ones are local activities (history markers)."""
-    history = await handle.fetch_history()
-    counts = Counter(
-        e.activity_task_scheduled_event_attributes.activity_type.name
-        for e in history.events
-        if e.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED
-    )
-    counts["local activities"] = sum(
-        1
-        for e in history.events
-        if e.event_type == EventType.EVENT_TYPE_MARKER_RECORDED
-        and e.marker_recorded_event_attributes.marker_name == "core_local_activity"
-    )
-    return counts
+    return activity_kinds(await handle.fetch_history())
 
 
 async def test_a_signal_with_no_pause_open_is_recorded_and_ignored(turns: Turns):
@@ -129,7 +118,7 @@ async def test_a_turn_finishes_on_a_new_worker_without_repeating_activities(turn
     assert result.status == "completed"
     # Local: open_turn, mark_turn (awaiting input), crud, mark_turn (replied), finish_turn.
     assert counts == Counter(
-        {"understand": 1, "think": 1, "act": 2, "reply": 1, "summarize": 1, "local activities": 5}
+        {"understand": 1, "think": 1, "act": 2, "reply": 1, "summarize": 1, "(local activities)": 5}
     )
     assert script.unused() == []
     assert await shopping_names(turns) == ["milk"]
