@@ -3,19 +3,42 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# uv installs the locked versions (requirements-dev.txt here, requirements.txt in the image,
+# at this same release: the Dockerfile's UV_VERSION) and refreshes the locks (`make lock`).
+UV_VERSION := 0.13.9
+UV     := $(BIN)/uv
+UV_STAMP := $(VENV)/.uv-$(UV_VERSION)
 CHROMIUM ?= /usr/bin/chromium
 COMPOSE  ?= /usr/bin/docker-compose
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test run lint bench clean bytecode
+.PHONY: test run lint bench clean bytecode lock lock-upgrade
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[dev,embedded]'
+$(UV_STAMP): | $(BIN)/python
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	touch $(UV_STAMP)
+
+# Exactly the lock's versions (what is not in it is removed), then the project, editable.
+$(STAMP): $(UV_STAMP) requirements-dev.txt pyproject.toml
+	$(UV) pip sync --quiet --python $(BIN)/python --require-hashes requirements-dev.txt
+	$(UV) pip install --quiet --python $(BIN)/python --no-deps -e .
 	touch $(STAMP)
+
+# The locks, from pyproject.toml's ranges: requirements-dev.txt (dev and embedded extras,
+# what `make` installs) and requirements.txt (no extras, what the image installs), the
+# same versions in both, for Python 3.11 and up on every platform. `make lock` keeps every
+# pin that still fits (after a change to pyproject.toml); `make lock-upgrade` takes the
+# newest release each range allows.
+LOCK := $(UV) pip compile --quiet --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command "make lock"
+lock: $(UV_STAMP)
+	$(LOCK) $(LOCK_FLAGS) pyproject.toml --extra dev --extra embedded -o requirements-dev.txt
+	$(LOCK) pyproject.toml --constraint requirements-dev.txt -o requirements.txt
+lock-upgrade: LOCK_FLAGS := --upgrade
+lock-upgrade: lock
 
 # The workflow sandbox imports the workflow's modules afresh for every turn: without
 # bytecode on disk (PYTHONDONTWRITEBYTECODE, as on many machines and images) each turn
