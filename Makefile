@@ -12,7 +12,7 @@ CHROMIUM ?= /usr/bin/chromium
 COMPOSE  ?= /usr/bin/docker-compose
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test run lint bench clean bytecode lock lock-upgrade
+.PHONY: test run lint bench clean bytecode lock lock-upgrade floors
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,23 @@ lock: $(UV_STAMP)
 	$(LOCK) pyproject.toml --constraint requirements-dev.txt -o requirements.txt
 lock-upgrade: LOCK_FLAGS := --upgrade
 lock-upgrade: lock
+
+# pyproject.toml's floors tried: every direct dependency at the lowest release its range
+# allows, in .floors/ (a venv of its own), then the tests that exercise them.
+FLOORS_TESTS ?= tests/workflows/test_replay.py tests/workflows/test_turn_paths.py \
+	tests/api/test_turns.py tests/api/test_streams.py tests/api/test_agui.py \
+	tests/api/test_chat.py tests/api/test_kitchen.py tests/api/test_telemetry.py \
+	tests/api/test_logs.py tests/api/test_docs_page.py tests/api/test_reply_streaming.py \
+	tests/activities/llm/test_openai_provider.py tests/domain/crud/test_operators.py \
+	tests/domain/db tests/migrations
+floors: $(UV_STAMP)
+	rm -rf .floors
+	$(UV) venv --quiet --python $(BIN)/python .floors
+	$(UV) pip compile --quiet --python-version 3.11 --resolution lowest-direct \
+	  pyproject.toml --extra dev --extra embedded -o .floors/requirements.txt
+	$(UV) pip sync --quiet --python .floors/bin/python .floors/requirements.txt
+	$(UV) pip install --quiet --python .floors/bin/python --no-deps -e .
+	.floors/bin/python -m pytest -q -p no:cacheprovider $(FLOORS_TESTS)
 
 # The workflow sandbox imports the workflow's modules afresh for every turn: without
 # bytecode on disk (PYTHONDONTWRITEBYTECODE, as on many machines and images) each turn
@@ -69,4 +86,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .floors .pytest_cache
