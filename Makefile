@@ -3,8 +3,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# uv installs the locked versions (requirements-dev.txt here, requirements.txt in the image,
-# at this same release: the Dockerfile's UV_VERSION) and refreshes the locks (`make lock`).
+# uv installs the locked versions (requirements-dev.txt here; requirements.txt in the image,
+# whose Dockerfile pins this same release) and refreshes the locks (`make lock`).
 UV_VERSION := 0.13.9
 UV     := $(BIN)/uv
 UV_STAMP := $(VENV)/.uv-$(UV_VERSION)

@@ -1,6 +1,9 @@
 """The ``alfred`` command: run the stack, the worker or the API; migrate; manage users; chat.
 
-Settings are read here, once, and passed down. This is the only place that prints.
+Settings are read here, once, and passed down. This is the only place that prints. Each
+command imports what it uses when it runs: the parser and a process of one command (a worker
+in the image) load no other command's code (the eval harness, the chat client, the embedded
+stack).
 """
 
 from __future__ import annotations
@@ -22,10 +25,6 @@ from domain.startup import CannotStart
 
 if TYPE_CHECKING:
     from domain.db.server import Database
-
-# Each command imports what it uses when it runs, not here: the parser and the process of one
-# command (a worker in the image) load no other command's code (the eval harness, the chat
-# client, the embedded stack).
 
 
 def _describe(database: Database) -> str:

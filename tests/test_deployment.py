@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.request
 import uuid
 from pathlib import Path
@@ -225,7 +226,8 @@ def test_the_image_installs_the_locked_base_dependencies_and_nothing_else(image)
         "print(json.dumps({d.metadata['Name']: d.version for d in m.distributions()}))",
     )
     installed = {canonicalize_name(name): v for name, v in json.loads(listed).items()}
-    assert installed == {**locked(ROOT / "requirements.txt"), "alfred-temporal": "0.1.0"}
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert installed == {**locked(ROOT / "requirements.txt"), project["name"]: project["version"]}
 
 
 def test_every_module_of_the_package_imports_in_the_image(image):
