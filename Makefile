@@ -8,6 +8,9 @@ STAMP  := $(VENV)/.installed
 UV_VERSION := 0.13.9
 UV     := $(BIN)/uv
 UV_STAMP := $(VENV)/.uv-$(UV_VERSION)
+# uv trusts the system's certificate store too, not only its own bundle (as pip does): a
+# registry reached through a TLS-inspecting proxy works.
+export UV_SYSTEM_CERTS ?= 1
 CHROMIUM ?= /usr/bin/chromium
 COMPOSE  ?= /usr/bin/docker-compose
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
