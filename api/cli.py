@@ -1,6 +1,9 @@
 """The ``alfred`` command: run the stack, the worker or the API; migrate; manage users; chat.
 
-Settings are read here, once, and passed down. This is the only place that prints.
+Settings are read here, once, and passed down. This is the only place that prints. Each
+command imports what it uses when it runs: the parser and a process of one command (a worker
+in the image) load no other command's code (the eval harness, the chat client, the embedded
+stack).
 """
 
 from __future__ import annotations
@@ -13,17 +16,15 @@ import sys
 import threading
 from collections.abc import Sequence
 from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from activities.llm.providers import provider_from_settings
-from api import stack
-from api.devserver import dev_server
 from api.logs import configure_logging
-from api.processes import WorkerProcesses
-from domain.db.engine import create_engine, session_factory
-from domain.db.server import Database, prepare_database
 from domain.settings import Settings
 from domain.startup import CannotStart
-from domain.users import create_user
+
+if TYPE_CHECKING:
+    from domain.db.server import Database
 
 
 def _describe(database: Database) -> str:
@@ -48,6 +49,12 @@ def cmd_run(settings: Settings, workers: int = 1) -> int:
     while the API ends its event streams and stops; then the dev server and PostgreSQL stop
     (each runs in a session of its own, so the terminal's Ctrl-C reaches only this
     process). A second Ctrl-C stops them all at once (exit code 130)."""
+    from activities.llm.providers import provider_from_settings
+    from api import stack
+    from api.devserver import dev_server
+    from api.processes import WorkerProcesses
+    from domain.db.server import prepare_database
+
     provider = provider_from_settings(settings)
     data_dir = settings.data_dir
     drain = settings.worker_drain_seconds
@@ -134,6 +141,8 @@ def cmd_workers(settings: Settings, processes: int) -> int:
             file=sys.stderr,
         )
         return 2
+    from api.processes import WorkerProcesses
+
     children = WorkerProcesses(processes)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
@@ -150,6 +159,10 @@ def cmd_serve(settings: Settings, *, worker: bool, api: bool) -> int:
     """One part of a deployment (compose runs ``worker`` and ``api`` as services). With
     ``ALFRED_APP_DATABASE_URL`` it connects as the application role and nothing else;
     otherwise it derives that connection from the owner's (``prepare_database``)."""
+    from activities.llm.providers import provider_from_settings
+    from api import stack
+    from domain.db.server import prepare_database
+
     provider = provider_from_settings(settings) if worker else None
     if settings.app_database_url:
         asyncio.run(
@@ -169,6 +182,8 @@ def cmd_serve(settings: Settings, *, worker: bool, api: bool) -> int:
 
 
 def cmd_db_upgrade(settings: Settings) -> int:
+    from domain.db.server import prepare_database
+
     database = prepare_database(settings)
     try:
         print(f"alfred: {_describe(database)}")
@@ -178,6 +193,10 @@ def cmd_db_upgrade(settings: Settings) -> int:
 
 
 def cmd_users_create(settings: Settings, name: str) -> int:
+    from domain.db.engine import create_engine, session_factory
+    from domain.db.server import prepare_database
+    from domain.users import create_user
+
     database = prepare_database(settings)
 
     async def create() -> tuple[str, str]:
@@ -203,6 +222,8 @@ def cmd_turns_end_stuck(settings: Settings, *, dry_run: bool) -> int:
     from temporalio.contrib.pydantic import pydantic_data_converter
 
     from api.stuck import end_stuck, find_stuck
+    from domain.db.engine import create_engine, session_factory
+    from domain.db.server import prepare_database
 
     database = prepare_database(settings, migrate=False)
 
@@ -289,10 +310,32 @@ def parser() -> argparse.ArgumentParser:
     chat.add_argument("--token", help="bearer token (default: .alfred/dev-token)")
     chat.add_argument("--conversation", help="continue this conversation id")
     chat.add_argument("--mode", choices=["quick", "plan", "create", "cook", "brainstorm"])
-    from evals.command import add_parser as add_eval
-
-    add_eval(commands)
+    _add_eval(commands)
     return top
+
+
+def _add_eval(commands: argparse._SubParsersAction) -> None:
+    """``alfred eval`` (``evals.command``)."""
+    run = commands.add_parser(
+        "eval", help="run the evaluation suite against a model (or a recording)"
+    )
+    run.add_argument("what", nargs="*", help="`compare A.json B.json` to compare two runs")
+    run.add_argument("--only", nargs="+", metavar="ID", help="run only these scenarios")
+    run.add_argument("--label", help="names the model(s) in the report (default: the models)")
+    run.add_argument("--base-url", help="OpenAI-compatible endpoint (ALFRED_OPENAI_BASE_URL)")
+    run.add_argument("--api-key", help="its key (ALFRED_OPENAI_API_KEY / OPENAI_API_KEY)")
+    run.add_argument("--model", help="model for medium and high complexity calls")
+    run.add_argument("--mini-model", help="model for low complexity calls")
+    run.add_argument(
+        "--node-model", action="append", default=[], metavar="NODE=MODEL", help="per node"
+    )
+    run.add_argument("--response-format", choices=["json_schema", "json_object"])
+    run.add_argument("--timeout", type=float, help="seconds per model request")
+    run.add_argument("--turn-timeout", type=float, default=1800, help="seconds per turn")
+    run.add_argument("--record", action="store_true", help="keep the answers as cassettes")
+    run.add_argument("--replay", metavar="LABEL", help="serve the cassettes of this label")
+    run.add_argument("--out", type=Path, help="results file (default: evals/results/LABEL.json)")
+    run.add_argument("--docs", action="store_true", help="put the report in docs/EVALS.md")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -29,29 +29,6 @@ from evals.scenario import load_all
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "EVALS.md"
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:
-    run = commands.add_parser(
-        "eval", help="run the evaluation suite against a model (or a recording)"
-    )
-    run.add_argument("what", nargs="*", help="`compare A.json B.json` to compare two runs")
-    run.add_argument("--only", nargs="+", metavar="ID", help="run only these scenarios")
-    run.add_argument("--label", help="names the model(s) in the report (default: the models)")
-    run.add_argument("--base-url", help="OpenAI-compatible endpoint (ALFRED_OPENAI_BASE_URL)")
-    run.add_argument("--api-key", help="its key (ALFRED_OPENAI_API_KEY / OPENAI_API_KEY)")
-    run.add_argument("--model", help="model for medium and high complexity calls")
-    run.add_argument("--mini-model", help="model for low complexity calls")
-    run.add_argument(
-        "--node-model", action="append", default=[], metavar="NODE=MODEL", help="per node"
-    )
-    run.add_argument("--response-format", choices=["json_schema", "json_object"])
-    run.add_argument("--timeout", type=float, help="seconds per model request")
-    run.add_argument("--turn-timeout", type=float, default=1800, help="seconds per turn")
-    run.add_argument("--record", action="store_true", help="keep the answers as cassettes")
-    run.add_argument("--replay", metavar="LABEL", help="serve the cassettes of this label")
-    run.add_argument("--out", type=Path, help="results file (default: evals/results/LABEL.json)")
-    run.add_argument("--docs", action="store_true", help="put the report in docs/EVALS.md")
-
-
 def slug(label: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") or "run"
 
