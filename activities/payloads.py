@@ -91,15 +91,12 @@ class BeginTurnRequest(BaseModel):
     turn_number: int
     workflow_id: str
     message: str
-    working_copy: bool = False
-    """Load only the turn's working copy (``ConversationState.for_workflow``): model
-    activities and ``finish_turn`` read the rest from the saved state themselves."""
-    archive_keys: bool = False
-    """The working copy holds the content archive's keys only."""
 
 
 class BeginTurnResult(BaseModel):
     state: ConversationState
+    """The turn's working copy (``ConversationState.for_workflow``): model activities and
+    ``finish_turn`` read the rest from the saved state themselves."""
     version: int
     attempt: int = 1
 
@@ -370,8 +367,8 @@ class PrepareTurnResult(BaseModel):
 
 
 class OpenTurnRequest(BaseModel):
-    """``previous_turn``, ``begin_turn`` and ``prepare_turn`` as one local activity (the
-    ``open-turn`` change): two activations and round trips fewer per turn."""
+    """The turn's opening, one local activity: the turn before has saved, this turn's row
+    and working copy, the pre-processing read."""
 
     previous: PreviousTurnRequest | None = None
     """The turn that has to have saved first (none for a conversation's first turn)."""

@@ -42,7 +42,7 @@ from domain.nodes import CompressOutput, SummarizeOutput
 from domain.prompts import render
 
 PREVIOUS_SAVED = "previous_turn_saved"
-"""The signal a queued turn waits for (``workflows.turn_runtime.TurnRuntime.wait_for_previous``)."""
+"""The signal a queued turn waits for (``workflows.turn_runtime.TurnRuntime.open``)."""
 
 
 class TurnStateActivities:
@@ -61,10 +61,10 @@ class TurnStateActivities:
         """Temporal, to wake the turn queued behind a finished one and to see whether a
         turn's workflow is gone (without it a queued turn finds out by checking again)."""
 
-    @activity.defn(name="previous_turn")
     async def previous_turn(self, request: PreviousTurnRequest) -> PreviousTurnResult:
-        """Whether the turn before this one has saved its state. A turn left busy by a
-        workflow that is gone (terminated, timed out) is ended here, so the queue moves."""
+        """Whether the turn before this one has saved its state (``open_turn``'s first part).
+        A turn left busy by a workflow that is gone (terminated, timed out) is ended here, so
+        the queue moves."""
         attempt = activity.info().attempt
         previous = await turn_store.previous_turn(
             self.sessions, request.user_id, request.conversation_id, request.turn_number
@@ -93,8 +93,8 @@ class TurnStateActivities:
         except RPCError:
             pass  # no queued turn (yet): it checks the saved state when it starts
 
-    @activity.defn(name="begin_turn")
     async def begin_turn(self, request: BeginTurnRequest) -> BeginTurnResult:
+        """Start the turn's row and load its working copy (``open_turn``'s second part)."""
         try:
             state, version = await turn_store.start_turn(
                 self.sessions,
@@ -107,8 +107,7 @@ class TurnStateActivities:
         except DomainError as error:
             raise to_application_error(error) from None
         self.states.remember(request.user_id, request.conversation_id, version, state)
-        if request.working_copy:
-            state = state.for_workflow(request.turn_number, archive_keys=request.archive_keys)
+        state = state.for_workflow(request.turn_number)
         return BeginTurnResult(state=state, version=version, attempt=activity.info().attempt)
 
     @activity.defn(name="mark_turn")

@@ -40,6 +40,9 @@ _WFT = (
 
 
 REPLAYED_TYPES = ("TurnWorkflow", "BypassTurnWorkflow")
+VARIANT = "variant-"
+"""The id prefix of a run of a test's own variant of a turn workflow (``tests/workflows/
+variants.py``, registered under the same type name): that test replays it itself."""
 
 
 def replayer(workflows: Sequence[type] = ()) -> Replayer:
@@ -177,6 +180,7 @@ class _Recording(OutboundInterceptor):
 
     async def start_workflow(self, input: StartWorkflowInput) -> WorkflowHandle:
         handle = await super().start_workflow(input)
-        if input.workflow in REPLAYED_TYPES:  # a test's own workflow types are its business
+        # a test's own workflow types and variants are its business
+        if input.workflow in REPLAYED_TYPES and not input.id.startswith(VARIANT):
             self._started.append((input.id, handle.first_execution_run_id or handle.result_run_id))
         return handle

@@ -113,7 +113,6 @@ async def test_the_state_a_turn_began_with_is_read_by_reference_without_another_
             turn_number=2,
             workflow_id="wf-begun",
             message="and now?",
-            working_copy=True,
         ),
     )
 

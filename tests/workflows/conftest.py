@@ -43,11 +43,11 @@ HISTORIES = Path(__file__).parent / "histories"
 async def keep_history(handle: WorkflowHandle, name: str) -> None:
     """With ALFRED_RECORD_HISTORIES=1, save the run's history for the replay test.
 
-    Re-record only on purpose: a workflow change that breaks replay of the committed
-    histories must go behind ``workflow.patched`` or into a new workflow type instead.
+    Re-record only on purpose (docs/HOWTO.md "Change the turn's control flow"): a change
+    ships behind ``rt.versions.has``, its runs recorded beside the committed ones with
+    ``ALFRED_HISTORY_SUFFIX=.<change id>``; the runs without it are the old path's proof.
     """
     if os.environ.get("ALFRED_RECORD_HISTORIES") == "1":
-        # A suffix keeps older recordings: they prove that patched changes still replay.
         suffix = os.environ.get("ALFRED_HISTORY_SUFFIX", "")
         history = await handle.fetch_history()
         (HISTORIES / f"{name}{suffix}.json").write_text(history.to_json())
