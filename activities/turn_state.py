@@ -6,7 +6,6 @@ from typing import Any
 
 from temporalio import activity
 from temporalio.client import Client, WorkflowExecutionStatus
-from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError, RPCStatusCode
 
 from activities.failures import to_application_error
@@ -26,12 +25,10 @@ from activities.payloads import (
     SummarizeRequest,
     SummarizeResult,
 )
-from activities.saved_state import SavedStates, state_for_prompt
+from activities.saved_state import SavedStates
 from domain import context, turn_store
 from domain.conversation import (
-    ConversationState,
     SummaryParts,
-    TurnEnding,
     as_said,
     leaving_turn,
     summarize_assistant_message,
@@ -129,10 +126,8 @@ class TurnStateActivities:
         """Record the turn in the conversation; compress with the model where it pays."""
         record = request.record.model_copy()
         summary = request.summary.model_copy()
-        state, registry = await state_for_prompt(self.states, request.state_ref, request.state, {})
-        if request.state_ref is not None:  # the prompt copy, as runs before it sent
-            state = state.model_copy(update={"registry": registry.for_prompt().snapshot()})
-            request = request.model_copy(update={"state": state})
+        state, registry = await self.states.read(request.state_ref)
+        state = state.model_copy(update={"registry": registry.for_prompt().snapshot()})
         usage, calls, model = Usage(), 0, ""
         charged: list[NodeCall] = []
         if request.use_llm:
@@ -199,7 +194,7 @@ class TurnStateActivities:
                 conversation_id=request.conversation_id,
                 turn_number=request.turn_number,
                 expected_version=request.expected_version,
-                state=_what_to_save(request),
+                state=request.ending,
                 status=request.status,
                 response=request.response,
                 plan=request.plan,
@@ -216,19 +211,6 @@ def _usage(usage: Usage, ledger: list[LedgerLine]) -> dict[str, Any]:
     """A turn's usage as its row keeps it: the totals, and ``by_node`` with the price each
     line was charged at and its cost (reads sum them and never price again)."""
     return {**usage.model_dump(), "by_node": [line.model_dump() for line in ledger]}
-
-
-def _what_to_save(request: FinishTurnRequest) -> ConversationState | TurnEnding:
-    """The new state, or what the turn leaves; a request with neither saves nothing."""
-    if request.ending is not None:
-        return request.ending
-    if request.state is not None:
-        return request.state
-    raise ApplicationError(
-        "finish_turn needs the new state or the turn's ending",
-        type="bad_request",
-        non_retryable=True,
-    )
 
 
 async def _gone(client: Client, workflow_id: str) -> bool:

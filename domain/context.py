@@ -532,18 +532,16 @@ def reply_context(
     plan: Sequence[PlannedStep] = (),
     budget: int = CONDENSED_BUDGET,
     clock: Clock | None = None,
-    written: Sequence[str] | None = None,
+    written: Sequence[str] = (),
 ) -> Fitted:
-    """``written`` is the turn's record of its writes (None in requests from before it):
-    the execution summary ends with what was changed, in the words the turn's ending uses,
-    a blocked step's writes included."""
+    """``written`` is the turn's record of its writes: the execution summary ends with what
+    was changed, in the words the turn's ending uses, a blocked step's writes included."""
     outcome = [_format_step_result(r, full=True) for r in step_results]
     if blocked is not None:
         outcome.append(_format_step_result(stopped_step(blocked, plan), full=True))
     if quick_result is not None:
         outcome.append(f"Quick read result: {_json(quick_result.as_dict())}")
-    if written is not None:
-        outcome.append(format_done(written))
+    outcome.append(format_done(written))
     generated = registry.get_truly_pending_artifacts()
     saved = registry.get_just_promoted_artifacts()
     status = []
