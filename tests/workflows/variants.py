@@ -98,3 +98,18 @@ class TurnWorkflowAskingLate(TurnWorkflow):
         if workflow.patched(MARK_FIRST.id):
             await self.rt.mark_turn("running")
         return await super()._converse()
+
+
+@workflow.defn(name="TurnWorkflow")
+class TurnOfARelease:
+    """A stand-in for a running turn of some release: it records the patch markers it is
+    given (``~id``: with ``deprecate_patch``) in its first activation, then waits."""
+
+    @workflow.run
+    async def run(self, markers: list[str]) -> None:
+        for marker in markers:
+            if marker.startswith("~"):
+                workflow.deprecate_patch(marker[1:])
+            else:
+                workflow.patched(marker)
+        await workflow.wait_condition(lambda: False)
