@@ -264,7 +264,7 @@ def cmd_turns_versions(settings: Settings) -> int:
 
     found = asyncio.run(look())
     print("\n".join(lines(found)))
-    return 1 if waiting(found) else 0
+    return _leave(1 if waiting(found) else 0)
 
 
 def cmd_chat(settings: Settings, args: argparse.Namespace) -> int:

@@ -145,9 +145,9 @@ class TurnRuntime:
         self.step_results: dict[int, StepResult] = {}
         self.timings: dict[str, str] = {}
         self.context = TurnContext()
+        """Profile, dashboard and fresh rows (``open_turn``'s read)."""
         self.familiar: list[str] = []
         """Refs of ``context.delete_candidates`` the last two turns referenced."""
-        """Profile, dashboard and fresh rows (empty for turns recorded before it existed)."""
         self.message = plain_text(turn.message)
         """The message as every model reads it: mentions as label and ref (``prepare``)."""
         self.versions = Versions()
