@@ -73,8 +73,9 @@ def local_activity_types(history: WorkflowHistory) -> list[str]:
 
 
 def opened_by(history: WorkflowHistory) -> list[str]:
-    """The local activities that opened the turn (waited, loaded, prepared)."""
-    opening = ("open_turn", "previous_turn", "begin_turn", "prepare_turn")
+    """The local activities that opened the turn (``open_turn``; ``prepare_turn`` when its
+    read failed)."""
+    opening = ("open_turn", "prepare_turn")
     return [t for t in local_activity_types(history) if t in opening]
 
 
