@@ -257,10 +257,11 @@ def cmd_turns_end_stuck(settings: Settings, *, dry_run: bool) -> int:
 def cmd_turns_versions(settings: Settings) -> int:
     """Which running turns still need an old path of the turn (``api.turn_versions``);
     exit code 1 while one does."""
+    from api.stack import connect
     from api.turn_versions import lines, report, waiting
 
     async def look():
-        return await report(await stack.connect(settings, within=10))
+        return await report(await connect(settings, within=10))
 
     found = asyncio.run(look())
     print("\n".join(lines(found)))
