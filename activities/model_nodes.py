@@ -29,12 +29,13 @@ from activities.payloads import (
     NodeCall,
     ReplyRequest,
     ReplyResult,
+    StateRef,
     ThinkRequest,
     ThinkResult,
     UnderstandRequest,
     UnderstandResult,
 )
-from activities.saved_state import SavedStates, state_for_prompt
+from activities.saved_state import SavedStates
 from activities.streaming import content_stream, text_stream
 from domain import context
 from domain.answers import answer_model
@@ -62,12 +63,14 @@ async def call_node(
     subdomain: str | None = None,
     max_steps: int | None = None,
     facts: BaseModel | None = None,
+    shown: SessionIdRegistry | None = None,
     stream: AnswerStream | None = None,
 ) -> tuple[dict[str, Any], NodeCall]:
     """One node call; provider errors become ApplicationErrors (retryable or not).
 
-    ``facts`` is the node's request model: providers that reason from structure rather
-    than from the prompt (the offline demo model) read it from ``LlmRequest.extra``.
+    ``facts`` is the node's request model and ``shown`` the registry its prompt showed:
+    providers that reason from structure rather than from the prompt (the offline demo
+    model) read them from ``LlmRequest.extra`` (``request``, ``registry``).
     """
     fitted = user if isinstance(user, Fitted) else None
     text = fitted.text if fitted is not None else str(user)
@@ -83,7 +86,7 @@ async def call_node(
         max_tokens=output_cap(node, step_type),
         template=prompt.template,
         version=prompt.version,
-        extra={"request": facts.model_dump(mode="json")} if facts is not None else {},
+        extra=_extra(facts, shown),
         stream=stream,
     )
     with _TRACER.start_as_current_span(f"model {node}") as span:
@@ -124,12 +127,13 @@ async def call_node(
     )
 
 
-def _facts(request: Any, state: ConversationState, registry: SessionIdRegistry) -> Any:
-    """The request as the offline demo model reads it (``call_node``'s ``facts``): with the
-    state and registry the node was shown, however the request carried them."""
-    if request.state_ref is None:
-        return request
-    return request.model_copy(update={"state": state, "registry": registry.snapshot()})
+def _extra(facts: BaseModel | None, shown: SessionIdRegistry | None) -> dict[str, Any]:
+    extra: dict[str, Any] = {}
+    if facts is not None:
+        extra["request"] = facts.model_dump(mode="json")
+    if shown is not None:
+        extra["registry"] = shown.snapshot().model_dump(mode="json")
+    return extra
 
 
 def _result(model: type[BaseModel], output: dict[str, Any], call: NodeCall) -> Any:
@@ -145,41 +149,33 @@ class NodeActivities:
         *,
         context_budget: int = context.CONDENSED_BUDGET,
         act_budget: int = context.ACT_BUDGET,
-        states: SavedStates | None = None,
+        states: SavedStates,
     ) -> None:
         self.gateway = gateway
         self.context_budget = context_budget
         self.act_budget = act_budget
         self.states = states
-        """Saved conversation states, for requests that carry the state by reference."""
+        """Saved conversation states: every request carries the state by reference."""
 
     async def _state(
-        self, request: Any
-    ) -> tuple[ConversationState, SessionIdRegistry, SessionIdRegistry | None]:
-        """The request's state and registry (read by reference when it has one): the
-        registry's prompt copy (``for_prompt``), as a prompt shows it, and the turn's whole
-        registry when it was read by reference (None otherwise)."""
-        state, registry = await state_for_prompt(
-            self.states, request.state_ref, request.state, request.registry
-        )
-        if request.state_ref is None:
-            return state, registry, None
+        self, ref: StateRef
+    ) -> tuple[ConversationState, SessionIdRegistry, SessionIdRegistry]:
+        """The state the request names: the state as a prompt shows it, the registry's
+        prompt copy (``for_prompt``) and the turn's whole registry."""
+        state, registry = await self.states.read(ref)
         return state, registry.for_prompt(), registry
 
     @staticmethod
-    def _known(whole: SessionIdRegistry | None, said: Any) -> RegistryDelta | None:
+    def _known(whole: SessionIdRegistry, said: Any) -> RegistryDelta | None:
         """The saved entries of the refs in ``said`` (what a model answered), for the
         workflow's working copy, which holds only the last turns' refs; None without a
-        state by reference or a ref."""
+        ref."""
         claimed = refs_claimed([said])
-        if whole is None or not claimed:
-            return None
-        return whole.entries_of(claimed)
+        return whole.entries_of(claimed) if claimed else None
 
     @activity.defn(name="understand")
     async def understand(self, request: UnderstandRequest) -> UnderstandResult:
-        state, registry, whole = await self._state(request)
-        request = _facts(request, state, registry)
+        state, registry, whole = await self._state(request.state_ref)
         user = context.understand_context(
             request.message,
             state,
@@ -190,7 +186,9 @@ class NodeActivities:
             clock=request.clock,
         )
         prompt = render("understand", mode_hint=mode_config(request.mode).understand_hint)
-        output, call = await call_node(self.gateway, "understand", prompt, user, facts=request)
+        output, call = await call_node(
+            self.gateway, "understand", prompt, user, facts=request, shown=registry
+        )
         result = _result(UnderstandResult, output, call)
         result.known = self._known(whole, result.output.model_dump())
         return result
@@ -205,8 +203,7 @@ class NodeActivities:
             mode_guidance=config.guidance,
             mode_examples=config.examples,
         )
-        state, registry, _ = await self._state(request)
-        request = _facts(request, state, registry)
+        state, registry, _ = await self._state(request.state_ref)
         user = context.think_context(
             request.message,
             request.understand,
@@ -218,16 +215,20 @@ class NodeActivities:
             clock=request.clock,
         )
         output, call = await call_node(
-            self.gateway, "think", prompt, user, max_steps=config.max_steps, facts=request
+            self.gateway,
+            "think",
+            prompt,
+            user,
+            max_steps=config.max_steps,
+            facts=request,
+            shown=registry,
         )
         return _result(ThinkResult, output, call)
 
     @activity.defn(name="act")
     async def act(self, request: ActRequest) -> ActResult:
-        state, registry, whole = await self._state(request)
-        if request.state_ref is not None:
-            state = state.for_act()
-        request = _facts(request, state, registry)
+        state, registry, whole = await self._state(request.state_ref)
+        state = state.for_act()
         step = request.plan[request.step_index]
         prompt = render_many(
             act_templates(step.step_type),
@@ -267,6 +268,7 @@ class NodeActivities:
                 step_type=step.step_type,
                 subdomain=step.subdomain,
                 facts=request,
+                shown=registry,
                 stream=stream,
             )
         result = _result(ActResult, output, call)
@@ -275,7 +277,7 @@ class NodeActivities:
             claims = [decided.result_summary, decided.data, decided.note_for_next_step]
             result.known = self._known(whole, claims)
         ref = request.state_ref
-        if decided.action == "retrieve_archive" and ref is not None:
+        if decided.action == "retrieve_archive":
             key = decided.archive_key or ""
             if key not in ref.unarchived:  # dropped by this turn: not in its archive
                 result.archived = (await self.states.stored(ref)).content_archive.get(key)
@@ -283,10 +285,7 @@ class NodeActivities:
 
     @activity.defn(name="act_quick")
     async def act_quick(self, request: ActQuickRequest) -> ActQuickResult:
-        _, registry = await state_for_prompt(self.states, request.state_ref, None, request.registry)
-        if request.state_ref is not None:
-            registry = registry.for_prompt()
-            request = request.model_copy(update={"registry": registry.snapshot()})
+        _, registry, _ = await self._state(request.state_ref)
         user = context.act_quick_context(
             request.intent,
             request.subdomain,
@@ -302,13 +301,13 @@ class NodeActivities:
             user,
             subdomain=request.subdomain,
             facts=request,
+            shown=registry,
         )
         return _result(ActQuickResult, output, call)
 
     @activity.defn(name="reply")
     async def reply(self, request: ReplyRequest) -> ReplyResult:
-        state, registry, _ = await self._state(request)
-        request = _facts(request, state, registry)
+        state, registry, _ = await self._state(request.state_ref)
         prompt = render("reply", verbosity=mode_config(request.mode).verbosity)
         user = context.reply_context(
             message=request.message,
@@ -326,7 +325,7 @@ class NodeActivities:
         )
         async with text_stream("reply") as stream:
             output, call = await call_node(
-                self.gateway, "reply", prompt, user, facts=request, stream=stream
+                self.gateway, "reply", prompt, user, facts=request, shown=registry, stream=stream
             )
         return _result(ReplyResult, output, call)
 

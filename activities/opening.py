@@ -1,6 +1,7 @@
-"""A turn's opening as one local activity (the ``open-turn`` change): the turn before has
-saved, this turn's row is started and its state loaded, and the pre-processing read is done.
-Each part is the activity it replaces, called in order; each is idempotent, so the whole is."""
+"""A turn's opening as one local activity: the turn before has saved, this turn's row is
+started and its working copy loaded, and the pre-processing read is done. Each part is
+idempotent, so the whole is; the read is also an activity of its own (``prepare_turn``),
+which the workflow runs when it failed here after the turn began."""
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ from domain.nodes import (
     UnderstandOutput,
 )
 from domain.plan_record import PlanRecord
-from domain.registry import RegistryDelta, RegistrySnapshot
+from domain.registry import RegistryDelta
 from domain.tool_results import ToolEntry
 from domain.turn_context import FreshEntity, TurnContext
 
@@ -46,8 +46,7 @@ class NodeCall(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     model: str = ""
     price: Price | None = None
-    """What ``usage`` was charged at when the call was made (None: no price for ``model``,
-    or a run recorded before calls were charged)."""
+    """What ``usage`` was charged at when the call was made (None: no price for ``model``)."""
     template: str = ""
     version: str = ""
     attempt: int = 1
@@ -62,7 +61,7 @@ class NodeCall(BaseModel):
 class FailedCallCost(Usage):
     """What a model call that failed for good cost, the first detail of its
     ApplicationError (``activities.failures``): its tokens, the model that answered and
-    the price they were charged at (runs recorded before carry the tokens only)."""
+    the price they were charged at."""
 
     model: str = ""
     price: Price | None = None
@@ -91,15 +90,12 @@ class BeginTurnRequest(BaseModel):
     turn_number: int
     workflow_id: str
     message: str
-    working_copy: bool = False
-    """Load only the turn's working copy (``ConversationState.for_workflow``): model
-    activities and ``finish_turn`` read the rest from the saved state themselves."""
-    archive_keys: bool = False
-    """The working copy holds the content archive's keys only."""
 
 
 class BeginTurnResult(BaseModel):
     state: ConversationState
+    """The turn's working copy (``ConversationState.for_workflow``): model activities and
+    ``finish_turn`` read the rest from the saved state themselves."""
     version: int
     attempt: int = 1
 
@@ -141,10 +137,8 @@ class FinishTurnRequest(BaseModel):
     user_id: str
     turn_number: int
     expected_version: int
-    state: ConversationState | None = None
-    """The whole new state (turns that loaded it whole)."""
-    ending: TurnEnding | None = None
-    """What the turn leaves, applied to the saved state (turns that loaded a working copy)."""
+    ending: TurnEnding
+    """What the turn leaves, applied to the saved state (``domain.conversation.end_turn``)."""
     status: str
     response: str | None = None
     plan: PlanRecord | None = None
@@ -168,10 +162,8 @@ class UnderstandRequest(BaseModel):
     """The turn's time and the user's timezone (every node is told the date)."""
     message: str
     mode: str
-    state: ConversationState | None = None
-    registry: RegistrySnapshot = Field(default_factory=RegistrySnapshot)
-    state_ref: StateRef | None = None
-    """The state by reference (``state`` and ``registry`` are then left empty)."""
+    state_ref: StateRef
+    """The conversation state, by reference."""
     pending: PendingContext | None = None
     context: TurnContext = Field(default_factory=TurnContext)
 
@@ -179,8 +171,8 @@ class UnderstandRequest(BaseModel):
 class UnderstandResult(NodeCall):
     output: UnderstandOutput
     known: RegistryDelta | None = None
-    """With a state by reference: the saved entries of the refs the output names, for a
-    working copy that may not hold them (curation keeps a ref from long ago)."""
+    """The saved entries of the refs the output names, for a working copy that may not
+    hold them (curation keeps a ref from long ago); None when it names none."""
 
 
 class ThinkRequest(BaseModel):
@@ -189,10 +181,8 @@ class ThinkRequest(BaseModel):
     message: str
     mode: str
     understand: UnderstandOutput
-    state: ConversationState | None = None
-    registry: RegistrySnapshot = Field(default_factory=RegistrySnapshot)
-    state_ref: StateRef | None = None
-    """The state by reference (``state`` and ``registry`` are then left empty)."""
+    state_ref: StateRef
+    """The conversation state, by reference."""
     pending: PendingContext | None = None
     context: TurnContext = Field(default_factory=TurnContext)
 
@@ -217,21 +207,19 @@ class ActRequest(BaseModel):
     mode: str
     prior_results: list[StepResult] = Field(default_factory=list)
     tool_results: list[ToolEntry] = Field(default_factory=list)
-    registry: RegistrySnapshot = Field(default_factory=RegistrySnapshot)
-    state: ConversationState | None = None
-    state_ref: StateRef | None = None
-    """The state by reference (``state`` and ``registry`` are then left empty)."""
+    state_ref: StateRef
+    """The conversation state, by reference."""
     context: TurnContext = Field(default_factory=TurnContext)
 
 
 class ActResult(NodeCall):
     output: ActDecision
     known: RegistryDelta | None = None
-    """With a state by reference: the saved entries of the refs a ``step_complete`` names,
-    for a working copy that may not hold them (a ref from long ago is no unknown ref)."""
+    """The saved entries of the refs a ``step_complete`` names, for a working copy that
+    may not hold them (a ref from long ago is no unknown ref)."""
     archived: JsonValue = None
-    """With a state by reference: the saved content a ``retrieve_archive`` asks for (a
-    working copy holds the saved archive's keys only)."""
+    """The saved content a ``retrieve_archive`` asks for (a working copy holds the saved
+    archive's keys only)."""
 
 
 class ActQuickRequest(BaseModel):
@@ -240,9 +228,8 @@ class ActQuickRequest(BaseModel):
     message: str
     intent: str
     subdomain: str
-    registry: RegistrySnapshot = Field(default_factory=RegistrySnapshot)
-    state_ref: StateRef | None = None
-    """The registry by reference (``registry`` is then left empty)."""
+    state_ref: StateRef
+    """The conversation state (its registry), by reference."""
     previous: ToolEntry | None = None
     """The read this node asked for last time and the error it got (one retry)."""
 
@@ -264,13 +251,10 @@ class ReplyRequest(BaseModel):
     blocked: StepExit | None = None
     """The step that stopped the turn's work (blocked or a breaker), if one did."""
     breakers: list[str] = Field(default_factory=list)
-    registry: RegistrySnapshot = Field(default_factory=RegistrySnapshot)
-    state: ConversationState | None = None
-    state_ref: StateRef | None = None
-    """The state by reference (``state`` and ``registry`` are then left empty)."""
-    written: list[str] | None = None
-    """The turn's record of its writes (``TurnRuntime.written``), a blocked step's included;
-    None in requests from before it."""
+    state_ref: StateRef
+    """The conversation state, by reference."""
+    written: list[str] = Field(default_factory=list)
+    """The turn's record of its writes (``TurnRuntime.written``), a blocked step's included."""
 
 
 class ReplyResult(NodeCall):
@@ -278,10 +262,8 @@ class ReplyResult(NodeCall):
 
 
 class SummarizeRequest(BaseModel):
-    state: ConversationState | None = None
-    """The prompt copy of the state (registry trimmed, archive keys): runs before
-    ``state_ref``."""
-    state_ref: StateRef | None = None
+    state_ref: StateRef
+    """The conversation state, by reference, with the turn's changes."""
     record: TurnRecord
     summary: TurnExecutionSummary
     step_results: list[StepResult] = Field(default_factory=list)
@@ -290,17 +272,14 @@ class SummarizeRequest(BaseModel):
 
 
 class SummarizeResult(BaseModel):
-    parts: SummaryParts | None = None
-    """What Summarize decided; the workflow records the turn with it (``conclude_turn``)."""
-    state: ConversationState | None = None
-    """The whole new state: what runs recorded before ``parts`` (their histories replay)."""
+    parts: SummaryParts
+    """What Summarize decided; the workflow records the turn with it (``end_turn``)."""
     usage: Usage = Field(default_factory=Usage)
     model: str = ""
     """The model that answered, when Summarize asked one."""
     llm_calls: int = 0
     calls: list[NodeCall] = Field(default_factory=list)
-    """Each model call it made (summarize, compress), with its model and price; runs
-    recorded before have only the sums above."""
+    """Each model call it made (summarize, compress), with its model and price."""
     attempt: int = 1
 
 
@@ -310,10 +289,7 @@ class SummarizeResult(BaseModel):
 class CrudCallRequest(BaseModel):
     user_id: str
     call: ToolCall
-    registry: RegistrySnapshot | None = None
-    """The turn's copy of the registry: sent only before the turn has loaded its state
-    (then there is no ``state_ref``), and by runs recorded before the copy stayed home."""
-    state_ref: StateRef | None = None
+    state_ref: StateRef
     """The saved registry the call resolves and registers refs in (an old row keeps its
     ref), the turn's changes on top."""
     idempotency_key: str
@@ -325,11 +301,8 @@ class CrudCallResult(BaseModel):
 
     result: CrudResult | None = None
     error: str | None = None
-    registry: RegistrySnapshot | None = None
-    """The whole registry after the call: what runs recorded before deltas returned
-    (their histories still replay from it)."""
-    registry_delta: RegistryDelta | None = None
-    """What the call changed in the registry (none on an error)."""
+    registry_delta: RegistryDelta = Field(default_factory=RegistryDelta)
+    """What the call changed in the registry (nothing on an error)."""
     known: RegistryDelta | None = None
     """The whole entries of the refs the call touched, for a copy that lacks them (an old
     row read again keeps its ref); a copy holding a ref keeps its own entry."""
@@ -370,8 +343,8 @@ class PrepareTurnResult(BaseModel):
 
 
 class OpenTurnRequest(BaseModel):
-    """``previous_turn``, ``begin_turn`` and ``prepare_turn`` as one local activity (the
-    ``open-turn`` change): two activations and round trips fewer per turn."""
+    """The turn's opening, one local activity: the turn before has saved, this turn's row
+    and working copy, the pre-processing read."""
 
     previous: PreviousTurnRequest | None = None
     """The turn that has to have saved first (none for a conversation's first turn)."""

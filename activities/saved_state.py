@@ -1,12 +1,10 @@
-"""The conversation state a model activity reads: sent whole in its request (turns started
-before issue 15), or by reference: the version the turn loaded, read from PostgreSQL, plus
-what the turn has changed since (``StateRef``). A request then stays the size of the turn's
-own work, however long the conversation."""
+"""The conversation state a model activity reads, by reference: the version the turn loaded,
+read from PostgreSQL, plus what the turn has changed since (``StateRef``). A request stays
+the size of the turn's own work, however long the conversation."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
 
 from activities.failures import to_application_error
 from activities.payloads import StateRef
@@ -66,18 +64,3 @@ class SavedStates:
             update={"registry": RegistrySnapshot(), "content_archive": dict.fromkeys(keys)}
         )
         return state, registry
-
-
-async def state_for_prompt(
-    states: SavedStates | None,
-    ref: StateRef | None,
-    state: ConversationState | None,
-    registry: dict[str, Any],
-) -> tuple[ConversationState, SessionIdRegistry]:
-    """A node's state and registry: read by ``ref`` when the request has one, else the copies
-    the request carries."""
-    if ref is None:
-        return state or ConversationState(), SessionIdRegistry.from_dict(registry)
-    if states is None:
-        raise RuntimeError("this worker reads no saved states: build the activity with one")
-    return await states.read(ref)

@@ -6,7 +6,6 @@ from typing import Any
 
 from temporalio import activity
 from temporalio.client import Client, WorkflowExecutionStatus
-from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError, RPCStatusCode
 
 from activities.failures import to_application_error
@@ -26,12 +25,10 @@ from activities.payloads import (
     SummarizeRequest,
     SummarizeResult,
 )
-from activities.saved_state import SavedStates, state_for_prompt
+from activities.saved_state import SavedStates
 from domain import context, turn_store
 from domain.conversation import (
-    ConversationState,
     SummaryParts,
-    TurnEnding,
     as_said,
     leaving_turn,
     summarize_assistant_message,
@@ -42,7 +39,7 @@ from domain.nodes import CompressOutput, SummarizeOutput
 from domain.prompts import render
 
 PREVIOUS_SAVED = "previous_turn_saved"
-"""The signal a queued turn waits for (``workflows.turn_runtime.TurnRuntime.wait_for_previous``)."""
+"""The signal a queued turn waits for (``workflows.turn_runtime.TurnRuntime.open``)."""
 
 
 class TurnStateActivities:
@@ -61,10 +58,10 @@ class TurnStateActivities:
         """Temporal, to wake the turn queued behind a finished one and to see whether a
         turn's workflow is gone (without it a queued turn finds out by checking again)."""
 
-    @activity.defn(name="previous_turn")
     async def previous_turn(self, request: PreviousTurnRequest) -> PreviousTurnResult:
-        """Whether the turn before this one has saved its state. A turn left busy by a
-        workflow that is gone (terminated, timed out) is ended here, so the queue moves."""
+        """Whether the turn before this one has saved its state (``open_turn``'s first part).
+        A turn left busy by a workflow that is gone (terminated, timed out) is ended here, so
+        the queue moves."""
         attempt = activity.info().attempt
         previous = await turn_store.previous_turn(
             self.sessions, request.user_id, request.conversation_id, request.turn_number
@@ -93,8 +90,8 @@ class TurnStateActivities:
         except RPCError:
             pass  # no queued turn (yet): it checks the saved state when it starts
 
-    @activity.defn(name="begin_turn")
     async def begin_turn(self, request: BeginTurnRequest) -> BeginTurnResult:
+        """Start the turn's row and load its working copy (``open_turn``'s second part)."""
         try:
             state, version = await turn_store.start_turn(
                 self.sessions,
@@ -107,8 +104,7 @@ class TurnStateActivities:
         except DomainError as error:
             raise to_application_error(error) from None
         self.states.remember(request.user_id, request.conversation_id, version, state)
-        if request.working_copy:
-            state = state.for_workflow(request.turn_number, archive_keys=request.archive_keys)
+        state = state.for_workflow(request.turn_number)
         return BeginTurnResult(state=state, version=version, attempt=activity.info().attempt)
 
     @activity.defn(name="mark_turn")
@@ -130,10 +126,8 @@ class TurnStateActivities:
         """Record the turn in the conversation; compress with the model where it pays."""
         record = request.record.model_copy()
         summary = request.summary.model_copy()
-        state, registry = await state_for_prompt(self.states, request.state_ref, request.state, {})
-        if request.state_ref is not None:  # the prompt copy, as runs before it sent
-            state = state.model_copy(update={"registry": registry.for_prompt().snapshot()})
-            request = request.model_copy(update={"state": state})
+        state, registry = await self.states.read(request.state_ref)
+        state = state.model_copy(update={"registry": registry.for_prompt().snapshot()})
         usage, calls, model = Usage(), 0, ""
         charged: list[NodeCall] = []
         if request.use_llm:
@@ -200,7 +194,7 @@ class TurnStateActivities:
                 conversation_id=request.conversation_id,
                 turn_number=request.turn_number,
                 expected_version=request.expected_version,
-                state=_what_to_save(request),
+                state=request.ending,
                 status=request.status,
                 response=request.response,
                 plan=request.plan,
@@ -217,19 +211,6 @@ def _usage(usage: Usage, ledger: list[LedgerLine]) -> dict[str, Any]:
     """A turn's usage as its row keeps it: the totals, and ``by_node`` with the price each
     line was charged at and its cost (reads sum them and never price again)."""
     return {**usage.model_dump(), "by_node": [line.model_dump() for line in ledger]}
-
-
-def _what_to_save(request: FinishTurnRequest) -> ConversationState | TurnEnding:
-    """The new state, or what the turn leaves; a request with neither saves nothing."""
-    if request.ending is not None:
-        return request.ending
-    if request.state is not None:
-        return request.state
-    raise ApplicationError(
-        "finish_turn needs the new state or the turn's ending",
-        type="bad_request",
-        non_retryable=True,
-    )
 
 
 async def _gone(client: Client, workflow_id: str) -> bool:

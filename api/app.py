@@ -51,7 +51,7 @@ def create_app(
     app = FastAPIOffline(  # /docs and /redoc from packaged files, not a CDN: they work offline
         title="Alfred",
         summary="A kitchen assistant on a durable Temporal backend.",
-        version="0.1.0",
+        version="1.0.0",
         lifespan=lifespan,
     )
     if services is not None:

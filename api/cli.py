@@ -254,6 +254,20 @@ def cmd_turns_end_stuck(settings: Settings, *, dry_run: bool) -> int:
     return _leave(0)
 
 
+def cmd_turns_versions(settings: Settings) -> int:
+    """Which running turns still need an old path of the turn (``api.turn_versions``);
+    exit code 1 while one does."""
+    from api.stack import connect
+    from api.turn_versions import lines, report, waiting
+
+    async def look():
+        return await report(await connect(settings, within=10))
+
+    found = asyncio.run(look())
+    print("\n".join(lines(found)))
+    return _leave(1 if waiting(found) else 0)
+
+
 def cmd_chat(settings: Settings, args: argparse.Namespace) -> int:
     from api.chat import run_chat  # the chat client needs neither the database nor Temporal
 
@@ -299,7 +313,12 @@ def parser() -> argparse.ArgumentParser:
     )
     create.add_argument("name")
     turns = commands.add_parser("turns", help="turn administration")
-    end_stuck = turns.add_subparsers(dest="turns_command", required=True).add_parser(
+    turn_commands = turns.add_subparsers(dest="turns_command", required=True)
+    turn_commands.add_parser(
+        "versions",
+        help="which running turns still need an old path of the turn (exit 1 while any does)",
+    )
+    end_stuck = turn_commands.add_parser(
         "end-stuck",
         help="end running turns whose history this version cannot replay (a "
         "nondeterminism error): terminate the workflow, mark the turn failed",
@@ -365,6 +384,8 @@ def _dispatch(settings: Settings, args: argparse.Namespace) -> int:
         return cmd_db_upgrade(settings)
     if args.command == "chat":
         return cmd_chat(settings, args)
+    if args.command == "turns" and args.turns_command == "versions":
+        return cmd_turns_versions(settings)
     if args.command == "turns":
         return cmd_turns_end_stuck(settings, dry_run=args.dry_run)
     if args.command == "eval":

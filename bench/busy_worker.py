@@ -4,8 +4,10 @@
 
 Issue 10: with the worker's CPU busy, turns that asked for a patch right after a local
 activity wrote histories that did not replay (TMPRL1100), and were stuck after a restart.
-This runs N turns of today's TurnWorkflow and, for contrast, N of the old patch placement
-(tests/workflows/variants.py ``TurnWorkflowAskingLate``) on one worker whose local
+This runs N turns of TurnWorkflow with a change asked at start, as ``workflows.versions``
+asks it (tests/workflows/variants.py ``TurnWorkflowWithAChange``), and, for contrast, N of
+the old patch placement (``TurnWorkflowAskingLate``: the same change asked right after
+``open_turn``) on one worker whose local
 activities are slow and whose process is starved by CPU-bound threads, with a 2 s workflow
 task timeout (workflow-task heartbeats every ~1.6 s), a few turns at a time. Each turn
 pauses on a proposal; the worker shuts down; a fresh, idle worker confirms every turn
@@ -55,7 +57,7 @@ from domain.turn_store import create_conversation
 from domain.users import create_user
 from tests.replay import LOCAL_ACTIVITY_MARKER, replay_failures
 from tests.workflows.script import complete, propose, reply, step, tool, understand
-from tests.workflows.variants import TurnWorkflowAskingLate
+from tests.workflows.variants import MARK_FIRST, TurnWorkflowAskingLate, TurnWorkflowWithAChange
 from workflows.interface import (
     InputReceipt,
     ProgressQuery,
@@ -64,7 +66,6 @@ from workflows.interface import (
     TurnProgress,
     UserInput,
 )
-from workflows.turn import TurnWorkflow
 from workflows.worker import build_worker, turn_activities
 
 START, END = markers("busy_worker")
@@ -73,7 +74,6 @@ TASK_TIMEOUT = timedelta(seconds=float(os.environ.get("BUSY_TASK_TIMEOUT", 2)))
 """Short, so a workflow task that waits on a slow local activity heartbeats (at ~80%)."""
 SLOW_ACTIVITIES = (
     "open_turn",
-    "begin_turn",
     "prepare_turn",
     "mark_turn",
     "crud",
@@ -99,7 +99,7 @@ CONFIRM_WAIT = 60.0  # one update accepted
 RESULT_WAIT = 90.0  # one turn finished after its confirm
 SHUTDOWN_WAIT = 60.0  # the starved worker's graceful shutdown
 
-KINDS = {"fixed": TurnWorkflow, "old": TurnWorkflowAskingLate}
+KINDS = {"fixed": TurnWorkflowWithAChange, "old": TurnWorkflowAskingLate}
 SUMMARIZE = {
     "node": "summarize",
     "repeat": True,
@@ -201,10 +201,16 @@ def cpu_hogs(threads: int, switch_interval: float) -> Iterator[None]:
 
 
 def workers(client: Client, queue: str, sessions, provider, activities: list) -> list[Worker]:
-    """The turn worker (``build_worker``) and one for the old placement on its own queue."""
+    """The turn worker (``build_worker``, the change asked at start) and one for the old
+    placement on its own queue."""
     return [
         build_worker(
-            client, task_queue=queue, sessions=sessions, provider=provider, activities=activities
+            client,
+            task_queue=queue,
+            sessions=sessions,
+            provider=provider,
+            activities=activities,
+            workflows=[TurnWorkflowWithAChange],
         ),
         Worker(
             client,
@@ -290,7 +296,7 @@ async def confirm(turn: Turn) -> None:
 async def replay(kind: str, history: WorkflowHistory, *, busy_shapes: bool = True) -> list[str]:
     """Why ``history`` (and, with ``busy_shapes``, each busy-worker variant) does not replay
     with today's code of its kind (``tests.replay.replay_failures``)."""
-    workflows = [TurnWorkflowAskingLate] if kind != "fixed" else []
+    workflows = [KINDS[kind]]
     return await replay_failures(history, busy_shapes=busy_shapes, workflows=workflows)
 
 
@@ -511,16 +517,18 @@ def report(turns: int, m: dict) -> str:
         return f"{seconds(s['median'])} / {seconds(s['p95'])} / {seconds(s['max'])}"
 
     phases = ", ".join(f"{k} {v:.0f} s" for k, v in m["phases"].items())
-    begin_splits = old["split_kinds"].get("begin_turn", 0)
+    old_open = old["split_kinds"].get("open_turn", 0)
     fixed_open = fixed["split_kinds"].get("open_turn", 0)
     lines = [
         START,
         "## busy_worker",
         "",
-        f"{turns} turns of today's `TurnWorkflow` (patches asked in the first activation) and, "
-        f"for contrast, {turns} of the old placement (`TurnWorkflowAskingLate` in "
-        f"tests/workflows/variants.py: `turn-context` asked right after the first local "
-        f"activity, `begin_turn`), each with its own user and conversation, on one worker "
+        f"{turns} turns of `TurnWorkflow` with a change (`{MARK_FIRST.id}`) asked in the "
+        f"first activation, as `workflows.versions` asks every change "
+        f"(`TurnWorkflowWithAChange` in tests/workflows/variants.py) and, for contrast, "
+        f"{turns} of the old placement (`TurnWorkflowAskingLate`: the same change asked right "
+        f"after the first local activity, `open_turn`), each with its own user and "
+        f"conversation, on one worker "
         f"({IN_FLIGHT} turns at a time running to their pause), on a local "
         f"`temporal server start-dev` and PostgreSQL. Each turn: "
         f"Understand, Think proposes a one-step write plan, pause; after the confirm: Act "
@@ -541,7 +549,7 @@ def report(turns: int, m: dict) -> str:
         f"Python {platform.python_version()}; measured {time.strftime('%Y-%m-%d')}; "
         f"wall time {m['wall']:.0f} s ({phases}).",
         "",
-        "| per kind | fixed (`TurnWorkflow`) | old placement |",
+        "| per kind | asked at start | old placement |",
         "|---|---|---|",
         row("paused on the proposal while starved", share("paused")),
         row("completed after the restart and the confirm", share("completed")),
@@ -563,19 +571,19 @@ def report(turns: int, m: dict) -> str:
         f"Reading: a workflow-task heartbeat that ends on a local activity's result is the "
         f"shape of issue 10 (and of `split_after` in tests/replay.py), here written by the "
         f"worker itself: the result went into one workflow task, the code after it ran in "
-        f"the next. When the activity is `begin_turn` in an old-placement turn "
-        f"({begin_splits}/{turns} here), the `turn-context` patch marker lands in that next "
-        f"task; replay asks `workflow.patched` where `begin_turn` resolves, finds no marker "
+        f"the next. When the activity is `open_turn` in an old-placement turn "
+        f"({old_open}/{turns} here), the `{MARK_FIRST.id}` patch marker lands in that next "
+        f"task; replay asks `workflow.patched` where `open_turn` resolves, finds no marker "
         f"there, and fails (TMPRL1100): the fresh worker cannot run the turn, the confirm is "
         f"refused, the turn is stuck (a run the starved worker itself had to replay, after "
-        f"a timed-out task, is stuck before its pause). Today's runs have the same shape "
-        f"after their first local activity, `open_turn` ({fixed_open}/{turns}), but their "
+        f"a timed-out task, is stuck before its pause). Runs that ask at start have the same "
+        f"shape after `open_turn` ({fixed_open}/{turns}), but their "
         f"patch marker is recorded in the first workflow task, before any local activity, "
         f"so they replay. The "
         f"busy-shape row replays each history with such a task inserted after every "
         f"local-activity result: the old placement fails it by construction (after "
-        f"`begin_turn`). How many old-placement turns break depends on how starved the "
-        f"worker is (the share of `begin_turn` results that meet a heartbeat); issue 10 saw "
+        f"`open_turn`). How many old-placement turns break depends on how starved the "
+        f"worker is (the share of `open_turn` results that meet a heartbeat); issue 10 saw "
         f"32/60. Confirm-to-completed includes the fresh worker's replay of the history; a "
         f"stuck turn has no time.",
     ]

@@ -32,7 +32,7 @@ from domain.execution_summary import (
     stopped_step,
     warnings,
 )
-from domain.formatters import format_done, format_write_confirmation
+from domain.formatters import format_done
 from domain.kitchen.entities import BY_TABLE, compute_label
 from domain.kitchen.tables import schema_for_subdomain
 from domain.mentions import plain_text
@@ -532,18 +532,16 @@ def reply_context(
     plan: Sequence[PlannedStep] = (),
     budget: int = CONDENSED_BUDGET,
     clock: Clock | None = None,
-    written: Sequence[str] | None = None,
+    written: Sequence[str] = (),
 ) -> Fitted:
-    """``written`` is the turn's record of its writes (None in requests from before it):
-    the execution summary ends with what was changed, in the words the turn's ending uses,
-    a blocked step's writes included."""
+    """``written`` is the turn's record of its writes: the execution summary ends with what
+    was changed, in the words the turn's ending uses, a blocked step's writes included."""
     outcome = [_format_step_result(r, full=True) for r in step_results]
     if blocked is not None:
         outcome.append(_format_step_result(stopped_step(blocked, plan), full=True))
     if quick_result is not None:
         outcome.append(f"Quick read result: {_json(quick_result.as_dict())}")
-    if written is not None:
-        outcome.append(format_done(written))
+    outcome.append(format_done(written))
     generated = registry.get_truly_pending_artifacts()
     saved = registry.get_just_promoted_artifacts()
     status = []
@@ -629,19 +627,13 @@ def summarize_context(
 ) -> str:
     """What the turn said and did: the steps, what was saved and what is only generated
     (from the writes' results and the registry, not from the reply), the conversation.
-    ``written`` is the turn's record of its writes (a blocked step's included); a summary
-    from before it has the completed steps' writes only."""
+    ``written`` is the turn's record of its writes (a blocked step's included)."""
     steps = [
         f"- {r.description} → {r.outcome}. {r.summary}".rstrip()
         + (f" (not confirmed: {'; '.join(r.flags)})" if r.flags else "")
         for r in step_results
     ]
-    saved = list(written) or [
-        format_write_confirmation(t.tool or "", t.table or "", t.rows or [])
-        for r in step_results
-        for t in r.tool_results
-        if t.succeeded_write()
-    ]
+    saved = list(written)
     registry = SessionIdRegistry.from_dict(state.registry)
     generated = [registry.label(ref) for ref in registry.get_truly_pending_artifacts()]
     return _join(

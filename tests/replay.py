@@ -40,6 +40,9 @@ _WFT = (
 
 
 REPLAYED_TYPES = ("TurnWorkflow", "BypassTurnWorkflow")
+VARIANT = "variant-"
+"""The id prefix of a run of a test's own variant of a turn workflow (``tests/workflows/
+variants.py``, registered under the same type name): that test replays it itself."""
 
 
 def replayer(workflows: Sequence[type] = ()) -> Replayer:
@@ -70,8 +73,9 @@ def local_activity_types(history: WorkflowHistory) -> list[str]:
 
 
 def opened_by(history: WorkflowHistory) -> list[str]:
-    """The local activities that opened the turn (waited, loaded, prepared)."""
-    opening = ("open_turn", "previous_turn", "begin_turn", "prepare_turn")
+    """The local activities that opened the turn (``open_turn``; ``prepare_turn`` when its
+    read failed)."""
+    opening = ("open_turn", "prepare_turn")
     return [t for t in local_activity_types(history) if t in opening]
 
 
@@ -177,6 +181,7 @@ class _Recording(OutboundInterceptor):
 
     async def start_workflow(self, input: StartWorkflowInput) -> WorkflowHandle:
         handle = await super().start_workflow(input)
-        if input.workflow in REPLAYED_TYPES:  # a test's own workflow types are its business
+        # a test's own workflow types and variants are its business
+        if input.workflow in REPLAYED_TYPES and not input.id.startswith(VARIANT):
             self._started.append((input.id, handle.first_execution_run_id or handle.result_run_id))
         return handle

@@ -5,8 +5,7 @@ actions, ends it on step_complete, and exits on ask_user, blocked and fail. Brea
 at most 3 tool calls per step, 2 schema requests per step, no second empty read of one
 table, and the turn's LLM-call budget. Steps of one group run concurrently in the turn's
 one registry: each CRUD call's delta is applied as it returns, so refs are numbered in the
-order the calls ran and a ref a model saw is the ref the row keeps. (Runs from before
-``SHARED_REGISTRY`` gave each step a copy, folded back in step order with renames.)
+order the calls ran and a ref a model saw is the ref the row keeps.
 """
 
 from __future__ import annotations
@@ -26,13 +25,12 @@ with workflow.unsafe.imports_passed_through():
     from domain.formatters import format_write_confirmation
     from domain.modes import MAX_SCHEMA_REQUESTS_PER_STEP, MAX_TOOL_CALLS_PER_STEP
     from domain.nodes import ActDecision, GeneratedArtifact, ThinkStep, ToolCall
-    from domain.registry import SessionIdRegistry, rename_refs
+    from domain.registry import SessionIdRegistry
     from domain.step_checks import ALREADY_DONE, completion_flags, scope_error, write_key
     from domain.tool_results import ToolEntry
     from workflows.events import StepStarted, Working
     from workflows.routing import Route, should_continue_act
     from workflows.turn_runtime import LlmCapReached, TurnRuntime, failure_problem
-    from workflows.versions import ARCHIVE_KEYS, BATCHES, OLD_REFS, SHARED_REGISTRY, WRITE_CHECKS
 
 ALLOWED_TOOLS: dict[str, tuple[str, ...]] = {
     "read": ("db_read",),
@@ -56,7 +54,6 @@ class StepRun:
     """A step's loop state: kept across an ask_user pause so the step resumes in place."""
 
     index: int
-    registry: SessionIdRegistry
     tool_results: list[ToolEntry] = field(default_factory=list)
     tool_calls: int = 0
     schema_requests: int = 0
@@ -93,44 +90,17 @@ class ActLoop:
         """The user's words this turn (the message and any answers), as every step sees them."""
 
     async def run_group(self, indices: list[int]) -> list[StepRun]:
-        if len(indices) == 1:
-            run = await self.run_step(StepRun(indices[0], self.rt.registry))
-            self.rt.registry = run.registry
-            return [run]
-        if self.rt.versions.has(SHARED_REGISTRY):  # one registry, deltas in arrival order
-            return list(
-                await asyncio.gather(
-                    *(self.run_step(StepRun(i, self.rt.registry)) for i in indices)
-                )
-            )
-        base = self.rt.registry.to_dict()
-        runs = await asyncio.gather(
-            *(self.run_step(StepRun(i, SessionIdRegistry.from_dict(base))) for i in indices)
-        )
-        for run in runs:  # gather keeps argument order: step order
-            keep_old = self.rt.versions.has(OLD_REFS)
-            renames = self.rt.registry.absorb(run.registry, base, keep_old=keep_old)
-            if renames:
-                run.tool_results = [t.renamed(renames) for t in run.tool_results]
-                if run.result is not None:
-                    run.result = StepResult.model_validate(
-                        rename_refs(run.result.model_dump(mode="json"), renames)
-                    )
-                if run.exit is not None:
-                    run.exit = StepExit.model_validate(
-                        rename_refs(run.exit.model_dump(mode="json"), renames)
-                    )
-            run.registry = self.rt.registry
-        return list(runs)
+        """The group's steps, concurrently, in the turn's one registry (in step order)."""
+        return list(await asyncio.gather(*(self.run_step(StepRun(i)) for i in indices)))
 
     async def run_step(self, run: StepRun) -> StepRun:
         step = self.plan[run.index]
         progress = self.rt.progress.steps[run.index]
         if progress.status == "pending":
             progress.status = "running"
-            if step.step_type == "write" and self.rt.versions.has(BATCHES):
+            if step.step_type == "write":
                 run.batch = start_manifest(
-                    run.registry, run.index, step.subdomain, step.description, self.said()
+                    self.rt.registry, run.index, step.subdomain, step.description, self.said()
                 )
                 progress.batch = run.batch
             self.rt.emit(
@@ -152,10 +122,10 @@ class ActLoop:
             except ActivityError as error:
                 self._model_failed(run, error)
                 break
-            if act.known is not None and self.rt.versions.has(OLD_REFS):
+            if act.known is not None:
                 # Saved refs it names, older than the copy; a ref the copy holds keeps its
                 # entry (a sibling step may have changed it while this decision was made).
-                run.registry.adopt(act.known)
+                self.rt.registry.adopt(act.known)
             await self._apply(run, step, act)
             # Seed 000's routing decides whether this step goes on (one source of truth);
             # ``_apply`` has recorded how it ended when it does not.
@@ -183,7 +153,7 @@ class ActLoop:
                 prior_results=[self.rt.step_results[i] for i in sorted(self.rt.step_results)],
                 tool_results=run.tool_results,
                 batch=run.batch,
-                state_ref=self.rt.state_ref(run.registry),
+                state_ref=self.rt.state_ref(),
                 context=self.rt.context,
                 clock=self.rt.clock(),
             ),
@@ -214,7 +184,7 @@ class ActLoop:
             )
         elif action == "retrieve_archive":
             content = self.rt.state.content_archive.get(d.archive_key or "")
-            if content is None and self.rt.versions.has(ARCHIVE_KEYS):
+            if content is None:
                 content = act.archived  # saved content: the copy holds its key only
             run.tool_results.append(
                 ToolEntry(
@@ -259,11 +229,11 @@ class ActLoop:
             run.tool_results.append(ToolEntry(tool=call.tool, params=call.params, error=refused))
             return
         key = f"{self.rt.workflow_id}/step-{run.index}/call-{run.tool_calls}"
-        result, run.registry = await self.rt.crud(call, run.registry, key=key, step=run.index)
+        result = await self.rt.crud(call, key=key, step=run.index)
         entry = ToolEntry.of_call(call.tool, call.params, result.result, result.error)
         run.tool_results.append(entry)
         if run.batch is not None and call.tool != "db_read":
-            track_write(run.batch, run.registry, entry)
+            track_write(run.batch, self.rt.registry, entry)
         table = str(call.params.get("table"))
         if call.tool != "db_read" and result.result is not None:
             run.writes.append(write_key(call.tool, call.params))
@@ -282,7 +252,7 @@ class ActLoop:
     def _refused(self, run: StepRun, step: ThinkStep, call: ToolCall) -> str | None:
         """Why a write is answered without being run: outside the step's subdomain, or
         the same as one this step already made."""
-        if call.tool == "db_read" or not self.rt.versions.has(WRITE_CHECKS):
+        if call.tool == "db_read":
             return None
         problem = scope_error(step.subdomain, call.tool, str(call.params.get("table")))
         if problem is not None:
@@ -292,6 +262,7 @@ class ActLoop:
         return None
 
     def _complete(self, run: StepRun, step: ThinkStep, d: ActDecision) -> None:
+        registry = self.rt.registry
         unsaved: list[str] = []
         if run.batch is not None and run.batch.pending():
             if run.early_completions < MAX_EARLY_COMPLETIONS:
@@ -304,11 +275,11 @@ class ActLoop:
         if step.step_type == "generate" and d.artifacts:
             data = {}
             for artifact in d.artifacts:
-                ref = revisable(run.registry, artifact)
+                ref = revisable(registry, artifact)
                 if ref is not None:
-                    run.registry.update_entity_data(ref, artifact.content)
+                    registry.update_entity_data(ref, artifact.content)
                 else:
-                    ref = run.registry.register_generated(
+                    ref = registry.register_generated(
                         artifact.type, artifact.content, step=run.index
                     )
                 self.rt.state.content_archive[ref] = artifact.content
@@ -318,7 +289,7 @@ class ActLoop:
             step.step_type,
             run.tool_results,
             [d.result_summary, d.data, d.note_for_next_step],
-            set(run.registry.known_refs()),
+            set(registry.known_refs()),
         )
         run.result = StepResult(
             step_index=run.index,

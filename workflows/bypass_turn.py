@@ -1,13 +1,13 @@
 """BypassTurnWorkflow: one message of a ``cook`` or ``brainstorm`` session (seed 000
 "Domain Bypass Modes"), a workflow type of its own beside TurnWorkflow.
 
-The path is short and has no pauses: load the conversation's working copy, load the
-user's kitchen (the recipe an @-mention names, the profile), one model call with the
-session's own history, save what the message changed (a ``TurnEnding``). No CRUD
-activity exists on this path, so neither mode can write. On exit the model's handoff
-lands in the conversation (``domain.bypass.after_exchange``) for the next plan turn.
-Same id scheme, progress query and events as TurnWorkflow, so the API and clients treat
-both alike.
+The path is short and has no pauses: open the turn as TurnWorkflow does (``open_turn``:
+the conversation's working copy, the user's kitchen, the recipe an @-mention names, the
+profile), one model call with the session's own history, save what the message changed
+(a ``TurnEnding``). No CRUD activity exists on this path, so neither mode can write. On
+exit the model's handoff lands in the conversation (``domain.bypass.after_exchange``) for
+the next plan turn. Same id scheme, progress query and events as TurnWorkflow, so the API
+and clients treat both alike.
 """
 
 from __future__ import annotations
@@ -44,11 +44,6 @@ class BypassTurnWorkflow:
     @workflow.query(name="progress")
     def progress(self, query: ProgressQuery) -> TurnProgress:
         return self.rt.view(query.after_seq)
-
-    @workflow.signal(name="submit_input")
-    def submit_input(self, user_input: UserInput) -> None:
-        """A bypass turn never pauses: every input is recorded as ignored."""
-        self.rt.progress.ignored_inputs.append(user_input)
 
     @workflow.signal(name="previous_turn_saved")
     def previous_turn_saved(self) -> None:
@@ -92,9 +87,7 @@ class BypassTurnWorkflow:
 
     async def _converse(self, turn: TurnInput) -> None:
         rt = self.rt
-        await rt.wait_for_previous()
-        await rt.load(working_copy=True)
-        await rt.prepare()
+        await rt.open()
         self.unanswered = self._unanswered().model_copy(deep=True)
         mode = turn.mode
         session = open_session(rt.state, rt.registry, mode, turn.turn_number, rt.context)
@@ -131,11 +124,12 @@ class BypassTurnWorkflow:
         )
         rt.emit("context_updated", TurnEnded(turn=turn.turn_number))
 
-    def _unanswered(self) -> TurnEnding:
-        """The ending of a message that was not answered: what ``prepare`` registered (the
+    def _unanswered(self) -> TurnEnding | None:
+        """The ending of a message that was not answered: what the opening registered (the
         user's changes and mentions), the session and the archive as they were; once the
-        turn is prepared, the one taken then."""
-        if self.unanswered is not None:
+        turn is open, the one taken then. None before the state was loaded (nothing to
+        save)."""
+        if self.unanswered is not None or not self.rt.loaded:
             return self.unanswered
         return self.rt.ending(content_archive=dict(self.rt.state.content_archive))
 

@@ -72,8 +72,7 @@ class TurnInput(BaseModel):
 
 
 class UserInput(BaseModel):
-    """The user's answer to an open pause: the ``answer`` update (and the older
-    ``submit_input`` signal, kept for runs that were sent one)."""
+    """The user's answer to an open pause: the ``answer`` update."""
 
     input_id: str
     """Chosen by the client, unique per submission: a repeated id is answered as the first."""
@@ -138,8 +137,6 @@ class TurnProgress(BaseModel):
     fallbacks: list[str] = Field(default_factory=list)
     """Model calls that failed for good and what the turn did instead
     (``act step 2: invalid_output``); repairs are counted in ``usage.repairs``."""
-    ignored_inputs: list[UserInput] = Field(default_factory=list)
-    """Signals that arrived with no pause open, or repeated an input_id: recorded, ignored."""
     error: str | None = None
 
 

@@ -36,7 +36,6 @@ with workflow.unsafe.imports_passed_through():
         which_to_delete,
     )
     from domain.conversation import (
-        ConversationState,
         CurationSummary,
         PendingContext,
         StepExecutionSummary,
@@ -92,14 +91,6 @@ with workflow.unsafe.imports_passed_through():
         failure_wait,
     )
     from workflows.turn_workflow_state import TurnState
-    from workflows.versions import (
-        CHOICES,
-        DEGRADE,
-        MODE_RULES,
-        OLD_REFS,
-        OPEN_TURN,
-        WHICH_DELETE,
-    )
 
 
 PLANNED = dict.fromkeys(PlannedStep.model_fields, True)
@@ -126,15 +117,6 @@ class TurnWorkflow:
         """Status, pending pause, plan and the events after ``query.after_seq``."""
         return self.rt.view(query.after_seq)
 
-    @workflow.signal(name="submit_input")
-    def submit_input(self, user_input: UserInput) -> None:
-        progress = self.rt.progress
-        if user_input.input_id in self.state.seen_inputs or progress.pending is None:
-            progress.ignored_inputs.append(user_input)
-            return
-        self.state.seen_inputs.append(user_input.input_id)
-        self.state.inputs.append(user_input)
-
     @workflow.signal(name="previous_turn_saved")
     def previous_turn_saved(self) -> None:
         """The turn before this one saved its state: a queued turn may go on."""
@@ -152,7 +134,6 @@ class TurnWorkflow:
             input_id=user_input.input_id, pause_id=pending.pause_id, action=user_input.action
         )
         self.state.receipts[user_input.input_id] = receipt
-        self.state.seen_inputs.append(user_input.input_id)
         self.state.inputs.append(user_input)
         return receipt
 
@@ -178,7 +159,7 @@ class TurnWorkflow:
                 f"{user_input.pause_id} is not the open question; {pending.pause_id} is",
                 type="not_the_open_pause",
             )
-        if self.state.inputs or user_input.input_id in self.state.seen_inputs:
+        if self.state.inputs:
             raise ApplicationError(
                 f"{pending.pause_id} has already been answered", type="already_answered"
             )
@@ -191,7 +172,8 @@ class TurnWorkflow:
         rt.versions.decide()
         rt.mark("started")
         try:
-            await self._begin()
+            await rt.open()
+            self.state.said[0] = rt.message
             if self.state.mode in BYPASS_MODES:
                 raise ApplicationError(
                     f"mode {self.state.mode!r} runs as BypassTurnWorkflow, not TurnWorkflow",
@@ -214,26 +196,6 @@ class TurnWorkflow:
             await self._end_failed(error)
         await workflow.wait_condition(workflow.all_handlers_finished)
         return rt.output()
-
-    async def _begin(self) -> None:
-        rt, turn = self.rt, self.rt.turn
-        if rt.versions.has(OPEN_TURN):
-            await rt.open()
-            self.state.said[0] = rt.message
-            return
-        await rt.wait_for_previous()
-        await rt.load(working_copy=True)
-        if rt.versions.has("turn-context"):
-            await rt.prepare()
-            self.state.said[0] = rt.message
-            return
-        for change in turn.ui_changes:
-            try:
-                rt.registry.register_from_ui(
-                    change.id, change.table, change.data, f"{change.action}:user"
-                )
-            except ValueError:
-                workflow.logger.warning("ignored UI change for %s", change.table)
 
     async def _converse(self) -> str:
         """Understand and route until the turn has a response (pauses may loop back)."""
@@ -277,8 +239,7 @@ class TurnWorkflow:
                     think = await self._think(message, pending)
                 except ActivityError as error:
                     return self._gave_up("think", error)
-                if self.rt.versions.has(MODE_RULES):
-                    think = self.state.think = apply_mode(self.state.mode, think)
+                think = self.state.think = apply_mode(self.state.mode, think)
                 if route_after_think(think) == Route.ACT:
                     return await self._execute(think.goal, think.steps)
                 if think.decision == "propose":
@@ -335,20 +296,20 @@ class TurnWorkflow:
             ),
             summary="understand",
         )
-        if result.known is not None and rt.versions.has(OLD_REFS):
+        if result.known is not None:
             rt.registry.adopt(result.known)  # saved refs it names, older than the copy
         output = result.output
         if output.needs_disambiguation:
             # Only registry entities can be chosen; fewer than two left is no choice.
             options = checked_options(rt.registry, output.disambiguation_options)
-            if len(options) < 2 or not rt.versions.has(CHOICES):
+            if len(options) < 2:
                 options = []
             output = output.model_copy(
                 update={"needs_disambiguation": bool(options), "disambiguation_options": options}
             )
         if not output.needs_disambiguation and not self.state.asked_which:
             options = which_to_delete(rt.context.delete_candidates, rt.familiar)
-            if options and rt.versions.has(WHICH_DELETE):
+            if options:
                 self.state.asked_which = True  # once: the answer is not asked about again
                 output = output.model_copy(
                     update={
@@ -392,9 +353,8 @@ class TurnWorkflow:
         or its read failed twice) and the turn should plan the request instead."""
         rt = self.rt
         subdomain = understand.quick_subdomain or "inventory"
-        degrade = rt.versions.has(DEGRADE)
         previous: ToolEntry | None = None
-        for attempt in range(2 if degrade else 1):
+        for attempt in range(2):
             try:
                 decision = await rt.llm(
                     NodeActivities.act_quick,
@@ -413,38 +373,33 @@ class TurnWorkflow:
                 return None
             call = ToolCall(tool="db_read", params=decision.output.params)
             key = f"{rt.workflow_id}/quick" + (f"-{attempt + 1}" if attempt else "")
-            result, rt.registry = await rt.crud(call, rt.registry, key=key, step=0)
+            result = await rt.crud(call, key=key, step=0)
             if result.result is not None:
                 break
             previous = ToolEntry(params=call.params, error=result.error)
-        if result.result is None and degrade:
+        if result.result is None:
             rt.fallback("act quick", "read_failed")
             return None
         table = str(call.params.get("table", ""))
-        if result.result is not None:  # Reply is shown the rows, not the executor's notes
-            found = result.result
-            entry = ToolEntry(
-                tool="db_read",
-                params=call.params,
-                table=found.table,
-                count=found.count,
-                rows=found.rows,
-            )
-        else:
-            entry = ToolEntry(tool="db_read", params=call.params, error=result.error)
+        found = result.result  # Reply is shown the rows, not the executor's notes
+        entry = ToolEntry(
+            tool="db_read",
+            params=call.params,
+            table=found.table,
+            count=found.count,
+            rows=found.rows,
+        )
         self.state.quick = entry
         rt.step_results[0] = StepResult(
             step_index=0,
             description=understand.quick_intent or message,
             step_type="read",
             subdomain=subdomain,
-            outcome="completed" if result.result else "failed",
+            outcome="completed",
             tool_results=[entry],
         )
-        if result.result is None:
-            return f"I couldn't look that up: {result.error}"
         text = formatters.format_quick_result(
-            subdomain, table, result.result.rows, filtered=bool(call.params.get("filters"))
+            subdomain, table, found.rows, filtered=bool(call.params.get("filters"))
         )
         if text is None:
             return await self._llm_reply()  # Reply is warned of a mismatch itself
@@ -494,10 +449,7 @@ class TurnWorkflow:
                 await self._understand(self._what_the_user_said(), self._pending_context(text))
                 asking.exit = None  # resume the same step, with the answer in its context
                 asking.tool_results.append(ToolEntry(user_answer=text))
-                asking.registry = rt.registry
-                resumed = await loop.run_step(asking)
-                rt.registry = resumed.registry
-                self._record_completed([resumed], len(steps))
+                self._record_completed([await loop.run_step(asking)], len(steps))
                 asking = self._asking(runs)
             stopped = next((r for r in runs if r.exit), None)
             if stopped is not None:
@@ -731,18 +683,13 @@ class TurnWorkflow:
                 raise
             rt.fallback("summarize", rt.degraded(error))
             summarized = await self._summarize(archive, record, summary, use_llm=False)
-        final: ConversationState | TurnEnding
-        if summarized.parts is not None:  # applied to the saved state by finish_turn
-            final = rt.ending(
-                content_archive=archive,
-                record=record,
-                summary=summary,
-                step_results=[rt.step_results[i] for i in sorted(rt.step_results)],
-                parts=summarized.parts,
-            )
-        else:  # recorded before Summarize returned parts
-            assert summarized.state is not None
-            final = summarized.state
+        final = rt.ending(  # applied to the saved state by finish_turn
+            content_archive=archive,
+            record=record,
+            summary=summary,
+            step_results=[rt.step_results[i] for i in sorted(rt.step_results)],
+            parts=summarized.parts,
+        )
         await self._finish(final, "completed", response)
         rt.emit("context_updated", TurnEnded(turn=rt.turn.turn_number), attempt=summarized.attempt)
 
@@ -809,37 +756,30 @@ class TurnWorkflow:
         )
         return record, summary
 
-    async def _finish(
-        self, state: ConversationState | TurnEnding, status: str, response: str | None
-    ) -> None:
+    async def _finish(self, ending: TurnEnding | None, status: str, response: str | None) -> None:
         so_far = self.state
         paths = (("plan", so_far.think), ("quick", so_far.quick), ("ask", so_far.pauses))
         self.rt.path = next((name for name, took in paths if took), "none")
-        await self.rt.finish(state, status, response)
+        await self.rt.finish(ending, status, response)
 
-    def _state_with_note(
-        self, note: str, response: str | None = None
-    ) -> ConversationState | TurnEnding:
+    def _ending_with_note(self, note: str, response: str | None = None) -> TurnEnding | None:
         """What an ended turn (expired, cancelled, failed) leaves: like any turn, a record
         of what was said and a summary of what was decided and done (so the next turn's
         Understand and Think know what happened), and the note; ``finish_turn`` applies it
-        to the saved state."""
+        to the saved state. None before the state was loaded (nothing to save)."""
         rt = self.rt
+        if not rt.loaded:
+            return None
         rt.registry.clear_turn_promoted_artifacts()
-        if rt.loaded:
-            record, summary = self._turn_record(response or note)
-            summary.blocked_reason = summary.blocked_reason or note
-            return rt.ending(
-                content_archive=rt.state.content_archive,
-                record=record,
-                summary=summary,
-                step_results=[rt.step_results[i] for i in sorted(rt.step_results)],
-                note=note,
-            )
-        state = rt.state.model_copy(deep=True)  # runs from before follow-ups save this
-        state.registry = rt.registry.snapshot()
-        state.notes.append(note)
-        return state
+        record, summary = self._turn_record(response or note)
+        summary.blocked_reason = summary.blocked_reason or note
+        return rt.ending(
+            content_archive=rt.state.content_archive,
+            record=record,
+            summary=summary,
+            step_results=[rt.step_results[i] for i in sorted(rt.step_results)],
+            note=note,
+        )
 
     async def _end_expired(self, pause: PendingPause) -> None:
         rt = self.rt
@@ -848,14 +788,14 @@ class TurnWorkflow:
             f"Turn {rt.turn.turn_number} expired waiting for an answer to a {pause.kind}. "
             f"{formatters.format_done(rt.written)}"
         )
-        await self._finish(self._state_with_note(note, pause.message), "expired", pause.message)
+        await self._finish(self._ending_with_note(note, pause.message), "expired", pause.message)
 
     async def _end_cancelled(self) -> None:
         rt = self.rt
         rt.progress.pending = None
         note = f"Turn {rt.turn.turn_number} was cancelled. {formatters.format_done(rt.written)}"
-        state = self._state_with_note(note, rt.progress.response)
-        await self._finish(state, "cancelled", rt.progress.response)
+        ending = self._ending_with_note(note, rt.progress.response)
+        await self._finish(ending, "cancelled", rt.progress.response)
 
     async def _end_failed(self, error: Exception) -> None:
         """The turn cannot go on: the reason in plain words and what was saved, never the
@@ -876,7 +816,7 @@ class TurnWorkflow:
             f"Turn {rt.turn.turn_number} failed ({problem}). {formatters.format_done(rt.written)}"
         )
         try:
-            await self._finish(self._state_with_note(note, response), "failed", response)
+            await self._finish(self._ending_with_note(note, response), "failed", response)
         except ActivityError:
             workflow.logger.exception("could not record the failed turn")
         rt.set_status("failed")

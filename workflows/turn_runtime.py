@@ -70,13 +70,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from workflows.interface import EventType, TurnEvent, TurnInput, TurnOutput, TurnProgress
     from workflows.search_attributes import TURN_STATUS
-    from workflows.versions import (
-        ARCHIVE_KEYS,
-        DEGRADE,
-        FOLLOW_UPS,
-        SHARED_REGISTRY,
-        Versions,
-    )
+    from workflows.versions import Versions
 
 EVENTS = "events"
 """The workflow stream topic of the turn's events (``tokens`` carries streamed text)."""
@@ -151,9 +145,9 @@ class TurnRuntime:
         self.step_results: dict[int, StepResult] = {}
         self.timings: dict[str, str] = {}
         self.context = TurnContext()
+        """Profile, dashboard and fresh rows (``open_turn``'s read)."""
         self.familiar: list[str] = []
         """Refs of ``context.delete_candidates`` the last two turns referenced."""
-        """Profile, dashboard and fresh rows (empty for turns recorded before it existed)."""
         self.message = plain_text(turn.message)
         """The message as every model reads it: mentions as label and ref (``prepare``)."""
         self.versions = Versions()
@@ -193,8 +187,7 @@ class TurnRuntime:
     def set_status(self, status: str) -> None:
         """The turn's status, for the progress query and the TurnStatus search attribute."""
         self.progress.status = status  # type: ignore[assignment]
-        if self.versions.has("turn-status-search-attribute"):
-            workflow.upsert_search_attributes([TURN_STATUS.value_set(status)])
+        workflow.upsert_search_attributes([TURN_STATUS.value_set(status)])
 
     # --- metrics (the SDK's workflow meter: nothing is recorded while replaying) ----------
 
@@ -229,9 +222,9 @@ class TurnRuntime:
 
     def degraded(self, error: BaseException) -> str:
         """The failure kind of a model call the turn goes on without; re-raises ``error``
-        when it must end the turn instead (a cancellation, or a run from before DEGRADE)."""
+        when it must end the turn instead (a cancellation)."""
         kind = failure_kind(error)
-        if kind is None or not self.versions.has(DEGRADE):
+        if kind is None:
             raise error
         return kind
 
@@ -300,8 +293,6 @@ class TurnRuntime:
             self.progress.llm_calls += result.llm_calls
             for call in result.calls:
                 self._ledger("summarize", call.model, call.price, call.llm_attempts, call.usage)
-            if result.llm_calls and not result.calls:  # recorded before calls were listed
-                self._ledger("summarize", result.model, None, result.llm_calls, result.usage)
         return result
 
     def _ledger(
@@ -349,36 +340,25 @@ class TurnRuntime:
             activity, request, summary=summary, **policies.DB
         )
 
-    async def crud(
-        self, call: ToolCall, registry: SessionIdRegistry, *, key: str, step: int | None
-    ) -> tuple[CrudCallResult, SessionIdRegistry]:
-        if self.versions.has(SHARED_REGISTRY):
-            async with self.registry_turns:  # taken at once when no other step holds it
-                return await self._crud(call, registry, key=key, step=step)
-        return await self._crud(call, registry, key=key, step=step)
-
-    async def _crud(
-        self, call: ToolCall, registry: SessionIdRegistry, *, key: str, step: int | None
-    ) -> tuple[CrudCallResult, SessionIdRegistry]:
-        target = call.params.get("table", "?")
-        result = await self.local(
-            CrudActivities.crud,
-            CrudCallRequest(
-                user_id=self.turn.user_id,
-                call=call,
-                registry=None if self.loaded else registry.snapshot(),
-                state_ref=self.state_ref(registry) if self.loaded else None,
-                idempotency_key=key,
-                step=step,
-            ),
-            summary=f"{call.tool} {target}",
-        )
-        if result.registry_delta is not None:
+    async def crud(self, call: ToolCall, *, key: str, step: int | None) -> CrudCallResult:
+        """A CRUD call in the turn's registry. Concurrent steps' calls take turns (held from
+        the registry a call reads to its delta applied): refs are numbered in call order."""
+        async with self.registry_turns:  # taken at once when no other step holds it
+            result = await self.local(
+                CrudActivities.crud,
+                CrudCallRequest(
+                    user_id=self.turn.user_id,
+                    call=call,
+                    state_ref=self.state_ref(),
+                    idempotency_key=key,
+                    step=step,
+                ),
+                summary=f"{call.tool} {call.params.get('table', '?')}",
+            )
             if result.known is not None:  # the touched refs' entries, where the copy lacks them
-                registry.adopt(result.known)
-            registry.apply_delta(result.registry_delta)  # in place: only the changes crossed
-            return result, registry
-        return result, SessionIdRegistry.from_dict(result.registry)  # recorded before deltas
+                self.registry.adopt(result.known)
+            self.registry.apply_delta(result.registry_delta)  # only the changes crossed
+        return result
 
     async def schema(self, subdomain: str) -> SchemaResult:
         return await self.local(
@@ -405,47 +385,31 @@ class TurnRuntime:
         )
 
     async def open(self) -> None:
-        """``wait_for_previous``, ``load(working_copy=True)`` and ``prepare`` as one local
-        activity (the ``open-turn`` change): it loads nothing while the turn before has not
-        saved, and the turn waits as a queued one does, then asks again."""
+        """Open the turn with one local activity (``open_turn``): the turn before has saved,
+        this turn's row is started and its working copy loaded, the pre-processing read is
+        done. A queued turn (the one before has not saved) loads nothing: it waits, woken by
+        that turn's save (the ``previous_turn_saved`` signal) or after a few seconds in case
+        the wake-up came before this workflow existed, then asks again."""
         turn = self.turn
-        waits = self.versions.has(FOLLOW_UPS) and turn.turn_number > 1
         while True:
             self.previous_saved = False
             opened = await self.local(
                 TurnOpening.open_turn,
                 OpenTurnRequest(
-                    previous=self._previous_request() if waits else None,
-                    begin=self._begin_request(working_copy=True),
+                    previous=self._previous_request() if turn.turn_number > 1 else None,
+                    begin=self._begin_request(),
                     prepare=self._prepare_request(state_ref=None),
                 ),
                 summary="open the turn: previous saved, load, profile, dashboard, mentions",
             )
             if opened.begun is not None:
-                self._settled()
+                if self.progress.status == "queued":
+                    self.set_status("running")
                 self._loaded(opened.begun)
                 if opened.prepared is None:  # the read failed after the turn began
                     await self.prepare()
                 else:
                     self._prepared(opened.prepared)
-                return
-            await self._queued()
-
-    async def wait_for_previous(self) -> None:
-        """A queued turn waits until the turn before it has saved its state: woken by that
-        turn's save (the ``previous_turn_saved`` signal), and checking again every few
-        seconds in case the wake-up came before this workflow existed."""
-        if not self.versions.has(FOLLOW_UPS) or self.turn.turn_number <= 1:
-            return
-        while True:
-            self.previous_saved = False
-            found = await self.local(
-                TurnStateActivities.previous_turn,
-                self._previous_request(),
-                summary="previous turn saved?",
-            )
-            if found.settled:
-                self._settled()
                 return
             await self._queued()
 
@@ -455,10 +419,6 @@ class TurnRuntime:
             user_id=self.turn.user_id,
             turn_number=self.turn.turn_number,
         )
-
-    def _settled(self) -> None:
-        if self.progress.status == "queued":
-            self.set_status("running")
 
     async def _queued(self) -> None:
         """Wait (queued) for the previous turn's save signal, or a few seconds."""
@@ -474,19 +434,7 @@ class TurnRuntime:
         except builtins.TimeoutError:  # ``TimeoutError`` here is Temporal's
             pass  # check again
 
-    async def load(self, *, working_copy: bool = False) -> None:
-        """Start the turn's row and load the conversation state and registry it starts from:
-        the whole state, or (``working_copy``) only what the workflow itself reads (the
-        refs its prompts can show and the unsaved content); activities read the rest from
-        the saved state by reference (``state_ref``)."""
-        begun = await self.local(
-            TurnStateActivities.begin_turn,
-            self._begin_request(working_copy=working_copy),
-            summary="load conversation",
-        )
-        self._loaded(begun)
-
-    def _begin_request(self, *, working_copy: bool) -> BeginTurnRequest:
+    def _begin_request(self) -> BeginTurnRequest:
         turn = self.turn
         return BeginTurnRequest(
             conversation_id=turn.conversation_id,
@@ -494,8 +442,6 @@ class TurnRuntime:
             turn_number=turn.turn_number,
             workflow_id=self.workflow_id,
             message=turn.message,
-            working_copy=working_copy,
-            archive_keys=working_copy and self.versions.has(ARCHIVE_KEYS),
         )
 
     def _loaded(self, begun: BeginTurnResult) -> None:
@@ -507,31 +453,28 @@ class TurnRuntime:
         self.registry = SessionIdRegistry.from_dict(begun.state.registry)
         self.registry.begin_turn(self.turn.turn_number)
 
-    def state_ref(
-        self,
-        registry: SessionIdRegistry | None = None,
-        archive: dict[str, JsonValue] | None = None,
-    ) -> StateRef:
+    def state_ref(self, archive: dict[str, JsonValue] | None = None) -> StateRef:
         """The state a model activity reads, by reference: the version this turn loaded and
-        what the turn changed since (in ``registry``, a parallel step's copy, or the turn's;
-        in ``archive``, or the turn's content archive)."""
+        what the turn changed since (in its registry; in ``archive``, or the turn's content
+        archive)."""
         now = self.state.content_archive if archive is None else archive
         stored = dict.fromkeys(self.stored.archive)
         return StateRef(
             user_id=self.turn.user_id,
             conversation_id=self.turn.conversation_id,
             version=self.version,
-            registry=(registry or self.registry).delta_since(self.stored.registry),
+            registry=self.registry.delta_since(self.stored.registry),
             archived=[k for k in now if k not in stored],
             unarchived=[k for k in self.stored.archive if k not in now],
         )
 
     async def prepare(self) -> None:
-        """Seed 000's pre-processing: UI changes and @-mentions get refs and fresh data, and
-        the profile and kitchen dashboard are loaded, before any node runs."""
+        """Seed 000's pre-processing on its own, when ``open_turn``'s read failed after the
+        turn began: UI changes and @-mentions get refs and fresh data, and the profile and
+        kitchen dashboard are loaded, before any node runs."""
         prepared = await self.local(
             TurnContextActivities.prepare_turn,
-            self._prepare_request(state_ref=self.state_ref() if self.loaded else None),
+            self._prepare_request(state_ref=self.state_ref()),
             summary="load profile, dashboard, changes and mentions",
         )
         self._prepared(prepared)
@@ -583,14 +526,13 @@ class TurnRuntime:
         """What the turn leaves (``TurnEnding``): its registry changes and ``fields``."""
         return TurnEnding(registry=self.registry.delta_since(self.stored.registry), **fields)
 
-    async def finish(
-        self, state: ConversationState | TurnEnding, status: str, response: str | None
-    ) -> None:
-        """Save the conversation state the turn leaves behind and its final status. A
-        queued turn that ends before it loaded the state (cancelled while it waited) has
-        nothing to save: only its row gets the status."""
+    async def finish(self, ending: TurnEnding | None, status: str, response: str | None) -> None:
+        """Save what the turn leaves behind (``ending``, applied to the saved state) and its
+        final status. A turn that ends before it loaded the state (a queued one cancelled
+        while it waited) has nothing to save (``ending`` None): only its row gets the
+        status."""
         self.mark(status)
-        if not self.loaded and self.versions.has(FOLLOW_UPS):
+        if ending is None:
             await self.mark_turn(status, response)
             self.count_turn(status)
             self.set_status(status)
@@ -604,8 +546,7 @@ class TurnRuntime:
                 user_id=self.turn.user_id,
                 turn_number=self.turn.turn_number,
                 expected_version=self.version,
-                state=state if isinstance(state, ConversationState) else None,
-                ending=state if isinstance(state, TurnEnding) else None,
+                ending=ending,
                 status=status,
                 response=response,
                 plan=self.plan_record(),

@@ -34,8 +34,6 @@ class TurnState:
     """Pauses this turn made (``TurnLimits.max_pauses``)."""
     last_pause: PendingPause | None = None
     inputs: list[UserInput] = field(default_factory=list)
-    """Answers to the open pause, waiting to be taken (signal or update)."""
-    seen_inputs: list[str] = field(default_factory=list)
-    """Input ids already taken: a repeated signal is ignored."""
+    """Answers to the open pause, waiting to be taken."""
     receipts: dict[str, InputReceipt] = field(default_factory=dict)
     """Answers accepted by the ``answer`` update, by input id (a repeat gets the same)."""

@@ -49,8 +49,6 @@ def turn_activities(
     opening = TurnOpening(state, prepare)
     return {
         "open_turn": opening.open_turn,
-        "previous_turn": state.previous_turn,
-        "begin_turn": state.begin_turn,
         "prepare_turn": prepare.prepare_turn,
         "mark_turn": state.mark_turn,
         "summarize": state.summarize,

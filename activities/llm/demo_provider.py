@@ -3,10 +3,10 @@ without an API key.
 
 **This is not an LLM.** It does not read the prompts. It matches the lower-cased user
 message against a handful of fixed patterns and builds each node's output from the node's
-request model, which every node activity passes in ``LlmRequest.extra["request"]`` (see
-``activities/model_nodes.py``). Anything it does not recognise gets an honest "I can't help
-with ..." and nothing is done. Its outputs go through the gateway's validation like any
-model's.
+request model, which every node activity passes in ``LlmRequest.extra["request"]``, and the
+registry the node was shown (``extra["registry"]``; see ``activities/model_nodes.py``).
+Anything it does not recognise gets an honest "I can't help with ..." and nothing is done.
+Its outputs go through the gateway's validation like any model's.
 
 It keeps to the user's profile (``context.profile`` of the Think, Act and bypass requests:
 dietary restrictions, allergies, disliked ingredients, time budget) in everything it
@@ -738,8 +738,14 @@ def _facts(request: LlmRequest, model: type[BaseModel]) -> Any:
     return model.model_validate(raw)
 
 
-def understand(req: UnderstandRequest, today: dt.date) -> UnderstandOutput:
-    registry = SessionIdRegistry.from_dict(req.registry)
+def _shown(request: LlmRequest) -> SessionIdRegistry:
+    """The registry the node's prompt showed (none: an empty one)."""
+    return SessionIdRegistry.from_dict(request.extra.get("registry"))
+
+
+def understand(
+    req: UnderstandRequest, registry: SessionIdRegistry, today: dt.date
+) -> UnderstandOutput:
     intent = classify(req.message, registry, req.pending, today)
     if intent.kind == "show" and intent.subdomain:
         return UnderstandOutput(
@@ -771,8 +777,7 @@ def save_which_question(intent: Intent) -> str:
     )
 
 
-def think(req: ThinkRequest, today: dt.date) -> ThinkOutput:
-    registry = SessionIdRegistry.from_dict(req.registry)
+def think(req: ThinkRequest, registry: SessionIdRegistry, today: dt.date) -> ThinkOutput:
     intent = classify(req.message, registry, req.pending, today)
     kind = intent.kind
     if kind in ("add", "remove") and intent.place:
@@ -1471,9 +1476,9 @@ class DemoProvider:
     def _output(self, request: LlmRequest) -> BaseModel:
         node = request.node
         if node == "understand":
-            return understand(_facts(request, UnderstandRequest), self._today())
+            return understand(_facts(request, UnderstandRequest), _shown(request), self._today())
         if node == "think":
-            return think(_facts(request, ThinkRequest), self._today())
+            return think(_facts(request, ThinkRequest), _shown(request), self._today())
         if node == "act":
             return act(_facts(request, ActRequest))
         if node == "act_quick":

@@ -7,40 +7,53 @@ from temporalio.testing import ActivityEnvironment
 from activities.llm.gateway import LlmGateway
 from activities.llm.script_provider import ScriptProvider
 from activities.model_nodes import NodeActivities
-from activities.payloads import ThinkRequest, UnderstandRequest
+from activities.payloads import StateRef, ThinkRequest, UnderstandRequest
+from activities.saved_state import SavedStates
 from domain.conversation import ConversationState, TurnRecord
 from domain.modes import MODES
 from domain.nodes import UnderstandOutput
 from domain.prompts import load
 from domain.tokens import estimate_tokens
+from tests.activities.saved_conversation import save
 
 
-def request(history_words: int) -> UnderstandRequest:
+async def saved(sessions, user, history_words: int) -> StateRef:
+    """A conversation whose one turn on record is ``history_words`` words long."""
     state = ConversationState(
         recent_turns=[TurnRecord(turn=1, user_message="plan dinners " * history_words)]
     )
-    return UnderstandRequest(message="add milk", mode="plan", state=state, registry={})
+    conversation, version = await save(sessions, user, state)
+    return StateRef(user_id=str(user), conversation_id=conversation, version=version)
 
 
-async def test_understand_fits_its_budget_and_records_the_dropped_sections():
+async def request(sessions, user, history_words: int) -> UnderstandRequest:
+    ref = await saved(sessions, user, history_words)
+    return UnderstandRequest(message="add milk", mode="plan", state_ref=ref)
+
+
+def nodes(script: ScriptProvider, sessions, **budgets) -> NodeActivities:
+    return NodeActivities(LlmGateway(script), states=SavedStates(sessions), **budgets)
+
+
+async def test_understand_fits_its_budget_and_records_the_dropped_sections(sessions, user):
     script = ScriptProvider.from_responses([{"node": "understand", "output": {}}])
-    nodes = NodeActivities(LlmGateway(script), context_budget=60)
-    result = await ActivityEnvironment().run(nodes.understand, request(history_words=500))
+    activity = nodes(script, sessions, context_budget=60).understand
+    result = await ActivityEnvironment().run(activity, await request(sessions, user, 500))
     assert result.context_dropped == ["Recent conversation"]
     assert result.context_tokens == estimate_tokens(script.calls[0].user) <= 60
     assert script.calls[0].user.startswith("## Current message\nadd milk")
     assert result.template == "understand" and result.version == load("understand").version
 
 
-async def test_within_budget_nothing_is_dropped():
+async def test_within_budget_nothing_is_dropped(sessions, user):
     script = ScriptProvider.from_responses([{"node": "understand", "output": {}}])
-    nodes = NodeActivities(LlmGateway(script))
-    result = await ActivityEnvironment().run(nodes.understand, request(history_words=5))
+    activity = nodes(script, sessions).understand
+    result = await ActivityEnvironment().run(activity, await request(sessions, user, 5))
     assert result.context_dropped == []
     assert "plan dinners" in script.calls[0].user
 
 
-async def test_the_mode_shapes_understands_and_thinks_system_prompts():
+async def test_the_mode_shapes_understands_and_thinks_system_prompts(sessions, user):
     script = ScriptProvider.from_responses(
         [
             {"node": "understand", "output": {}, "repeat": True},
@@ -54,19 +67,16 @@ async def test_the_mode_shapes_understands_and_thinks_system_prompts():
             },
         ]
     )
-    nodes = NodeActivities(LlmGateway(script))
+    activities = nodes(script, sessions)
     env = ActivityEnvironment()
+    ref = await saved(sessions, user, history_words=1)
     for mode in ("quick", "plan", "create"):
-        understand = request(history_words=1).model_copy(update={"mode": mode})
-        await env.run(nodes.understand, understand)
+        understand = UnderstandRequest(message="add milk", mode=mode, state_ref=ref)
+        await env.run(activities.understand, understand)
         think = ThinkRequest(
-            message="add milk",
-            mode=mode,
-            understand=UnderstandOutput(),
-            state=ConversationState(),
-            registry={},
+            message="add milk", mode=mode, understand=UnderstandOutput(), state_ref=ref
         )
-        await env.run(nodes.think, think)
+        await env.run(activities.think, think)
     prompts = {(c.node, i // 2): c.system for i, c in enumerate(script.calls)}
     for i, mode in enumerate(("quick", "plan", "create")):
         config = MODES[mode]

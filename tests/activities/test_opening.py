@@ -45,8 +45,6 @@ def request(user, conversation: str, turn: int, message: str) -> OpenTurnRequest
             turn_number=turn,
             workflow_id=turn_store.turn_workflow_id(conversation, turn),
             message=message,
-            working_copy=True,
-            archive_keys=True,
         ),
         prepare=PrepareTurnRequest(user_id=str(user), message=message, today=TODAY),
     )

@@ -113,7 +113,6 @@ async def test_the_state_a_turn_began_with_is_read_by_reference_without_another_
             turn_number=2,
             workflow_id="wf-begun",
             message="and now?",
-            working_copy=True,
         ),
     )
 
@@ -136,70 +135,49 @@ async def test_another_users_conversation_is_not_read(sessions, user, other_user
     assert raised.value.type == "conversation_not_found" and raised.value.non_retryable
 
 
-async def prompts_both_ways(sessions, user, answer, whole, by_ref, *, summarize=False):
-    """The (system, user) prompts a node renders from a request sent whole and by reference
-    (``answer``: the scripted model's answer, in ``tests.workflows.script``'s words)."""
-    node = answer["node"]
-    script = ScriptProvider.from_responses([{**answer, "repeat": True}])
+async def prompt(sessions, answer: dict, request, *, summarize: bool = False) -> str:
+    """The user prompt a node renders from ``request`` (``answer``: the scripted model's
+    answer, in ``tests.workflows.script``'s words)."""
+    script = ScriptProvider.from_responses([answer])
     gateway = LlmGateway(script)
     if summarize:
         activity = TurnStateActivities(sessions, gateway).summarize
     else:
-        nodes = NodeActivities(gateway, states=SavedStates(sessions))
-        activity = getattr(nodes, node)
-    env = ActivityEnvironment()
-    await env.run(activity, whole)
-    await env.run(activity, by_ref)
-    first, second = script.calls[0], script.calls[1]
-    return (first.system, first.user), (second.system, second.user)
+        activity = getattr(NodeActivities(gateway, states=SavedStates(sessions)), answer["node"])
+    await ActivityEnvironment().run(activity, request)
+    return script.calls[0].user
 
 
-async def test_every_node_shows_the_same_prompt_whether_the_state_comes_whole_or_by_reference(
-    sessions, user
-):
+async def test_every_node_is_shown_the_saved_state_with_the_turns_changes(sessions, user):
     conversation, version = await saved(sessions, user)
     stored = (await turn_store.load_conversation(sessions, str(user), conversation))[0]
     registry = this_turn(stored.registry)
-    now = stored.model_copy(update={"registry": registry.snapshot()})
     ref = StateRef(
         user_id=str(user),
         conversation_id=conversation,
         version=version,
         registry=registry.delta_since(stored.registry),
     )
-    whole = {"state": now.for_prompt(), "registry": registry.for_prompt().to_dict()}
+    milk = next(r for r in registry.known_refs() if registry.label(r) == "milk")
 
-    understand = UnderstandRequest(message="add milk", mode="plan", **whole)
-    a, b = await prompts_both_ways(
-        sessions, user, script.understand(), understand, _by_ref(understand, ref)
-    )
-    assert a == b and "inv_1" in a[1] and "suggest a risotto" in a[1]
+    understand = UnderstandRequest(message="add milk", mode="plan", state_ref=ref)
+    shown = await prompt(sessions, script.understand(), understand)
+    assert "inv_1" in shown and milk in shown and "suggest a risotto" in shown
 
     step = ThinkStep(description="Read the rice", step_type="read", subdomain="inventory")
-    act = ActRequest(
-        goal="g", plan=[step], step_index=0, mode="plan", **{**whole, "state": now.for_act()}
-    )
-    done = script.complete("Found 1 kg of rice.")
-    a, b = await prompts_both_ways(sessions, user, done, act, _by_ref(act, ref))
-    assert a == b and "inv_1" in a[1]
+    act = ActRequest(goal="g", plan=[step], step_index=0, mode="plan", state_ref=ref)
+    assert "inv_1" in await prompt(sessions, script.complete("Found 1 kg of rice."), act)
 
     result = StepResult(
         step_index=0, description="Read the rice", step_type="read", subdomain="inventory"
     )
-    reply = ReplyRequest(message="rice?", mode="plan", step_results=[result], **whole)
-    answer = script.reply("You have rice.")
-    a, b = await prompts_both_ways(sessions, user, answer, reply, _by_ref(reply, ref))
-    assert a == b and "suggest a risotto" in a[1]
+    reply = ReplyRequest(message="rice?", mode="plan", step_results=[result], state_ref=ref)
+    assert "suggest a risotto" in await prompt(sessions, script.reply("You have rice."), reply)
 
     record = TurnRecord(turn=3, user_message="rice?", assistant_response="You have rice.")
-    summary = TurnExecutionSummary(turn_num=3)
-    prompt_copy = now.model_copy(
-        update={
-            "registry": registry.for_prompt().snapshot(),
-            "content_archive": dict.fromkeys(now.content_archive),
-        }
+    summarize = SummarizeRequest(
+        state_ref=ref, record=record, summary=TurnExecutionSummary(turn_num=3)
     )
-    summarize = SummarizeRequest(state=prompt_copy, record=record, summary=summary)
     answer = {
         "node": "summarize",
         "output": {
@@ -208,14 +186,4 @@ async def test_every_node_shows_the_same_prompt_whether_the_state_comes_whole_or
             "conversation_phase": "exploring",
         },
     }
-    a, b = await prompts_both_ways(
-        sessions, user, answer, summarize, _by_ref(summarize, ref), summarize=True
-    )
-    assert a == b and "suggest a risotto" in a[1]
-
-
-def _by_ref(request, ref: StateRef):
-    empty = {"state_ref": ref, "state": None}
-    if "registry" in type(request).model_fields:
-        empty["registry"] = RegistrySnapshot()
-    return request.model_copy(update=empty)
+    assert "suggest a risotto" in await prompt(sessions, answer, summarize, summarize=True)

@@ -352,12 +352,11 @@ def test_summarize_is_shown_the_steps_what_was_saved_and_generated_and_the_conve
             {"tool": "db_create", "table": "shopping_list", "rows": [{"name": "milk"}], "count": 1}
         ],
     )
-    text = summarize_context("add milk", "Milk is on your list.", state, [saved])
-    assert "## Steps executed\n- Add milk → completed. Added milk\n" in text
-    assert "## Saved this turn\nAdded 1 item to your shopping list: milk." in text
+    milk = "Added 1 item to your shopping list: milk."
     eggs = "Added 1 item to your shopping list: eggs."  # by a step that was then blocked
-    recorded = summarize_context("add milk", "Done.", state, [saved], [eggs])
-    assert f"## Saved this turn\n{eggs}\n" in recorded
+    text = summarize_context("add milk", "Milk is on your list.", state, [saved], [milk, eggs])
+    assert "## Steps executed\n- Add milk → completed. Added milk\n" in text
+    assert f"## Saved this turn\n{milk}\n{eggs}\n" in text
     assert "## Generated, not saved\nLime Rice" in text
     assert "## Recent conversation\n" in text and "Turn 2 — user: make a rice side" in text
 

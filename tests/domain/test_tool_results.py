@@ -44,12 +44,3 @@ def test_a_call_is_its_error_or_its_rows():
 def test_a_key_this_version_does_not_know_is_kept():
     odd = {"tool": "db_read", "params": {}, "cached": True}
     assert ToolEntry.model_validate(odd).model_dump() == odd
-
-
-def test_renaming_refs_keeps_the_same_fields_set():
-    entry = ToolEntry(tool="db_read", rows=[{"id": "recipe_2", "note": "like recipe_2"}])
-    renamed = entry.renamed({"recipe_2": "recipe_4"})
-    assert renamed.as_dict() == {
-        "tool": "db_read",
-        "rows": [{"id": "recipe_4", "note": "like recipe_4"}],
-    }

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +20,6 @@ from temporalio.testing import WorkflowEnvironment
 from activities.llm.openai_provider import OpenAIProvider
 from activities.llm.provider import LlmProvider
 from activities.llm.script_provider import ScriptProvider
-from api.devserver import dev_server
 from domain.turn_store import create_conversation
 from tests.activities.llm.fake_openai import FakeOpenAI
 from tests.workflows.wire import WireLog, WireScript
@@ -43,11 +42,11 @@ HISTORIES = Path(__file__).parent / "histories"
 async def keep_history(handle: WorkflowHandle, name: str) -> None:
     """With ALFRED_RECORD_HISTORIES=1, save the run's history for the replay test.
 
-    Re-record only on purpose: a workflow change that breaks replay of the committed
-    histories must go behind ``workflow.patched`` or into a new workflow type instead.
+    Re-record only on purpose (docs/HOWTO.md "Change the turn's control flow"): a change
+    ships behind ``rt.versions.has``, its runs recorded beside the committed ones with
+    ``ALFRED_HISTORY_SUFFIX=.<change id>``; the runs without it are the old path's proof.
     """
     if os.environ.get("ALFRED_RECORD_HISTORIES") == "1":
-        # A suffix keeps older recordings: they prove that patched changes still replay.
         suffix = os.environ.get("ALFRED_HISTORY_SUFFIX", "")
         history = await handle.fetch_history()
         (HISTORIES / f"{name}{suffix}.json").write_text(history.to_json())
@@ -148,15 +147,6 @@ async def wait_for(
             if condition(current):
                 return current
             await asyncio.sleep(0.05)
-
-
-@pytest.fixture(scope="session")
-def dev_temporal() -> Iterator[str]:
-    """A Temporal CLI dev server's address: real time and the production server's rules,
-    for what the time-skipping server does not show as a cluster would (heartbeat
-    timeouts, a retry's wait against the schedule-to-close timeout)."""
-    with dev_server() as address:
-        yield address
 
 
 @pytest.fixture(scope="session")

@@ -115,7 +115,7 @@ async def test_a_later_turn_retrieves_archived_content_its_copy_holds_only_the_k
         await (await turns.start("think of soup")).result()
         handle = await turns.start("show me that soup again")
         await handle.result()
-        await keep_history(handle, "archive_by_keys")
+        await keep_history(handle, "archive_retrieve")
     looked = [c for c in script.calls if c.node == "act"][-1]
     assert '"archive_key": "gen_recipe_1", "content": {"name": "Miso Soup"}' in looked.user
     history = (await handle.fetch_history()).to_json()

@@ -7,7 +7,7 @@ import uuid
 from domain import formatters
 from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import PANTRY, Kitchen
-from tests.workflows.conftest import Turns, keep_history, progress, wait_for
+from tests.workflows.conftest import Turns, keep_history, progress, send, wait_for
 from tests.workflows.script import (
     act,
     clarify_first,
@@ -137,9 +137,7 @@ async def test_the_pause_cap_ends_the_turn_with_the_open_question(turns: Turns):
     async with turns.worker(script):
         handle = await turns.start("that one", limits=TurnLimits(max_pauses=1))
         await wait_for(handle, lambda p: p.status == "awaiting_input")
-        await handle.signal(
-            "submit_input", UserInput(input_id=uuid.uuid4().hex, action="answer", text="hmm")
-        )
+        await send(handle, UserInput(input_id=uuid.uuid4().hex, action="answer", text="hmm"))
         result = await handle.result()
         state = await progress(handle)
     assert result.status == "completed"

@@ -11,12 +11,12 @@ from temporalio import activity
 from temporalio.client import WorkflowFailureError
 
 from activities.payloads import (
-    BeginTurnRequest,
-    BeginTurnResult,
     FinishTurnRequest,
     FinishTurnResult,
     MarkTurnRequest,
     MarkTurnResult,
+    OpenTurnRequest,
+    OpenTurnResult,
 )
 from domain.crud.calls import DbRead
 from domain.registry import SessionIdRegistry
@@ -60,8 +60,8 @@ async def test_a_cook_session_guides_from_its_own_history_and_hands_off_an_updat
         await (await turns.start("keep that change")).result()
         after, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
     assert second.response == "Step 2: simmer."
-    # One model call; begin, prepare, mark and finish are the only local activities: no CRUD.
-    assert activities == Counter({"bypass": 1, "(local activities)": 4})
+    # One model call; open, mark and finish are the only local activities: no CRUD.
+    assert activities == Counter({"bypass": 1, "(local activities)": 3})
     cook_prompts = [c.user for c in script.calls if c.node == "cook"]
     assert '"instructions": ["Rinse.", "Simmer."]' in cook_prompts[1]
     assert "User: let's cook Dal (recipe_1)" in cook_prompts[1]
@@ -85,7 +85,9 @@ async def test_brainstorm_without_tools_hands_off_a_recipe_to_save(turns: Turns,
     )
     async with turns.worker(script):
         await (await turns.start("ideas for a side?", mode="brainstorm")).result()
-        done = await (await turns.start("let's keep the slaw", mode="brainstorm")).result()
+        handle = await turns.start("let's keep the slaw", mode="brainstorm")
+        done = await handle.result()
+        await keep_history(handle, "brainstorm_handoff")
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
     assert done.status == "completed"
     registry = SessionIdRegistry.from_dict(state.registry)
@@ -105,12 +107,12 @@ async def test_a_bypass_turn_loads_a_working_copy_and_saves_only_what_it_changed
     )
     activities = turn_activities(turns.sessions, script)
     real = dict(activities)
-    loaded: list[BeginTurnResult] = []
+    loaded: list[OpenTurnResult] = []
     saved: list[FinishTurnRequest] = []
 
-    @activity.defn(name="begin_turn")
-    async def begin_turn(request: BeginTurnRequest) -> BeginTurnResult:
-        loaded.append(await real["begin_turn"](request))
+    @activity.defn(name="open_turn")
+    async def open_turn(request: OpenTurnRequest) -> OpenTurnResult:
+        loaded.append(await real["open_turn"](request))
         return loaded[-1]
 
     @activity.defn(name="finish_turn")
@@ -118,13 +120,14 @@ async def test_a_bypass_turn_loads_a_working_copy_and_saves_only_what_it_changed
         saved.append(request)
         return await real["finish_turn"](request)
 
-    activities.update(begin_turn=begin_turn, finish_turn=finish_turn)
+    activities.update(open_turn=open_turn, finish_turn=finish_turn)
     async with turns.worker(script, list(activities.values())):
         done = await (await turns.start("let's keep the slaw", mode="brainstorm")).result()
     assert done.status == "completed"
-    assert loaded[0].state.registry.ref_to_uuid == {}  # nine turns old: not in the copy
+    assert loaded[0].begun is not None
+    assert loaded[0].begun.state.registry.ref_to_uuid == {}  # nine turns old: not in the copy
     (finish,) = saved
-    assert finish.state is None and finish.ending is not None
+    assert finish.ending is not None
     assert set(finish.ending.registry.changed.ref_to_uuid) == {"gen_recipe_1"}
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
     registry = SessionIdRegistry.from_dict(state.registry)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 
 from temporalio import activity
-from temporalio.worker import Worker
 
 from activities.payloads import ActRequest, ActResult, CrudCallRequest, CrudCallResult
 from domain.nodes import ActDecision
@@ -16,7 +15,6 @@ from domain.turn_store import load_conversation
 from tests.kitchen_helper import Kitchen
 from tests.workflows.conftest import Turns, keep_history, progress
 from tests.workflows.script import complete, plan, reply, step, tool, understand
-from tests.workflows.variants import TurnWorkflowBeforeSharedRegistry
 from workflows.worker import turn_activities
 
 TWO_READS = plan(
@@ -53,7 +51,7 @@ async def test_steps_of_one_group_run_concurrently(turns: Turns):
     assert [s.status for s in state.steps] == ["completed", "completed"]
 
 
-async def read_both(turns: Turns, executor, swap, summaries: tuple[str, str], workflows=None):
+async def read_both(turns: Turns, executor, swap, summaries: tuple[str, str]):
     """Two concurrent reads (Dal at step 0, Chili at step 1), with ``swap(real activities)``'s
     activities in place of the real ones; what the saved state says afterwards."""
     await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
@@ -80,17 +78,8 @@ async def read_both(turns: Turns, executor, swap, summaries: tuple[str, str], wo
     )
     activities = turn_activities(turns.sessions, script)
     activities.update(swap(dict(activities)))
-    if workflows is None:
-        async with turns.worker(script, list(activities.values())):
-            await (await turns.start("compare")).result()
-    else:
-        async with Worker(
-            turns.env.client,
-            task_queue=turns.task_queue,
-            workflows=workflows,
-            activities=list(activities.values()),
-        ):
-            await (await turns.start("compare")).result()
+    async with turns.worker(script, list(activities.values())):
+        await (await turns.start("compare")).result()
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     registry = SessionIdRegistry.from_dict(state.registry)
     results = state.turn_step_results["1"]
@@ -214,35 +203,3 @@ async def test_database_calls_of_concurrent_steps_take_turns(turns: Turns, execu
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     registry = SessionIdRegistry.from_dict(state.registry)
     assert sorted(registry.label(r) for r in registry.known_refs()) == ["Chili", "Dal", "Soup"]
-
-
-def earlier_read_waits_for_the_later(real: dict) -> dict:
-    """Step 0's database call returns only after step 1's has."""
-    step_1_done = asyncio.Event()
-
-    @activity.defn(name="crud")
-    async def crud(request: CrudCallRequest) -> CrudCallResult:
-        if request.step != 1:
-            await asyncio.wait_for(step_1_done.wait(), timeout=15)
-        result = await real["crud"](request)
-        if request.step == 1:
-            step_1_done.set()
-        return result
-
-    return {"crud": crud}
-
-
-async def test_runs_from_before_the_shared_registry_still_fold_copies_back_in_step_order(
-    turns: Turns, executor
-):
-    outcome = await read_both(
-        turns,
-        executor,
-        earlier_read_waits_for_the_later,
-        ("Dal is recipe_1", "Chili is recipe_1"),
-        workflows=[TurnWorkflowBeforeSharedRegistry],
-    )
-    assert outcome["labels"] == {"recipe_1": "Dal", "recipe_2": "Chili"}
-    assert outcome["step_rows"] == ["recipe_1", "recipe_2"]
-    # Each step's copy showed its model recipe_1; the later step's prose is renamed.
-    assert outcome["summaries"] == ["Dal is recipe_1", "Chili is recipe_2"]

@@ -1,4 +1,4 @@
-"""Signals that repeat or come at the wrong time, worker restarts, cancellation, failures."""
+"""Worker restarts, cancellation, failures."""
 
 from __future__ import annotations
 
@@ -25,7 +25,6 @@ from tests.workflows.conftest import Turns, keep_history, progress, send, wait_f
 from tests.workflows.script import (
     clarify_first,
     complete,
-    plan,
     propose,
     reply,
     step,
@@ -50,7 +49,7 @@ ASK_THEN_PROPOSE = (
 """A question ("which list?"), then a proposal, then the plan: two pauses in one turn."""
 
 
-def signal(action: str, text: str | None = None, input_id: str | None = None) -> UserInput:
+def answer(action: str, text: str | None = None, input_id: str | None = None) -> UserInput:
     return UserInput(input_id=input_id or uuid.uuid4().hex, action=action, text=text)
 
 
@@ -74,35 +73,6 @@ async def scheduled_activities(handle) -> Counter:
     return activity_kinds(await handle.fetch_history())
 
 
-async def test_a_signal_with_no_pause_open_is_recorded_and_ignored(turns: Turns):
-    script = turns.script(understand(), plan("Add milk", SHOP), *RUN_PLAN)
-    async with turns.worker(script):
-        handle = await turns.start("add milk")
-        stray = signal("confirm")
-        await handle.signal("submit_input", stray)
-        result = await handle.result()
-        state = await progress(handle)
-    assert result.status == "completed"
-    assert state.ignored_inputs == [stray]
-
-
-async def test_a_repeated_input_id_is_ignored(turns: Turns):
-    script = turns.script(*ASK_THEN_PROPOSE)
-    async with turns.worker(script):
-        handle = await turns.start("add it")
-        await awaiting(handle)
-        first = signal("answer", "the shopping list")
-        await handle.signal("submit_input", first)
-        await awaiting(handle, count=2)
-        await handle.signal("submit_input", first)  # a client retry of the old answer
-        assert (await progress(handle)).status == "awaiting_input"
-        await handle.signal("submit_input", signal("confirm"))
-        result = await handle.result()
-        state = await progress(handle)
-    assert result.response == "Added milk."
-    assert state.ignored_inputs == [first]
-
-
 async def test_a_turn_finishes_on_a_new_worker_without_repeating_activities(turns: Turns):
     script = turns.script(understand(), propose("Add milk", "Add milk?", SHOP), *RUN_PLAN)
     # No workflow cache, so no sticky queue: the test server would hold the next task for
@@ -112,7 +82,7 @@ async def test_a_turn_finishes_on_a_new_worker_without_repeating_activities(turn
         await awaiting(handle)
     # The first worker is gone; a new one picks up from the history.
     async with turns.worker(script):
-        await handle.signal("submit_input", signal("confirm"))
+        await send(handle, answer("confirm"))
         result = await handle.result()
         counts = await scheduled_activities(handle)
     assert result.status == "completed"
@@ -210,7 +180,7 @@ async def test_turns_on_a_slow_worker_write_histories_that_replay(turns: Turns):
         for handle in handles:
             await awaiting(handle)
         for handle in handles:
-            await send(handle, signal("confirm"))
+            await send(handle, answer("confirm"))
         # Polled, not awaited: waiting on a result lets the test server skip time, past the
         # 1 s task timeout while a slow local activity is still running.
         for handle in handles:

@@ -1,8 +1,9 @@
 """Committed histories of real turns replay against today's workflow code.
 
-A change to the workflow's control flow that would break turns already running in
-production fails here; such a change must go behind ``workflow.patched`` or into a new
-workflow type. Histories are recorded with ``ALFRED_RECORD_HISTORIES=1`` (see conftest).
+A change to the workflow's control flow that would break turns already running fails
+here; such a change ships behind ``rt.versions.has`` (``workflows.versions``; docs/HOWTO.md
+"Change the turn's control flow"). Histories are recorded with ``ALFRED_RECORD_HISTORIES=1``
+(see conftest).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.worker import Replayer, Worker
 
 from tests.replay import (
+    VARIANT,
     local_activity_markers,
     local_activity_types,
     patches,
@@ -25,11 +27,18 @@ from tests.replay import (
 )
 from tests.workflows.conftest import Turns
 from tests.workflows.script import quick
-from tests.workflows.variants import ReorderedTurnWorkflow, TurnWorkflowAskingLate
+from tests.workflows.variants import (
+    MARK_FIRST,
+    ReorderedTurnWorkflow,
+    TurnWorkflowAskingLate,
+    TurnWorkflowChangeDeprecated,
+    TurnWorkflowChangeRemoved,
+    TurnWorkflowWithAChange,
+)
 from workflows.bypass_turn import BypassTurnWorkflow
 from workflows.interface import TurnInput
 from workflows.turn import TurnWorkflow
-from workflows.versions import AT_START, FOLDED
+from workflows.versions import CHANGES
 from workflows.worker import turn_activities
 
 HISTORIES = sorted((Path(__file__).parent / "histories").glob("*.json"))
@@ -47,9 +56,20 @@ def test_histories_are_committed_for_the_main_paths():
         "proposal_expired",
         "ask_user_answered",
         "cancelled",
-        "failed_invalid_output",
+        "think_invalid_output",
         "llm_call_cap",
+        "cook_session",
     } <= names
+
+
+def test_the_committed_histories_are_of_the_changes_in_force():
+    """Every committed run opens with ``open_turn`` and recorded markers of ``CHANGES`` only
+    (none at 1.0): histories of retired paths are deleted with them."""
+    in_force = {change.id for change in CHANGES}
+    for path in HISTORIES:
+        recorded = history(path)
+        assert set(patches(recorded)) <= in_force, path.stem
+        assert local_activity_types(recorded)[0] == "open_turn", path.stem
 
 
 @pytest.mark.parametrize("path", HISTORIES, ids=[p.stem for p in HISTORIES])
@@ -96,7 +116,7 @@ async def _quick_read_history(turns: Turns, kind) -> WorkflowHistory:
                 turn_number=1,
                 message="what's in my pantry?",
             ),
-            id=f"turn-{uuid.uuid4().hex}",
+            id=("turn-" if kind is TurnWorkflow else VARIANT) + uuid.uuid4().hex,
             task_queue=turns.task_queue,
         )
         assert (await handle.result()).status == "completed"
@@ -107,12 +127,12 @@ async def test_asking_for_a_patch_after_a_local_activity_breaks_a_busy_workers_h
     turns: Turns,
 ):
     history = await _quick_read_history(turns, TurnWorkflowAskingLate)
-    begin_turn = local_activity_markers(history)[0]
+    open_turn = local_activity_markers(history)[0]
     replayer = Replayer(workflows=[TurnWorkflowAskingLate], data_converter=pydantic_data_converter)
     as_recorded = await replayer.replay_workflow(history, raise_on_replay_failure=False)
     assert as_recorded.replay_failure is None
     busy = await replayer.replay_workflow(
-        split_after(history, begin_turn), raise_on_replay_failure=False
+        split_after(history, open_turn), raise_on_replay_failure=False
     )
     assert isinstance(busy.replay_failure, workflow.NondeterminismError)
     assert "patch marker" in str(busy.replay_failure)
@@ -127,27 +147,45 @@ async def test_every_busy_worker_shape_of_a_turn_replays(turns: Turns):
     assert await replay_failures(history) == []
 
 
-async def test_a_new_run_records_one_patch_marker_for_every_change_so_far(turns: Turns):
-    history = await _quick_read_history(turns, TurnWorkflow)
-    assert patches(history) == [FOLDED]
+# --- a change of control flow, from release to removal (workflows/versions.py) ------------
 
 
-def test_the_committed_histories_cover_runs_from_before_and_after_patches_at_start():
-    """Runs without the AT_START marker ask for the older changes where they first did; runs
-    with it, every change in turn; runs with the fold, one marker. All must keep replaying
-    (above). Old runs in a busy shape fail as they always would: ``alfred turns end-stuck``
-    ends such turns."""
-    firsts = [patches(history(p))[:1] for p in HISTORIES]
-    assert [AT_START] in firsts
-    assert [FOLDED] in firsts
-    assert ["turn-context"] in firsts or [] in firsts
+async def replays(history: WorkflowHistory, kind: type) -> bool:
+    replayer = Replayer(workflows=[kind], data_converter=pydantic_data_converter)
+    result = await replayer.replay_workflow(history, raise_on_replay_failure=False)
+    return result.replay_failure is None
 
 
-def test_the_committed_histories_cover_turns_opened_both_ways():
-    """Runs from before ``open-turn`` load with ``begin_turn`` (and prepare apart); newer
-    runs open with one ``open_turn``: both must keep replaying (above)."""
-    openings = set()
-    for path in HISTORIES:
-        kinds = local_activity_types(history(path))
-        openings.update(k for k in kinds if k in ("open_turn", "begin_turn"))
-    assert openings == {"open_turn", "begin_turn"}
+async def test_a_change_is_asked_at_start_and_runs_from_before_it_keep_the_old_path(
+    turns: Turns,
+):
+    before = await _quick_read_history(turns, TurnWorkflow)
+    assert patches(before) == []  # a 1.0 run records no marker
+    after = await _quick_read_history(turns, TurnWorkflowWithAChange)
+    assert patches(after) == [MARK_FIRST.id]
+    # asked in the first workflow task, before any local activity's result
+    marker = next(
+        i for i, e in enumerate(after.events) if e.HasField("marker_recorded_event_attributes")
+    )
+    assert marker < local_activity_markers(after)[0]
+    # the new path: has() answered True (one mark_turn more)
+    assert local_activity_types(after).count("mark_turn") == (
+        local_activity_types(before).count("mark_turn") + 1
+    )
+    assert await replays(before, TurnWorkflowWithAChange)  # has() answers False: old path
+    assert await replays(after, TurnWorkflowWithAChange)
+    assert not await replays(after, TurnWorkflow)  # the change cannot leave while it runs
+    assert await replay_failures(after, workflows=[TurnWorkflowWithAChange]) == []
+
+
+async def test_a_deprecated_change_replays_the_runs_that_recorded_it_then_leaves(
+    turns: Turns,
+):
+    released = await _quick_read_history(turns, TurnWorkflowWithAChange)
+    assert await replays(released, TurnWorkflowChangeDeprecated)  # release N+1
+    deprecated = await _quick_read_history(turns, TurnWorkflowChangeDeprecated)
+    assert patches(deprecated) == [MARK_FIRST.id]
+    assert await replays(deprecated, TurnWorkflowChangeDeprecated)
+    # release N+2: a deprecated marker is skipped, a release N marker is not
+    assert await replays(deprecated, TurnWorkflowChangeRemoved)
+    assert not await replays(released, TurnWorkflowChangeRemoved)

@@ -25,7 +25,6 @@ from tests.kitchen_helper import PANTRY, Kitchen
 from tests.replay import opened_by
 from tests.workflows.conftest import Turns, keep_history
 from tests.workflows.script import complete, plan, reply, step, tool, understand
-from tests.workflows.variants import TurnWorkflowBeforeOpenTurn
 from workflows.interface import UiChange
 from workflows.worker import turn_activities
 
@@ -33,15 +32,8 @@ GENERATE = step("Suggest a side for the mentioned recipe", "generate", "recipes"
 READ = step("Read the inventory", "read", "inventory", group=1)
 
 
-BEFORE_OPEN_TURN = pytest.param(
-    [TurnWorkflowBeforeOpenTurn], id="runs-before-open-turn"
-)  # three local activities open the turn (previous_turn, begin_turn, prepare_turn)
-OPENINGS = pytest.mark.parametrize("workflows", [None, BEFORE_OPEN_TURN])
-
-
-@OPENINGS
 async def test_mentions_and_ui_changes_reach_every_node_with_fresh_data(
-    turns: Turns, executor, sessions, workflows
+    turns: Turns, executor, sessions
 ):
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     made = await kitchen.create("recipes", [{"name": "Tacos", "servings": 3}])
@@ -59,14 +51,11 @@ async def test_mentions_and_ui_changes_reach_every_node_with_fresh_data(
         reply("A lime slaw goes with your tacos."),
     )
     stale = UiChange(action="updated", table="inventory", id=milk, data={"quantity": 1})
-    async with turns.worker(script, workflows=workflows):
+    async with turns.worker(script):
         handle = await turns.start(f"what goes with @[Tacos](recipe:{tacos})?", ui_changes=[stale])
         result = await handle.result()
-        if workflows is None:
-            await keep_history(handle, "turn_context")
-    assert opened_by(await handle.fetch_history()) == (
-        ["open_turn"] if workflows is None else ["begin_turn", "prepare_turn"]
-    )
+        await keep_history(handle, "turn_context")
+    assert opened_by(await handle.fetch_history()) == ["open_turn"]
     assert result.status == "completed"
     prompts = {(c.node, c.step): c.user for c in script.calls}
     understand_prompt = prompts[("understand", None)]
@@ -101,10 +90,7 @@ async def pantry_read_nine_turns_ago(turns: Turns, executor, sessions) -> Kitche
     return kitchen
 
 
-@OPENINGS
-async def test_a_row_changed_long_after_it_was_read_keeps_its_ref(
-    turns: Turns, executor, sessions, workflows
-):
+async def test_a_row_changed_long_after_it_was_read_keeps_its_ref(turns: Turns, executor, sessions):
     """A turn's workflow holds the refs of the last few turns only; a row read nine turns
     ago and changed in the UI now still has its ref (found in the saved registry), and
     reading it again makes no new one."""
@@ -118,15 +104,12 @@ async def test_a_row_changed_long_after_it_was_read_keeps_its_ref(
         reply("You have 3 milk."),
     )
     changed = UiChange(action="updated", table="inventory", id=milk, data={"quantity": 3})
-    async with turns.worker(script, workflows=workflows):
+    async with turns.worker(script):
         handle = await turns.start("how much milk now?", ui_changes=[changed])
         assert (await handle.result()).status == "completed"
-        if workflows is None:
-            await keep_history(handle, "old_ref")
+        await keep_history(handle, "old_ref")
     # turn 10 waited for turn 9's save as a part of opening
-    assert opened_by(await handle.fetch_history()) == (
-        ["open_turn"] if workflows is None else ["previous_turn", "begin_turn", "prepare_turn"]
-    )
+    assert opened_by(await handle.fetch_history()) == ["open_turn"]
     assert "- `inv_1` [updated:user] milk" in script.calls[0].user
     assert all("inv_5" not in c.user for c in script.calls)
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
@@ -162,12 +145,10 @@ async def test_a_completion_naming_a_ref_from_long_ago_is_not_flagged_as_unknown
     assert registry.resolve("inv_2") == kitchen.registry.resolve("inv_2")
 
 
-async def test_parallel_steps_that_meet_old_refs_fold_back_without_new_refs(
-    turns: Turns, executor, sessions
-):
+async def test_parallel_steps_that_meet_old_refs_make_no_new_refs(turns: Turns, executor, sessions):
     """Two steps of one group: one reads the pantry (its old rows come with their saved
-    refs), the other names inv_2 from long ago. Folded back, every row keeps its ref: no
-    second ref is made for a row the conversation already had."""
+    refs), the other names inv_2 from long ago. Every row keeps its ref: no second ref is
+    made for a row the conversation already had."""
     kitchen = await pantry_read_nine_turns_ago(turns, executor, sessions)
     both = (
         step("Read the inventory", "read", "inventory"),
@@ -313,7 +294,7 @@ class _ReadFailsOnce(TurnContextActivities):
 
 def opening_whose_read_fails(turns: Turns, script) -> dict:
     activities = turn_activities(turns.sessions, script)
-    state = activities["begin_turn"].__self__
+    state = activities["finish_turn"].__self__
     reads = _ReadFailsOnce(turns.sessions)
     activities["open_turn"] = TurnOpening(state, reads).open_turn
     activities["prepare_turn"] = reads.prepare_turn
@@ -345,6 +326,7 @@ async def test_a_read_that_fails_for_good_after_the_turn_began_ends_a_loaded_tur
         handle = await turns.start("what's for dinner?")
         with pytest.raises(WorkflowFailureError):
             await handle.result()
+        await keep_history(handle, "failed_turn")
     assert opened_by(await handle.fetch_history()) == ["open_turn", "prepare_turn"]
     state, version = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     assert version == 1

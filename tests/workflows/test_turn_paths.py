@@ -139,6 +139,7 @@ async def test_proposal_rejected_is_acknowledged_and_changes_nothing(turns: Turn
         await awaiting(handle)
         await send(handle, answer("reject"))
         result = await handle.result()
+        await keep_history(handle, "proposal_rejected")
     assert result.status == "completed"
     assert "won't" in result.response.lower() or "nothing" in result.response.lower()
     assert await shopping_names(turns, executor) == []
@@ -203,6 +204,7 @@ async def test_understand_clarification_answer_goes_back_through_understand(turn
         assert paused.pending.kind == "clarification" and paused.pending.source == "understand"
         await send(handle, answer("answer", "the pasta one"))
         result = await handle.result()
+        await keep_history(handle, "clarification_understand")
     assert result.response == "You have no pasta recipes saved yet."
     second_understand = [c for c in script.calls if c.node == "understand"][1]
     assert "Which recipe do you mean?" in second_understand.user
@@ -225,6 +227,7 @@ async def test_think_clarification_answer_is_planned_after_understand(turns: Tur
         assert paused.pending.source == "think"
         await send(handle, answer("answer", "just add rice"))
         result = await handle.result()
+        await keep_history(handle, "clarification_think")
     assert result.status == "completed"
     assert [c.node for c in script.calls if c.node in ("understand", "think")] == [
         "understand",

@@ -1,78 +1,115 @@
-"""Variants of TurnWorkflow that tests run or replay to show what breaks a history.
+"""Variants of TurnWorkflow that tests run or replay to show what breaks a history and how a
+change of control flow ships (``workflows.versions``).
 
 Kept apart from the test modules: the workflow sandbox re-imports the module that defines a
 workflow class, and these import nothing but workflow code."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from temporalio import workflow
 
 with workflow.unsafe.imports_passed_through():
     from workflows.interface import TurnInput, TurnOutput
     from workflows.turn import TurnWorkflow
-    from workflows.versions import AT_START, CHANGES, OPEN_TURN, SHARED_REGISTRY, Versions
+    from workflows.versions import Change, Versions
+
+MARK_FIRST = Change(
+    id="mark-first",
+    release="test",
+    what="the turn's row is marked running once more before Understand",
+)
+"""A change for the tests: its new path issues one command more (a ``mark_turn``)."""
 
 
 @workflow.defn(name="TurnWorkflow")
 class ReorderedTurnWorkflow(TurnWorkflow):
-    """The same workflow with one change in control flow: it marks the turn before loading."""
+    """The same workflow with one change in control flow and no patch: it marks the turn
+    before opening it."""
+
+    @workflow.run
+    async def run(self, turn: TurnInput) -> TurnOutput:
+        opening = self.rt.open
+
+        async def marked_first() -> None:
+            await self.rt.mark_turn("running")
+            await opening()
+
+        self.rt.open = marked_first  # type: ignore[method-assign]
+        return await super().run(turn)
+
+
+class _WithMarkFirst(TurnWorkflow):
+    change = MARK_FIRST
+
+    async def _converse(self) -> str:
+        if self.rt.versions.has(self.change.id):
+            await self.rt.mark_turn("running")
+        return await super()._converse()
+
+
+@workflow.defn(name="TurnWorkflow")
+class TurnWorkflowWithAChange(_WithMarkFirst):
+    """Release N: ``MARK_FIRST`` ships behind ``has``, asked at start."""
+
+    @workflow.run
+    async def run(self, turn: TurnInput) -> TurnOutput:
+        self.rt.versions = Versions((self.change,))
+        return await super().run(turn)
+
+
+@workflow.defn(name="TurnWorkflow")
+class TurnWorkflowChangeDeprecated(_WithMarkFirst):
+    """Release N+1: ``MARK_FIRST`` deprecated; every run takes its new path (``has`` of a
+    deprecated change is True: the old branch would be deleted)."""
+
+    change = replace(MARK_FIRST, deprecated=True)
+
+    @workflow.run
+    async def run(self, turn: TurnInput) -> TurnOutput:
+        self.rt.versions = Versions((self.change,))
+        return await super().run(turn)
+
+
+@workflow.defn(name="TurnWorkflow")
+class TurnWorkflowChangeRemoved(TurnWorkflow):
+    """Release N+2: ``MARK_FIRST`` is gone from ``CHANGES``; its new path is the only one."""
 
     @workflow.run
     async def run(self, turn: TurnInput) -> TurnOutput:
         return await super().run(turn)
 
-    async def _begin(self) -> None:
+    async def _converse(self) -> str:
         await self.rt.mark_turn("running")
-        await super()._begin()
-
-
-class _AsksAfterLocalActivities(Versions):
-    """The patch placement before ``workflows.versions``: every change asked where used."""
-
-    def decide(self) -> None:
-        self._at_start = False
-        self._changes = dict.fromkeys(CHANGES, False)
+        return await super()._converse()
 
 
 @workflow.defn(name="TurnWorkflowAskingLate")
 class TurnWorkflowAskingLate(TurnWorkflow):
+    """The placement ``workflows.versions`` forbids: the change asked where it is used, right
+    after the turn's first local activity (``open_turn``)."""
+
     @workflow.run
     async def run(self, turn: TurnInput) -> TurnOutput:
-        self.rt.versions = _AsksAfterLocalActivities()
         return await super().run(turn)
 
-
-class _Before(Versions):
-    """A run started before ``change``: neither it nor any later change is asked (no
-    marker is recorded), every earlier one is."""
-
-    def __init__(self, change: str) -> None:
-        super().__init__()
-        self.left_out = CHANGES[CHANGES.index(change) :]
-
-    def decide(self) -> None:
-        self._at_start = workflow.patched(AT_START)
-        for change in CHANGES:
-            asked = change not in self.left_out and self._at_start
-            self._changes[change] = asked and workflow.patched(change)
+    async def _converse(self) -> str:
+        if workflow.patched(MARK_FIRST.id):
+            await self.rt.mark_turn("running")
+        return await super()._converse()
 
 
 @workflow.defn(name="TurnWorkflow")
-class TurnWorkflowBeforeSharedRegistry(TurnWorkflow):
-    """A run as started before ``SHARED_REGISTRY``: its histories replay on TurnWorkflow."""
+class TurnOfARelease:
+    """A stand-in for a running turn of some release: it records the patch markers it is
+    given (``~id``: with ``deprecate_patch``) in its first activation, then waits."""
 
     @workflow.run
-    async def run(self, turn: TurnInput) -> TurnOutput:
-        self.rt.versions = _Before(SHARED_REGISTRY)
-        return await super().run(turn)
-
-
-@workflow.defn(name="TurnWorkflow")
-class TurnWorkflowBeforeOpenTurn(TurnWorkflow):
-    """A run as started before ``OPEN_TURN`` (three local activities open the turn): its
-    histories replay on TurnWorkflow."""
-
-    @workflow.run
-    async def run(self, turn: TurnInput) -> TurnOutput:
-        self.rt.versions = _Before(OPEN_TURN)
-        return await super().run(turn)
+    async def run(self, markers: list[str]) -> None:
+        for marker in markers:
+            if marker.startswith("~"):
+                workflow.deprecate_patch(marker[1:])
+            else:
+                workflow.patched(marker)
+        await workflow.wait_condition(lambda: False)

@@ -27,6 +27,7 @@ from activities.payloads import (
     ActRequest,
     BypassRequest,
     ReplyRequest,
+    StateRef,
     SummarizeRequest,
     ThinkRequest,
     UnderstandRequest,
@@ -34,7 +35,6 @@ from activities.payloads import (
 from domain.answers import answer_model
 from domain.conversation import (
     BypassSession,
-    ConversationState,
     StepResult,
     TurnExecutionSummary,
     TurnRecord,
@@ -46,6 +46,8 @@ from domain.turn_context import TurnContext
 
 WEDNESDAY = dt.date(2026, 11, 18)
 GATEWAY = LlmGateway(DemoProvider(today=lambda: WEDNESDAY))
+TURN = StateRef(user_id="u", conversation_id="c", version=1)
+"""The state a request names: the demo model reads only the request and what it was shown."""
 
 
 def answer_for(node: str, facts: BaseModel | None) -> Any:
@@ -58,14 +60,24 @@ def answer_for(node: str, facts: BaseModel | None) -> Any:
     return answer_model(node)
 
 
-async def call(node: str, facts: BaseModel | None, step: int | None = None) -> dict[str, Any]:
+async def call(
+    node: str,
+    facts: BaseModel | None,
+    step: int | None = None,
+    shown: SessionIdRegistry | None = None,
+) -> dict[str, Any]:
+    extra: dict[str, Any] = {}
+    if facts is not None:
+        extra["request"] = facts.model_dump(mode="json")
+    if shown is not None:
+        extra["registry"] = shown.to_dict()
     request = LlmRequest(
         node=node,
         system="(ignored by the demo)",
         user="(ignored by the demo)",
         answer=answer_for(node, facts),
         step=step,
-        extra={"request": facts.model_dump(mode="json")} if facts is not None else {},
+        extra=extra,
     )
     result = await GATEWAY.call(request)
     assert result.model == "demo" and result.attempts == 1
@@ -84,14 +96,8 @@ def registry_with_recipe(name: str = "Shakshuka") -> SessionIdRegistry:
 async def understand(
     message: str, registry: SessionIdRegistry | None = None, pending: dict | None = None
 ) -> dict:
-    facts = UnderstandRequest(
-        message=message,
-        mode="plan",
-        state=ConversationState(),
-        registry=(registry or SessionIdRegistry()).to_dict(),
-        pending=pending,
-    )
-    return await call("understand", facts)
+    facts = UnderstandRequest(message=message, mode="plan", state_ref=TURN, pending=pending)
+    return await call("understand", facts, shown=registry or SessionIdRegistry())
 
 
 async def think(
@@ -104,12 +110,11 @@ async def think(
         message=message,
         mode="plan",
         understand=UnderstandOutput(),
-        state=ConversationState(),
-        registry=(registry or SessionIdRegistry()).to_dict(),
+        state_ref=TURN,
         pending=pending,
         context=TurnContext(profile=profile),
     )
-    return await call("think", facts)
+    return await call("think", facts, shown=registry or SessionIdRegistry())
 
 
 async def act(
@@ -128,11 +133,10 @@ async def act(
         mode="plan",
         prior_results=prior or [],
         tool_results=tool_results or [],
-        registry=(registry or SessionIdRegistry()).to_dict(),
-        state=ConversationState(),
+        state_ref=TURN,
         context=TurnContext(profile=profile),
     )
-    return await call("act", facts, step=step)
+    return await call("act", facts, step=step, shown=registry or SessionIdRegistry())
 
 
 async def reply(steps: list[StepResult], **fields: Any) -> str:
@@ -140,8 +144,7 @@ async def reply(steps: list[StepResult], **fields: Any) -> str:
         message="(the user's message)",
         mode="plan",
         step_results=steps,
-        registry={},
-        state=ConversationState(),
+        state_ref=TURN,
         **fields,
     )
     return (await call("reply", facts))["response"]
@@ -185,7 +188,7 @@ async def test_show_is_a_quick_read_of_the_table(message: str, subdomain: str, t
     assert out["quick_mode"] is True and out["quick_subdomain"] == subdomain
     assert out["quick_intent"]
     quick = ActQuickRequest(
-        message=message, intent=out["quick_intent"], subdomain=subdomain, registry={}
+        message=message, intent=out["quick_intent"], subdomain=subdomain, state_ref=TURN
     )
     decision = await call("act_quick", quick)
     assert decision["tool"] == "db_read" and decision["params"]["table"] == table
@@ -426,8 +429,7 @@ async def test_planning_on_a_monday_starts_the_week_after():
         message="plan my dinners for next week",
         mode="plan",
         understand=UnderstandOutput(),
-        state=ConversationState(),
-        registry={},
+        state_ref=TURN,
     )
     request = LlmRequest(
         node="think",
@@ -799,7 +801,7 @@ async def test_brainstorm_keeps_to_the_profile():
 async def test_summarize_is_deterministic():
     response = " ".join(f"w{n}" for n in range(150))
     facts = SummarizeRequest(
-        state=ConversationState(),
+        state_ref=TURN,
         record=TurnRecord(turn=1, user_message="show my pantry", assistant_response=response),
         summary=TurnExecutionSummary(turn_num=1),
         step_results=[StepResult(step_index=0, description="d", step_type="read", subdomain="x")],
