@@ -66,8 +66,8 @@ async def call_node(
 ) -> tuple[dict[str, Any], NodeCall]:
     """One node call; provider errors become ApplicationErrors (retryable or not).
 
-    ``facts`` is the node's request model: providers that reason from structure rather
-    than from the prompt (the offline demo model) read it from ``LlmRequest.extra``.
+    ``facts`` is the node's request model, passed as it is (``LlmRequest.facts``) to a
+    provider that reasons from structure rather than from the prompt (the offline demo).
     """
     fitted = user if isinstance(user, Fitted) else None
     text = fitted.text if fitted is not None else str(user)
@@ -83,7 +83,7 @@ async def call_node(
         max_tokens=output_cap(node, step_type),
         template=prompt.template,
         version=prompt.version,
-        extra={"request": facts.model_dump(mode="json")} if facts is not None else {},
+        facts=facts,
         stream=stream,
     )
     with _TRACER.start_as_current_span(f"model {node}") as span:

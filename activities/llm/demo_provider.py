@@ -3,7 +3,7 @@ without an API key.
 
 **This is not an LLM.** It does not read the prompts. It matches the lower-cased user
 message against a handful of fixed patterns and builds each node's output from the node's
-request model, which every node activity passes in ``LlmRequest.extra["request"]`` (see
+request model, which every node activity passes in ``LlmRequest.facts`` (see
 ``activities/model_nodes.py``). Anything it does not recognise gets an honest "I can't help
 with ..." and nothing is done. Its outputs go through the gateway's validation like any
 model's.
@@ -728,14 +728,13 @@ def _plan_steps(start: dt.date, end: dt.date) -> list[ThinkStep]:
 
 
 def _facts(request: LlmRequest, model: type[BaseModel]) -> Any:
-    raw = request.extra.get("request")
-    if raw is None:
+    if not isinstance(request.facts, model):
         raise LlmError(
-            f"the demo model needs the {request.node} node's request in LlmRequest.extra",
+            f"the demo model needs the {request.node} node's {model.__name__} in LlmRequest.facts",
             kind="demo_missing_facts",
             retryable=False,
         )
-    return model.model_validate(raw)
+    return request.facts
 
 
 def understand(req: UnderstandRequest, today: dt.date) -> UnderstandOutput:

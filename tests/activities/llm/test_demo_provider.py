@@ -65,7 +65,7 @@ async def call(node: str, facts: BaseModel | None, step: int | None = None) -> d
         user="(ignored by the demo)",
         answer=answer_for(node, facts),
         step=step,
-        extra={"request": facts.model_dump(mode="json")} if facts is not None else {},
+        facts=facts,
     )
     result = await GATEWAY.call(request)
     assert result.model == "demo" and result.attempts == 1
@@ -434,7 +434,7 @@ async def test_planning_on_a_monday_starts_the_week_after():
         system="",
         user="",
         answer=answer_model("think"),
-        extra={"request": facts.model_dump(mode="json")},
+        facts=facts,
     )
     output = (await LlmGateway(provider).call(request)).output
     assert "Mon 2026-11-30 to Sun 2026-12-06" in output["proposal_message"]
