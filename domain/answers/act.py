@@ -40,7 +40,6 @@ from domain.nodes import (
 from domain.registry import refs_in_text
 
 READABLE = tuple(TABLES)
-WRITE_STEP_TOOLS = ("db_create", "db_update", "db_delete")
 
 
 def _writable(subdomain: str) -> tuple[str, ...]:
