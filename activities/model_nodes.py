@@ -68,9 +68,9 @@ async def call_node(
 ) -> tuple[dict[str, Any], NodeCall]:
     """One node call; provider errors become ApplicationErrors (retryable or not).
 
-    ``facts`` is the node's request model and ``shown`` the registry its prompt showed:
-    providers that reason from structure rather than from the prompt (the offline demo
-    model) read them from ``LlmRequest.extra`` (``request``, ``registry``).
+    ``facts`` is the node's request model and ``shown`` the registry its prompt showed,
+    passed as they are (``LlmRequest.facts``, ``LlmRequest.shown``) to a provider that
+    reasons from structure rather than from the prompt (the offline demo model).
     """
     fitted = user if isinstance(user, Fitted) else None
     text = fitted.text if fitted is not None else str(user)
@@ -86,7 +86,8 @@ async def call_node(
         max_tokens=output_cap(node, step_type),
         template=prompt.template,
         version=prompt.version,
-        extra=_extra(facts, shown),
+        facts=facts,
+        shown=shown,
         stream=stream,
     )
     with _TRACER.start_as_current_span(f"model {node}") as span:
@@ -125,15 +126,6 @@ async def call_node(
         context_tokens=fitted.tokens if fitted is not None else estimate_tokens(text),
         context_dropped=list(fitted.dropped) if fitted is not None else [],
     )
-
-
-def _extra(facts: BaseModel | None, shown: SessionIdRegistry | None) -> dict[str, Any]:
-    extra: dict[str, Any] = {}
-    if facts is not None:
-        extra["request"] = facts.model_dump(mode="json")
-    if shown is not None:
-        extra["registry"] = shown.snapshot().model_dump(mode="json")
-    return extra
 
 
 def _result(model: type[BaseModel], output: dict[str, Any], call: NodeCall) -> Any:

@@ -218,21 +218,16 @@ def cmd_users_create(settings: Settings, name: str) -> int:
 
 def cmd_turns_end_stuck(settings: Settings, *, dry_run: bool) -> int:
     """End the running turns whose history this code cannot replay (``api.stuck``)."""
-    from temporalio.client import Client
-    from temporalio.contrib.pydantic import pydantic_data_converter
-
     from api.stuck import end_stuck, find_stuck
+    from api.temporal import connect
     from domain.db.engine import create_engine, session_factory
     from domain.db.server import prepare_database
 
     database = prepare_database(settings, migrate=False)
 
     async def end_them() -> int:
-        client = await Client.connect(
-            settings.temporal_target,
-            namespace=settings.temporal_namespace,
-            data_converter=pydantic_data_converter,
-        )
+        # A command run by hand serves no metrics: the worker beside it may hold the port.
+        client = await connect(settings.model_copy(update={"metrics_address": None}))
         engine = create_engine(database.app_url, pool_size=1)
         try:
             stuck = await find_stuck(client)

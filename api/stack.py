@@ -14,15 +14,14 @@ from pathlib import Path
 
 import uvicorn
 from temporalio.client import Client
-from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.service import RPCError
 
 from activities.llm.provider import LlmProvider
 from activities.llm.providers import provider_from_settings
 from api.app import create_app
 from api.deps import Services
-from api.telemetry import client_interceptors, runtime_for, trace_sql
-from api.temporal import TurnClient
+from api.telemetry import trace_sql
+from api.temporal import TurnClient, connect
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings
 from domain.startup import CannotStart
@@ -89,27 +88,6 @@ def exit_now() -> None:
     log.warning("stopping at once: activities in flight are abandoned (they are retried)")
     logging.shutdown()
     os._exit(130)
-
-
-async def connect(settings: Settings, *, within: float = 60.0) -> Client:
-    """Connect to Temporal, waiting up to ``within`` seconds for a frontend that is still
-    starting (a fresh dev server, or a compose service that came up after us)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + within
-    while True:
-        try:
-            return await Client.connect(
-                settings.temporal_target,
-                namespace=settings.temporal_namespace,
-                data_converter=pydantic_data_converter,
-                runtime=runtime_for(settings),
-                interceptors=client_interceptors(settings),
-            )
-        except RuntimeError as error:  # the SDK's "Failed client connect: ..."
-            if loop.time() >= deadline:
-                raise CannotStart(f"Temporal at {settings.temporal_target}: {error}") from error
-            log.info("Temporal not ready yet (%s); retrying", error)
-            await asyncio.sleep(0.5)
 
 
 async def ensure_search_attributes(client: Client, settings: Settings) -> None:
@@ -191,7 +169,7 @@ async def serve(
             if turn_worker is not None:
                 services.parts["worker"] = lambda: turn_worker.is_running
             config = uvicorn.Config(
-                create_app(settings, services),
+                create_app(services),
                 host=settings.api_host,
                 port=settings.api_port,
                 log_level="warning",

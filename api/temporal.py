@@ -1,7 +1,9 @@
-"""The API's Temporal client: start a turn, answer its pause, read its progress, cancel it."""
+"""The process's Temporal client (``connect``, the one way every entry point connects), and
+the API's use of it: start a turn, answer its pause, read its progress, cancel it."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import timedelta
 from typing import Literal
@@ -14,15 +16,42 @@ from temporalio.client import (
     WorkflowUpdateRPCTimeoutOrCancelledError,
 )
 from temporalio.common import SearchAttributePair, TypedSearchAttributes
+from temporalio.contrib.pydantic import pydantic_data_converter
 from temporalio.exceptions import ApplicationError
 from temporalio.service import RPCError, RPCStatusCode
 
+from api.telemetry import client_interceptors, runtime_for
 from domain.modes import BYPASS_MODES
 from domain.settings import Settings
+from domain.startup import CannotStart
 from workflows.interface import InputReceipt, ProgressQuery, TurnInput, TurnProgress, UserInput
 from workflows.search_attributes import CONVERSATION_ID, TURN_STATUS, USER_ID
 
 log = logging.getLogger(__name__)
+
+
+async def connect(settings: Settings, *, within: float = 60.0) -> Client:
+    """The Temporal client of ``settings``: its namespace, the pydantic data converter, the
+    runtime that serves metrics and the tracing interceptor when they are on (workers built
+    on the client inherit all of it). Waits up to ``within`` seconds for a frontend that is
+    still starting (a fresh dev server, or a compose service that came up after us)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within
+    while True:
+        try:
+            return await Client.connect(
+                settings.temporal_target,
+                namespace=settings.temporal_namespace,
+                data_converter=pydantic_data_converter,
+                runtime=runtime_for(settings),
+                interceptors=client_interceptors(settings),
+            )
+        except RuntimeError as error:  # the SDK's "Failed client connect: ..."
+            if loop.time() >= deadline:
+                raise CannotStart(f"Temporal at {settings.temporal_target}: {error}") from error
+            log.info("Temporal not ready yet (%s); retrying", error)
+            await asyncio.sleep(0.5)
+
 
 Liveness = Literal[
     "unknown", "running", "missing", "completed", "failed", "cancelled", "terminated", "timed_out"

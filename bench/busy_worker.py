@@ -48,7 +48,7 @@ from temporalio.worker import Worker
 
 from activities.llm.provider import LlmReply, LlmRequest
 from activities.llm.script_provider import ScriptProvider
-from api.stack import connect
+from api.temporal import connect
 from bench.harness import markers, run_bench
 from bench.turn_overhead import percentile
 from domain.db.engine import create_engine, session_factory

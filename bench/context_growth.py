@@ -20,7 +20,7 @@ import uuid
 from collections import defaultdict
 
 from activities.llm.script_provider import ScriptProvider
-from api.stack import connect
+from api.temporal import connect
 from bench.harness import markers, run_bench
 from bench.scripted import act_answer, plan_answer
 from domain.crud.calls import DbCreate

@@ -26,7 +26,7 @@ from pathlib import Path
 from temporalio.worker import Worker
 
 from api.devserver import DYNAMIC_CONFIG, dev_server
-from api.stack import connect
+from api.temporal import connect
 from bench.harness import markers, write_section
 from bench.noop_workflow import NoopInput, NoopWorkflow, noop
 from bench.scripted import BenchConversation

@@ -24,7 +24,7 @@ from collections import Counter
 from temporalio.api.enums.v1 import EventType
 from temporalio.client import WorkflowHistory
 
-from api.stack import connect
+from api.temporal import connect
 from bench.harness import markers, run_bench
 from bench.scripted import BenchConversation
 from bench.turn_overhead import plan_turn_script

@@ -30,7 +30,7 @@ from pathlib import Path
 from temporalio.api.enums.v1 import EventType, PendingActivityState
 from temporalio.client import Client, WorkflowHandle
 
-from api.stack import connect
+from api.temporal import connect
 from bench.harness import markers, run_bench
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings

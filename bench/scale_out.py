@@ -24,7 +24,7 @@ import uuid
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from api.stack import connect
+from api.temporal import connect
 from bench.harness import markers, run_bench
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings

@@ -22,7 +22,7 @@ from temporalio.client import WorkflowHistory
 from temporalio.worker import Worker
 
 from activities.llm.script_provider import ScriptProvider
-from api.stack import connect
+from api.temporal import connect
 from bench.harness import markers, run_bench
 from bench.noop_workflow import NoopInput, NoopWorkflow, noop
 from bench.scripted import BenchConversation, act_answer, plan_answer

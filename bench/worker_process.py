@@ -15,7 +15,7 @@ import signal
 
 from activities.llm.demo_provider import DemoProvider
 from activities.llm.provider import LlmProvider, LlmReply, LlmRequest
-from api.stack import connect
+from api.temporal import connect
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings
 from workflows.worker import build_worker

@@ -670,11 +670,6 @@ def format_rejection(done: Sequence[str] = ()) -> str:
     return f"Okay, I won't do that. {format_done(done)} Let me know what you'd like instead."
 
 
-def format_expired() -> str:
-    """A pause (proposal or question) ran out of time without an answer."""
-    return "This request expired before an answer came, so nothing was done."
-
-
 # --- A model that failed: honest words, never its exception text ------------------------------
 
 _MODEL_PROBLEMS: dict[str, str] = {

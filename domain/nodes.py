@@ -14,7 +14,6 @@ from pydantic import BaseModel, Field, JsonValue, model_validator
 Subdomain = Literal["inventory", "recipes", "shopping", "meal_plans", "tasks", "preferences"]
 StepType = Literal["read", "analyze", "generate", "write"]
 Mode = Literal["quick", "plan", "create"]
-BypassMode = Literal["cook", "brainstorm"]
 
 # --- Understand -----------------------------------------------------------------------------
 

@@ -20,8 +20,8 @@ import httpx
 from activities.llm.provider import LlmProvider, LlmReply, LlmRequest
 from api.app import create_app
 from api.deps import Services
-from api.stack import connect, ensure_search_attributes
-from api.temporal import TurnClient
+from api.stack import ensure_search_attributes
+from api.temporal import TurnClient, connect
 from domain.crud.executor import CrudExecutor
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings
@@ -89,7 +89,7 @@ async def run_suite(
         )
         http = await stack.enter_async_context(
             httpx.AsyncClient(
-                transport=httpx.ASGITransport(app=create_app(settings, services)),
+                transport=httpx.ASGITransport(app=create_app(services)),
                 base_url="http://alfred-eval",
                 timeout=settings.api_wait_seconds + 30,
             )

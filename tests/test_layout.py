@@ -1,5 +1,5 @@
-"""The tree says what it holds: one module name, one meaning (issue 15), and ``domain/``
-free of Temporal and FastAPI."""
+"""The tree says what it holds: one module name, one meaning (issue 15), ``domain/``
+free of Temporal and FastAPI, and one way to connect to Temporal."""
 
 from __future__ import annotations
 
@@ -37,3 +37,20 @@ def test_domain_imports_neither_temporal_nor_fastapi():
                 if name.split(".")[0] in ("temporalio", "fastapi")
             ]
     assert found == []
+
+
+def test_every_temporal_client_comes_from_api_temporal_connect():
+    """One ``Client.connect`` (``api.temporal.connect``), so every entry point's client, and
+    every worker built on one, has the same converter, namespace, metrics and tracing."""
+    found = []
+    for pkg in (*PACKAGES, "bench", "evals"):
+        for path in (ROOT / pkg).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and node.attr == "connect"
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id == "Client"
+                ):
+                    found.append(str(path.relative_to(ROOT)))
+    assert found == ["api/temporal.py"]

@@ -3,10 +3,11 @@ without an API key.
 
 **This is not an LLM.** It does not read the prompts. It matches the lower-cased user
 message against a handful of fixed patterns and builds each node's output from the node's
-request model, which every node activity passes in ``LlmRequest.extra["request"]``, and the
-registry the node was shown (``extra["registry"]``; see ``activities/model_nodes.py``).
-Anything it does not recognise gets an honest "I can't help with ..." and nothing is done.
-Its outputs go through the gateway's validation like any model's.
+request model, which every node activity passes in ``LlmRequest.facts``, and the
+registry the node was shown (``LlmRequest.shown``; see
+``activities/model_nodes.py``). Anything it does not recognise gets an honest "I can't help
+with ..." and nothing is done. Its outputs go through the gateway's validation like any
+model's.
 
 It keeps to the user's profile (``context.profile`` of the Think, Act and bypass requests:
 dietary restrictions, allergies, disliked ingredients, time budget) in everything it
@@ -728,19 +729,18 @@ def _plan_steps(start: dt.date, end: dt.date) -> list[ThinkStep]:
 
 
 def _facts(request: LlmRequest, model: type[BaseModel]) -> Any:
-    raw = request.extra.get("request")
-    if raw is None:
+    if not isinstance(request.facts, model):
         raise LlmError(
-            f"the demo model needs the {request.node} node's request in LlmRequest.extra",
+            f"the demo model needs the {request.node} node's {model.__name__} in LlmRequest.facts",
             kind="demo_missing_facts",
             retryable=False,
         )
-    return model.model_validate(raw)
+    return request.facts
 
 
 def _shown(request: LlmRequest) -> SessionIdRegistry:
     """The registry the node's prompt showed (none: an empty one)."""
-    return SessionIdRegistry.from_dict(request.extra.get("registry"))
+    return request.shown if request.shown is not None else SessionIdRegistry()
 
 
 def understand(

@@ -80,7 +80,13 @@ class LlmRequest:
     stream: AnswerStream | None = field(default=None, compare=False)
     """When set, the provider sends the answer here as it comes (a node whose text the
     user reads as it is written: Reply, cook, brainstorm)."""
-    extra: dict[str, Any] = field(default_factory=dict)
+    facts: BaseModel | None = field(default=None, compare=False, repr=False)
+    """The node's request model itself, for a provider that reasons from its structure
+    rather than from the prompt (the offline demo model). Other providers never read it;
+    it is never serialized or sent anywhere."""
+    shown: Any = field(default=None, compare=False, repr=False)
+    """The registry (``SessionIdRegistry``) the node's prompt showed, for the same provider
+    and on the same terms as ``facts``."""
 
 
 @dataclass(frozen=True)

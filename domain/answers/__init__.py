@@ -7,7 +7,9 @@ required, null where a value may be absent, no free-form objects), states every 
 validator checks (a union per decision, ``minItems``, a closed set of tables per step),
 and is read into the contract by ``Answer.to_output``. Where an answer is inconsistent but
 has an obvious safe reading (quick mode and a clarification at once), the reading
-normalises it instead of refusing it.
+normalises it instead of refusing it. An answer with its contract's fields subclasses the
+contract, so each field is declared once; it redeclares only what it asks more strictly
+(``Text``: something said) or in its own parts' answers.
 
 ``answer_model(node, ...)`` gives the answer model of one call: Act's depends on the
 step's type and subdomain (a shopping write step can only write ``shopping_list``), Act

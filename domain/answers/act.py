@@ -40,7 +40,6 @@ from domain.nodes import (
 from domain.registry import refs_in_text
 
 READABLE = tuple(TABLES)
-WRITE_STEP_TOOLS = ("db_create", "db_update", "db_delete")
 
 
 def _writable(subdomain: str) -> tuple[str, ...]:
@@ -244,62 +243,46 @@ class GeneratedComplete(StepComplete):
         ]
 
 
-class RequestSchema(Answer):
+class _Plain(Answer):
+    """A decision whose fields are ``ActDecision``'s own."""
+
+    def to_decision(self) -> ActDecision:
+        return ActDecision.model_validate(self.model_dump())
+
+
+class RequestSchema(_Plain):
     action: Literal["request_schema"] = "request_schema"
     subdomain: Subdomain
 
-    def to_decision(self) -> ActDecision:
-        return ActDecision(action="request_schema", subdomain=self.subdomain)
 
-
-class RetrieveStep(Answer):
+class RetrieveStep(_Plain):
     action: Literal["retrieve_step"] = "retrieve_step"
     step_index: int = Field(ge=0)
 
-    def to_decision(self) -> ActDecision:
-        return ActDecision(action="retrieve_step", step_index=self.step_index)
 
-
-class RetrieveArchive(Answer):
+class RetrieveArchive(_Plain):
     action: Literal["retrieve_archive"] = "retrieve_archive"
     archive_key: Text
 
-    def to_decision(self) -> ActDecision:
-        return ActDecision(action="retrieve_archive", archive_key=self.archive_key)
 
-
-class AskUser(Answer):
+class AskUser(_Plain):
     action: Literal["ask_user"] = "ask_user"
     question: Text
 
-    def to_decision(self) -> ActDecision:
-        return ActDecision(action="ask_user", question=self.question)
 
-
-class Blocked(Answer):
+class Blocked(_Plain):
     action: Literal["blocked"] = "blocked"
     reason_code: Text
     details: Text
     suggested_next: str | None = None
 
-    def to_decision(self) -> ActDecision:
-        return ActDecision(
-            action="blocked",
-            reason_code=self.reason_code,
-            details=self.details,
-            suggested_next=self.suggested_next,
-        )
 
-
-class Fail(Answer):
+class Fail(_Plain):
     action: Literal["fail"] = "fail"
     user_message: Text
 
-    def to_decision(self) -> ActDecision:
-        return ActDecision(action="fail", user_message=self.user_message)
 
-
-COMMON: tuple[type[Answer], ...] = (
+COMMON: tuple[type[_Plain], ...] = (
     RequestSchema,
     RetrieveStep,
     RetrieveArchive,
@@ -307,6 +290,8 @@ COMMON: tuple[type[Answer], ...] = (
     Blocked,
     Fail,
 )
+_PLAIN = {model.model_fields["action"].default: model for model in COMMON}
+"""The plain decisions by action."""
 
 
 def decision_tag(value: Any) -> str | None:
@@ -402,15 +387,7 @@ def decision_answer(decision: ActDecision) -> dict[str, Any]:
                 {"type": a.type, "ref": a.ref, "content": _content(a)} for a in decision.artifacts
             ]
         return out
-    fields = {
-        "request_schema": ("subdomain",),
-        "retrieve_step": ("step_index",),
-        "retrieve_archive": ("archive_key",),
-        "ask_user": ("question",),
-        "blocked": ("reason_code", "details", "suggested_next"),
-        "fail": ("user_message",),
-    }[action]
-    return {"action": action, **{name: getattr(decision, name) for name in fields}}
+    return {name: getattr(decision, name) for name in _PLAIN[action].model_fields}
 
 
 def _content(artifact: GeneratedArtifact) -> dict[str, Any]:

@@ -44,8 +44,3 @@ class Answer(BaseModel):
         """The answer a model would write for ``output``: what the offline demo model
         and the test scripts send, so they speak the same protocol as a real model."""
         raise NotImplementedError
-
-
-def without_none(values: dict[str, Any]) -> dict[str, Any]:
-    """A row or content object with its absent (null) values left out."""
-    return {k: v for k, v in values.items() if v is not None}

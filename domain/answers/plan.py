@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, create_model
+from pydantic import Field, create_model, model_validator
 
 from domain.answers.base import Answer, Text
 from domain.nodes import (
@@ -21,8 +21,6 @@ from domain.nodes import (
     EntityCuration,
     EntityMention,
     RetainDecision,
-    StepType,
-    Subdomain,
     ThinkOutput,
     ThinkStep,
     UnderstandOutput,
@@ -31,43 +29,33 @@ from domain.nodes import (
 # --- Understand --------------------------------------------------------------------------------
 
 
-class Retain(Answer):
-    ref: str
+class Retain(Answer, RetainDecision):
     reason: Text
 
 
-class Curation(Answer):
+class Curation(Answer, EntityCuration):
     retain_active: list[Retain] = Field(default_factory=list)
-    demote: list[str] = Field(default_factory=list)
-    drop: list[str] = Field(default_factory=list)
-    clear_all: bool = False
 
 
-class Mention(Answer):
+class Mention(Answer, EntityMention):
     text: Text
-    ref: str | None = None
-    confidence: Literal["high", "medium", "low"] = "high"
 
 
-class Option(Answer):
-    ref: str
+class Option(Answer, DisambiguationOption):
     label: Text
 
 
-class UnderstandAnswer(Answer):
+class UnderstandAnswer(Answer, UnderstandOutput):
     contract = UnderstandOutput
 
-    referenced_entities: list[str] = Field(default_factory=list)
     entity_mentions: list[Mention] = Field(default_factory=list)
-    needs_disambiguation: bool = False
     disambiguation_options: list[Option] = Field(default_factory=list)
     entity_curation: Curation = Field(default_factory=Curation)
-    quick_mode: bool = False
-    quick_intent: str | None = None
-    quick_subdomain: Subdomain | None = None
-    needs_clarification: bool = False
-    clarification_questions: list[str] = Field(default_factory=list)
-    constraint_snapshot: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> UnderstandAnswer:
+        """Not the contract's rules: an inconsistent answer has a safe reading (below)."""
+        return self
 
     def to_output(self) -> UnderstandOutput:
         questions = [q for q in self.clarification_questions if q.strip()]
@@ -81,31 +69,17 @@ class UnderstandAnswer(Answer):
             and self.quick_subdomain is not None
             and bool((self.quick_intent or "").strip())
         )
-        curation = self.entity_curation
-        retain = [RetainDecision(ref=r.ref, reason=r.reason) for r in curation.retain_active]
-        return UnderstandOutput(
-            referenced_entities=self.referenced_entities,
-            entity_mentions=[
-                EntityMention(text=m.text, ref=m.ref, confidence=m.confidence)
-                for m in self.entity_mentions
-            ],
-            needs_disambiguation=choosing,
-            disambiguation_options=[DisambiguationOption(ref=o.ref, label=o.label) for o in options]
-            if choosing
-            else [],
-            entity_curation=EntityCuration(
-                retain_active=retain,
-                demote=curation.demote,
-                drop=curation.drop,
-                clear_all=curation.clear_all,
-            ),
-            quick_mode=quick,
-            quick_intent=self.quick_intent if quick else None,
-            quick_subdomain=self.quick_subdomain if quick else None,
-            needs_clarification=asking,
-            clarification_questions=questions if asking or choosing else [],
-            constraint_snapshot=[c for c in self.constraint_snapshot if c.strip()],
-        )
+        read = {
+            "needs_disambiguation": choosing,
+            "disambiguation_options": [o.model_dump() for o in options] if choosing else [],
+            "quick_mode": quick,
+            "quick_intent": self.quick_intent if quick else None,
+            "quick_subdomain": self.quick_subdomain if quick else None,
+            "needs_clarification": asking,
+            "clarification_questions": questions if asking or choosing else [],
+            "constraint_snapshot": [c for c in self.constraint_snapshot if c.strip()],
+        }
+        return UnderstandOutput.model_validate({**self.model_dump(), **read})
 
     @classmethod
     def from_output(cls, output: Any) -> dict[str, Any]:
@@ -115,12 +89,8 @@ class UnderstandAnswer(Answer):
 # --- Think -------------------------------------------------------------------------------------
 
 
-class Step(Answer):
+class Step(Answer, ThinkStep):
     description: Text
-    step_type: StepType
-    subdomain: Subdomain
-    group: int = Field(default=0, ge=0)
-    """Steps with the same group run concurrently; groups run in increasing order."""
 
 
 class _Outcome(Answer):

@@ -10,7 +10,8 @@ from domain.nodes import BypassOutput, CompressOutput, Handoff, ReplyOutput, Sum
 
 
 class _Same(Answer):
-    """An answer with the contract's own fields."""
+    """An answer with its contract's own fields (it subclasses the contract, which declares
+    them once)."""
 
     def to_output(self) -> Any:
         contract: Any = type(self).contract  # every subclass names its contract
@@ -21,23 +22,18 @@ class _Same(Answer):
         return output.model_dump(mode="json")
 
 
-class ReplyAnswer(_Same):
+class ReplyAnswer(_Same, ReplyOutput):
     contract = ReplyOutput
     response: Text
     """Markdown for the user."""
 
 
-class SummarizeAnswer(_Same):
+class SummarizeAnswer(_Same, SummarizeOutput):
     contract = SummarizeOutput
-    assistant_summary: str
-    engagement_summary: str
-    conversation_phase: Literal["exploring", "narrowing", "confirming", "executing"]
-    user_expressed: str = ""
 
 
-class CompressAnswer(_Same):
+class CompressAnswer(_Same, CompressOutput):
     contract = CompressOutput
-    summary: str
 
 
 class HandoffAnswer(Answer):

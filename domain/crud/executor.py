@@ -226,7 +226,7 @@ class CrudExecutor:
                         name_match=match,
                     )
                 )
-        return compile_where(table, compiled["filters"], compiled["or_filters"])
+        return compile_where(compiled["filters"], compiled["or_filters"])
 
     @staticmethod
     def _translate_filter(

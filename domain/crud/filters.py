@@ -128,9 +128,7 @@ def _smart_name(
 
 
 def compile_where(
-    table: Table,
-    compiled_and: Sequence[ColumnElement[bool]],
-    compiled_or: Sequence[ColumnElement[bool]],
+    compiled_and: Sequence[ColumnElement[bool]], compiled_or: Sequence[ColumnElement[bool]]
 ) -> ColumnElement[bool]:
     """``filters`` all hold and, when given, at least one of ``or_filters`` holds."""
     clauses = list(compiled_and)

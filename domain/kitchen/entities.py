@@ -133,15 +133,6 @@ NAME_COLUMN: dict[str, str] = {
 }
 
 
-def entity_for_table(table: str) -> EntityType:
-    """The entity type stored in ``table``; KeyError for a table with no refs."""
-    return BY_TABLE[table]
-
-
-def entity_for_type(type_name: str) -> EntityType:
-    return BY_TYPE[type_name]
-
-
 def compute_label(type_name: str, record: Mapping[str, Any]) -> str:
     """The display label of a record of ``type_name`` (empty when nothing names it)."""
     return BY_TYPE[type_name].label(record)

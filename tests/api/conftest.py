@@ -72,7 +72,7 @@ class Api:
     async def served(self):
         """The same app on a real socket (uvicorn in this event loop): responses stream as
         they are written, which the in-process transport cannot show. Yields a client."""
-        app = create_app(self.services.settings, self.services)
+        app = create_app(self.services)
         server = uvicorn.Server(
             uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
         )
@@ -157,7 +157,7 @@ async def api_services(api_temporal_env, sessions) -> AsyncIterator[Services]:
 
 @pytest.fixture
 async def http(api_services) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(api_services.settings, api_services)
+    app = create_app(api_services)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://alfred") as client:
         yield client

@@ -38,14 +38,13 @@ from schemathesis.checks import not_a_server_error
 from activities.llm.demo_provider import DemoProvider
 from api.app import create_app
 from api.deps import Services
-from domain.settings import Settings
 from domain.users import create_user
 from tests.api.test_kitchen import RESOURCES
 from workflows.worker import build_worker
 
 T = TypeVar("T")
 
-schema = schemathesis.openapi.from_dict(create_app(Settings(_env_file=None)).openapi())
+schema = schemathesis.openapi.from_dict(create_app().openapi())
 
 MAX_EXAMPLES = 15
 """Generated cases per operation: the whole file takes about half a minute on two cores."""
@@ -103,7 +102,7 @@ async def fuzz(api_services: Services, sessions) -> AsyncIterator[Fuzz]:
     )
     services = dataclasses.replace(api_services, settings=settings)
     _, token = await create_user(sessions, "fuzz")
-    transport = httpx.ASGITransport(app=create_app(settings, services))
+    transport = httpx.ASGITransport(app=create_app(services))
     http = httpx.AsyncClient(transport=transport, base_url="http://alfred")
     turns = api_services.turns
     async with build_worker(

@@ -184,7 +184,7 @@ async def db_down(api_services: Services) -> AsyncIterator[httpx.AsyncClient]:
     """The app with PostgreSQL unreachable (nothing listens on port 1); Temporal is up."""
     engine = create_engine("postgresql+psycopg://alfred_app@127.0.0.1:1/alfred")
     services = Services(api_services.settings, session_factory(engine), api_services.turns)
-    transport = httpx.ASGITransport(app=create_app(services.settings, services))
+    transport = httpx.ASGITransport(app=create_app(services))
     async with httpx.AsyncClient(transport=transport, base_url="http://alfred") as client:
         yield client
     await engine.dispose()
@@ -223,7 +223,7 @@ async def test_no_free_pooled_connection_is_a_503(api: Api, owner_url: str):
         sync_url(app_url(owner_url)), pool_size=1, max_overflow=0, pool_timeout=0.1
     )
     services = Services(api.services.settings, session_factory(engine), api.services.turns)
-    transport = httpx.ASGITransport(app=create_app(services.settings, services))
+    transport = httpx.ASGITransport(app=create_app(services))
     try:
         async with (
             engine.connect(),  # the only connection, busy
@@ -244,7 +244,7 @@ async def test_a_database_that_goes_away_mid_request_is_a_503(api: Api, owner_ur
             cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
 
     services = Services(api.services.settings, session_factory(engine), api.services.turns)
-    transport = httpx.ASGITransport(app=create_app(services.settings, services))
+    transport = httpx.ASGITransport(app=create_app(services))
     try:
         async with httpx.AsyncClient(transport=transport, base_url="http://alfred") as client:
             response = await client.get("/v1/conversations", headers=api.auth)
@@ -264,7 +264,7 @@ class TemporalDown(TurnClient):
 async def test_temporal_down_when_a_turn_starts_is_a_503_with_retry_after(api: Api):
     turns = TemporalDown(api.services.turns.client, task_queue=api.services.turns.task_queue)
     services = Services(api.services.settings, api.services.sessions, turns)
-    transport = httpx.ASGITransport(app=create_app(services.settings, services))
+    transport = httpx.ASGITransport(app=create_app(services))
     async with httpx.AsyncClient(transport=transport, base_url="http://alfred") as client:
         created = await client.post("/v1/conversations", json={}, headers=api.auth)
         url = f"/v1/conversations/{created.json()['id']}/messages"

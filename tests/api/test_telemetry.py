@@ -9,12 +9,11 @@ import uuid
 import httpx
 from opentelemetry import trace
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from temporalio.client import Client
-from temporalio.contrib.pydantic import pydantic_data_converter
 
 from activities.llm.script_provider import ScriptProvider
 from api.devserver import free_port
-from api.telemetry import client_interceptors, runtime_for, start_tracing, trace_sql
+from api.telemetry import runtime_for, start_tracing, trace_sql
+from api.temporal import connect
 from domain.db.engine import create_engine, session_factory
 from domain.db.urls import app_url
 from domain.settings import Settings
@@ -57,11 +56,9 @@ def test_no_address_no_endpoint():
 
 async def test_a_turn_shows_in_the_sdks_metrics_and_alfreds(temporal_env, sessions, user):
     address = f"127.0.0.1:{free_port()}"
-    settings = Settings(_env_file=None, metrics_address=address)
-    client = await Client.connect(
-        temporal_env.client.service_client.config.target_host,
-        data_converter=pydantic_data_converter,
-        runtime=runtime_for(settings),
+    target = temporal_env.client.service_client.config.target_host
+    client = await connect(
+        Settings(_env_file=None, metrics_address=address, temporal_address=target)
     )
     milk = step("Add milk to the shopping list", "write", "shopping")
     script = ScriptProvider.from_responses(
@@ -103,13 +100,10 @@ async def test_a_turn_is_one_trace_of_its_workflow_activities_model_calls_and_sq
     temporal_env, owner_url, sessions, user
 ):
     spans = InMemorySpanExporter()
-    settings = Settings(_env_file=None, traces="console")
+    target = temporal_env.client.service_client.config.target_host
+    settings = Settings(_env_file=None, traces="console", temporal_address=target)
     assert start_tracing(settings, exporter=spans)
-    client = await Client.connect(
-        temporal_env.client.service_client.config.target_host,
-        data_converter=pydantic_data_converter,
-        interceptors=client_interceptors(settings),
-    )
+    client = await connect(settings)
     engine = create_engine(app_url(owner_url))
     trace_sql(engine, settings)
     script = ScriptProvider.from_responses(

@@ -13,7 +13,6 @@ from domain.formatters import (
     format_clarification,
     format_done,
     format_empty_execution,
-    format_expired,
     format_failure,
     format_not_understood,
     format_outcome,
@@ -600,11 +599,6 @@ class TestPassThroughs:
     def test_rejection_after_a_write_names_it(self) -> None:
         text = format_rejection([ADDED_MILK])
         assert f"Changes made: {ADDED_MILK}" in text and "Nothing" not in text
-
-    def test_expired_says_nothing_was_done(self) -> None:
-        assert (
-            format_expired() == "This request expired before an answer came, so nothing was done."
-        )
 
 
 ADDED_MILK = "Added 1 item to your shopping list: milk."

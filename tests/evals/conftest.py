@@ -45,7 +45,7 @@ def eval_stack(evals_temporal_env, sessions, executor) -> Callable:
         )
         services = Services(settings=settings, sessions=sessions, turns=turns)
         watch = Watch(provider)
-        app = create_app(settings, services)
+        app = create_app(services)
         transport = httpx.ASGITransport(app=app)
         async with (
             build_worker(

@@ -66,18 +66,14 @@ async def call(
     step: int | None = None,
     shown: SessionIdRegistry | None = None,
 ) -> dict[str, Any]:
-    extra: dict[str, Any] = {}
-    if facts is not None:
-        extra["request"] = facts.model_dump(mode="json")
-    if shown is not None:
-        extra["registry"] = shown.to_dict()
     request = LlmRequest(
         node=node,
         system="(ignored by the demo)",
         user="(ignored by the demo)",
         answer=answer_for(node, facts),
         step=step,
-        extra=extra,
+        facts=facts,
+        shown=shown,
     )
     result = await GATEWAY.call(request)
     assert result.model == "demo" and result.attempts == 1
@@ -436,7 +432,7 @@ async def test_planning_on_a_monday_starts_the_week_after():
         system="",
         user="",
         answer=answer_model("think"),
-        extra={"request": facts.model_dump(mode="json")},
+        facts=facts,
     )
     output = (await LlmGateway(provider).call(request)).output
     assert "Mon 2026-11-30 to Sun 2026-12-06" in output["proposal_message"]
