@@ -18,6 +18,11 @@ from dataclasses import dataclass, field
 from temporalio import workflow
 from temporalio.exceptions import ActivityError
 
+from workflows.calls import Calls, LlmCapReached, degraded, failure_problem
+from workflows.progress import ProgressLog
+from workflows.routing import Route, should_continue_act
+from workflows.state import TurnState
+
 with workflow.unsafe.imports_passed_through():
     from activities.model_nodes import NodeActivities
     from activities.payloads import ActRequest, ActResult
@@ -34,11 +39,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.registry import SessionIdRegistry
     from domain.step_checks import ALREADY_DONE, completion_flags, scope_error, write_key
     from domain.tool_results import ToolEntry
-    from workflows.calls import Calls, LlmCapReached, degraded, failure_problem
     from workflows.events import PlanMade, StepCompleted, StepStarted, ThinkComplete, Working
-    from workflows.progress import ProgressLog
-    from workflows.routing import Route, should_continue_act
-    from workflows.state import TurnState
 
 ALLOWED_TOOLS: dict[str, tuple[str, ...]] = {
     "read": ("db_read",),

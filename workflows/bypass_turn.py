@@ -18,6 +18,11 @@ from temporalio import workflow
 from temporalio.contrib.workflow_streams import WorkflowStream
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
+from workflows.calls import Calls, LlmCapReached, failure_problem
+from workflows.lifecycle import Lifecycle
+from workflows.progress import ProgressLog
+from workflows.state import TurnState
+
 with workflow.unsafe.imports_passed_through():
     from activities.model_nodes import NodeActivities
     from activities.payloads import BypassRequest
@@ -25,12 +30,8 @@ with workflow.unsafe.imports_passed_through():
     from domain.conversation import TurnEnding
     from domain.formatters import format_done
     from domain.modes import BYPASS_MODES
-    from workflows.calls import Calls, LlmCapReached, failure_problem
     from workflows.events import Done, Thinking, TurnEnded
     from workflows.interface import ProgressQuery, TurnInput, TurnOutput, TurnProgress, UserInput
-    from workflows.lifecycle import Lifecycle
-    from workflows.progress import ProgressLog
-    from workflows.state import TurnState
 
 
 @workflow.defn(name="BypassTurnWorkflow")

@@ -24,6 +24,10 @@ from temporalio.exceptions import (
     is_cancelled_exception,
 )
 
+from workflows import policies
+from workflows.progress import ProgressLog
+from workflows.state import TurnState
+
 with workflow.unsafe.imports_passed_through():
     from activities.crud import CrudActivities
     from activities.llm.provider import Usage
@@ -41,9 +45,6 @@ with workflow.unsafe.imports_passed_through():
     from domain.formatters import model_problem
     from domain.ledger import Price, add_call
     from domain.nodes import ToolCall
-    from workflows import policies
-    from workflows.progress import ProgressLog
-    from workflows.state import TurnState
 
 R = TypeVar("R", bound=BaseModel)
 Req = TypeVar("Req", bound=BaseModel)

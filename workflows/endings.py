@@ -13,6 +13,11 @@ from pydantic import JsonValue
 from temporalio import workflow
 from temporalio.exceptions import ActivityError
 
+from workflows.calls import Calls, degraded, failure_problem
+from workflows.lifecycle import Lifecycle
+from workflows.progress import ProgressLog
+from workflows.state import TurnState
+
 with workflow.unsafe.imports_passed_through():
     from activities.payloads import SummarizeRequest, SummarizeResult
     from activities.turn_state import TurnStateActivities
@@ -26,12 +31,8 @@ with workflow.unsafe.imports_passed_through():
         prune_archive,
     )
     from domain.entity_cards import entity_cards
-    from workflows.calls import Calls, degraded, failure_problem
     from workflows.events import Done, TurnEnded
     from workflows.interface import PendingPause
-    from workflows.lifecycle import Lifecycle
-    from workflows.progress import ProgressLog
-    from workflows.state import TurnState
 
 
 class Endings:

@@ -16,6 +16,11 @@ from datetime import timedelta
 from temporalio import workflow
 from temporalio.exceptions import ActivityError
 
+from workflows.calls import Calls, failure_kind
+from workflows.progress import ProgressLog
+from workflows.state import Stored, TurnState
+from workflows.versions import Versions
+
 with workflow.unsafe.imports_passed_through():
     from activities.opening import TurnOpening
     from activities.payloads import (
@@ -35,11 +40,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.mentions import with_refs
     from domain.registry import SessionIdRegistry
     from domain.turn_context import FreshEntity
-    from workflows.calls import Calls, failure_kind
     from workflows.events import Failed, Queued, TurnEnded
-    from workflows.progress import ProgressLog
-    from workflows.state import Stored, TurnState
-    from workflows.versions import Versions
 
 QUEUE_RECHECK = timedelta(seconds=5)
 """How often a queued turn checks again without a wake-up (one that came too early)."""

@@ -16,6 +16,10 @@ from datetime import timedelta
 from temporalio import workflow
 from temporalio.exceptions import ApplicationError
 
+from workflows.lifecycle import Lifecycle
+from workflows.progress import ProgressLog
+from workflows.state import TurnState
+
 with workflow.unsafe.imports_passed_through():
     from domain import formatters
     from domain.choices import resolve_choice
@@ -24,9 +28,6 @@ with workflow.unsafe.imports_passed_through():
     from domain.nodes import DisambiguationOption
     from workflows.events import AwaitingInput
     from workflows.interface import InputReceipt, PendingPause, Question, UserInput
-    from workflows.lifecycle import Lifecycle
-    from workflows.progress import ProgressLog
-    from workflows.state import TurnState
 
 
 @dataclass

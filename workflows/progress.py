@@ -12,13 +12,14 @@ from temporalio import workflow
 from temporalio.contrib.workflow_streams import WorkflowStream
 from temporalio.exceptions import ApplicationError
 
+from workflows.search_attributes import TURN_STATUS
+from workflows.state import TurnState
+
 with workflow.unsafe.imports_passed_through():
     from domain.entity_cards import entity_cards
     from domain.plan_record import PlanRecord
     from workflows.events import ActiveContext, BreakerTripped, EventData, FellBack
     from workflows.interface import EventType, TurnEvent, TurnOutput, TurnProgress
-    from workflows.search_attributes import TURN_STATUS
-    from workflows.state import TurnState
 
 EVENTS = "events"
 """The workflow stream topic of the turn's events (``tokens`` carries streamed text)."""

@@ -14,8 +14,10 @@ end of the turn.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from domain.nodes import ActDecision, ThinkOutput, UnderstandOutput
+if TYPE_CHECKING:  # annotations only: the sandbox imports nothing more for routing
+    from domain.nodes import ActDecision, ThinkOutput, UnderstandOutput
 
 
 class Route(StrEnum):

@@ -26,6 +26,20 @@ from temporalio import workflow
 from temporalio.contrib.workflow_streams import WorkflowStream
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
+from workflows.act_loop import ActLoop
+from workflows.calls import Calls, LlmCapReached, degraded, failure_wait
+from workflows.endings import Endings
+from workflows.lifecycle import Lifecycle
+from workflows.pauses import Answer, PauseExpired, Pauses
+from workflows.progress import ProgressLog
+from workflows.routing import (
+    Route,
+    route_after_answer,
+    route_after_think,
+    route_after_understand,
+)
+from workflows.state import TurnState
+
 with workflow.unsafe.imports_passed_through():
     from activities.model_nodes import NodeActivities
     from activities.payloads import (
@@ -49,9 +63,6 @@ with workflow.unsafe.imports_passed_through():
     from domain.modes import BYPASS_MODES, apply_mode
     from domain.nodes import DisambiguationOption, ToolCall, UnderstandOutput
     from domain.tool_results import ToolEntry
-    from workflows.act_loop import ActLoop
-    from workflows.calls import Calls, LlmCapReached, degraded, failure_wait
-    from workflows.endings import Endings
     from workflows.events import Clarifying, Proposed, Thinking
     from workflows.interface import (
         InputReceipt,
@@ -62,16 +73,6 @@ with workflow.unsafe.imports_passed_through():
         TurnProgress,
         UserInput,
     )
-    from workflows.lifecycle import Lifecycle
-    from workflows.pauses import Answer, PauseExpired, Pauses
-    from workflows.progress import ProgressLog
-    from workflows.routing import (
-        Route,
-        route_after_answer,
-        route_after_think,
-        route_after_understand,
-    )
-    from workflows.state import TurnState
 
 PLANNED = dict.fromkeys(PlannedStep.model_fields, True)
 """The fields of a step's progress that Reply's plan overview reads."""

@@ -9,6 +9,7 @@ from typing import Any
 
 from temporalio.client import Client
 from temporalio.worker import Worker
+from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
 
 from activities.crud import CrudActivities
 from activities.llm.gateway import LlmGateway
@@ -24,6 +25,29 @@ from domain.settings import Settings
 from domain.turn_store import Sessions
 from workflows.bypass_turn import BypassTurnWorkflow
 from workflows.turn import TurnWorkflow
+
+PASSED_THROUGH = ("workflows", "activities", "domain")
+"""Our packages the workflow sandbox takes as they are loaded once in the worker, rather than
+importing them afresh for every turn (a plan turn's process CPU: docs/BENCHMARKS.md).
+
+What that gives up, and why it is safe here:
+
+- A passed-through module is one module for every run of the worker: its globals are shared
+  between turns. Ours hold no mutable state: constants, frozen tables, and caches of pure
+  functions (``functools.cache``), which give every run the same answer.
+- The sandbox checks what a module calls (``datetime.now``, ``random``, ``os.environ``...)
+  only in the modules it imports itself: in a passed-through workflow module such a call
+  would not fail the workflow task (builtins like ``open`` still do). The tests keep the
+  check: every history a test run writes, and each committed one, is replayed with the
+  default sandbox (``tests/replay.py``, ``Replayer``), which imports the workflow modules
+  afresh, so a nondeterministic call in workflow code fails ``make test``. For that the
+  workflow modules import each other directly; ``activities``, ``domain`` and the boundary
+  models (``workflows.interface``, ``workflows.events``) inside
+  ``workflow.unsafe.imports_passed_through()``.
+"""
+WORKFLOW_RUNNER = SandboxedWorkflowRunner(
+    restrictions=SandboxRestrictions.default.with_passthrough_modules(*PASSED_THROUGH)
+)
 
 
 def turn_activities(
@@ -91,6 +115,7 @@ def build_worker(
     if settings is not None:
         drain = timedelta(seconds=settings.worker_drain_seconds)
         options.setdefault("graceful_shutdown_timeout", drain)
+    options.setdefault("workflow_runner", WORKFLOW_RUNNER)
     return Worker(
         client,
         task_queue=task_queue,
