@@ -8,8 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 from temporalio.client import Client
-from temporalio.worker import Worker
-from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
+from temporalio.worker import UnsandboxedWorkflowRunner, Worker
 
 from activities.crud import CrudActivities
 from activities.llm.gateway import LlmGateway
@@ -26,28 +25,28 @@ from domain.turn_store import Sessions
 from workflows.bypass_turn import BypassTurnWorkflow
 from workflows.turn import TurnWorkflow
 
-PASSED_THROUGH = ("workflows", "activities", "domain")
-"""Our packages the workflow sandbox takes as they are loaded once in the worker, rather than
-importing them afresh for every turn (a plan turn's process CPU: docs/BENCHMARKS.md).
+WORKFLOW_RUNNER = UnsandboxedWorkflowRunner()
+"""The turn workflows run in the worker's own interpreter, not in the SDK's sandbox.
 
-What that gives up, and why it is safe here:
+The sandbox does two things for every run: it imports the workflow's modules afresh (so
+runs share no module state), and it checks what they call (``datetime.now``, ``random``,
+``os.environ``, ``open``...) so that a nondeterministic call fails the workflow task.
 
-- A passed-through module is one module for every run of the worker: its globals are shared
-  between turns. Ours hold no mutable state: constants, frozen tables, and caches of pure
-  functions (``functools.cache``), which give every run the same answer.
-- The sandbox checks what a module calls (``datetime.now``, ``random``, ``os.environ``...)
-  only in the modules it imports itself: in a passed-through workflow module such a call
-  would not fail the workflow task (builtins like ``open`` still do). The tests keep the
-  check: every history a test run writes, and each committed one, is replayed with the
-  default sandbox (``tests/replay.py``, ``Replayer``), which imports the workflow modules
-  afresh, so a nondeterministic call in workflow code fails ``make test``. For that the
-  workflow modules import each other directly; ``activities``, ``domain`` and the boundary
-  models (``workflows.interface``, ``workflows.events``) inside
-  ``workflow.unsafe.imports_passed_through()``.
+- The fresh import is a cost with nothing to protect here: our modules hold no mutable
+  state (constants, frozen tables, caches of pure functions), so passing them through the
+  sandbox changes nothing but the time.
+- The checks are kept where workflow code is written: every history a test run writes, and
+  each committed one, is replayed with the default sandbox (``tests/replay.py``,
+  ``Replayer``), which imports the workflow modules afresh and fails on such a call
+  (``make test`` fails). For that the workflow modules import each other directly, and
+  ``activities``, ``domain`` and the boundary models (``workflows.interface``,
+  ``workflows.events``) inside ``workflow.unsafe.imports_passed_through()``. What is given
+  up: in production, a nondeterministic call on a path no test takes is not stopped.
+- The sandbox's work on every activation and every payload was ~20% of a plan turn's
+  process CPU (2.4× its bare round trips with it, 2.0× without; docs/BENCHMARKS.md).
+  Passing our modules through it (``SandboxRestrictions.with_passthrough_modules``) saved
+  nothing measurable: with their bytecode compiled, importing them is ~2 ms of a turn.
 """
-WORKFLOW_RUNNER = SandboxedWorkflowRunner(
-    restrictions=SandboxRestrictions.default.with_passthrough_modules(*PASSED_THROUGH)
-)
 
 
 def turn_activities(

@@ -86,7 +86,7 @@ async def test_committed_history_replays(path: Path):
 async def test_the_worker_shares_the_workflow_modules_and_replays_import_them_afresh(
     monkeypatch,
 ):
-    """The worker's sandbox takes our workflow modules as the process loaded them
+    """The worker runs our workflow modules as the process loaded them
     (``workflows.worker.WORKFLOW_RUNNER``: no import per turn); a replay with the default
     sandbox imports them afresh, so the sandbox checks their calls there (every history a
     test run writes is replayed so)."""
