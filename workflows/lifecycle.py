@@ -19,7 +19,6 @@ from temporalio.exceptions import ActivityError
 from workflows.calls import Calls, failure_kind
 from workflows.progress import ProgressLog
 from workflows.state import Stored, TurnState
-from workflows.versions import Versions
 
 with workflow.unsafe.imports_passed_through():
     from activities.opening import TurnOpening
@@ -51,12 +50,10 @@ class Lifecycle:
         self.state = state
         self.log = log
         self.calls = calls
-        self.versions = Versions()
-        """Which control-flow changes this run follows (``workflows.versions``)."""
 
     def start(self) -> None:
         """First thing in ``@workflow.run``, before any ``await``."""
-        self.versions.decide()
+        self.state.versions.decide()
         self.log.mark("started")
 
     # --- opening ---------------------------------------------------------------------------

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pydantic import JsonValue
 from temporalio import workflow
 
+from workflows.versions import Versions
+
 with workflow.unsafe.imports_passed_through():
     from activities.payloads import StateRef
     from domain.clock import Clock
@@ -51,6 +53,9 @@ class TurnState:
     said: list[str]
     """The message as every model reads it (mentions as label and ref, once the opening
     has read them), then each answer the user gave to a pause of this turn."""
+    versions: Versions = field(default_factory=Versions)
+    """Which control-flow changes this run follows (``workflows.versions``): branch on
+    ``state.versions.has(id)``."""
 
     # --- the conversation's working copy (``workflows.lifecycle``) ------------------------
     conversation: ConversationState = field(default_factory=ConversationState)

@@ -1,9 +1,9 @@
 """Committed histories of real turns replay against today's workflow code.
 
 A change to the workflow's control flow that would break turns already running fails
-here; such a change ships behind ``rt.versions.has`` (``workflows.versions``; docs/HOWTO.md
-"Change the turn's control flow"). Histories are recorded with ``ALFRED_RECORD_HISTORIES=1``
-(see conftest).
+here; such a change ships behind ``state.versions.has`` (``workflows.versions``;
+docs/HOWTO.md "Change the turn's control flow"). Histories are recorded with
+``ALFRED_RECORD_HISTORIES=1`` (see conftest).
 """
 
 from __future__ import annotations

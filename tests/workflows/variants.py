@@ -44,7 +44,7 @@ class _WithMarkFirst(TurnWorkflow):
     change = MARK_FIRST
 
     async def _converse(self) -> None:
-        if self.lifecycle.versions.has(self.change.id):
+        if self.state.versions.has(self.change.id):
             await self.lifecycle.mark_turn("running")
         return await super()._converse()
 
@@ -55,7 +55,7 @@ class TurnWorkflowWithAChange(_WithMarkFirst):
 
     @workflow.run
     async def run(self, turn: TurnInput) -> TurnOutput:
-        self.lifecycle.versions = Versions((self.change,))
+        self.state.versions = Versions((self.change,))
         return await super().run(turn)
 
 
@@ -68,7 +68,7 @@ class TurnWorkflowChangeDeprecated(_WithMarkFirst):
 
     @workflow.run
     async def run(self, turn: TurnInput) -> TurnOutput:
-        self.lifecycle.versions = Versions((self.change,))
+        self.state.versions = Versions((self.change,))
         return await super().run(turn)
 
 
