@@ -196,10 +196,10 @@ class TurnWorkflow:
             )
         except ActivityError as error:
             return self._gave_up("think", error)
-        state.progress.goal = result.output.goal
         think = result.output
         workflow.logger.info("think: %s, %d steps", think.decision, len(think.steps))
-        think = state.think = apply_mode(state.mode, think)
+        state.progress.goal = think.goal
+        think = state.think = apply_mode(state.mode, think)  # held to the mode's rules
         route = route_after_think(think)
         if route == Route.ASK and think.decision == "propose":
             self.log.emit(
@@ -319,7 +319,7 @@ class TurnWorkflow:
                 self.state.said.append(answer.text)
                 await self._call_understand(answer.context(answer.text))
                 await loop.resume(asking, answer.text)
-            if loop.stopped(runs):
+            if loop.stopped(runs):  # blocked, failed, a breaker: the later groups are skipped
                 break
         return Route.REPLY
 
