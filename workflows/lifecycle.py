@@ -10,7 +10,6 @@ it runs; ``finish`` saves what the turn leaves (a ``TurnEnding``) with its final
 
 from __future__ import annotations
 
-import builtins
 from datetime import timedelta
 
 from temporalio import workflow
@@ -110,7 +109,7 @@ class Lifecycle:
                 timeout=QUEUE_RECHECK,
                 timeout_summary="queued: check again",
             )
-        except builtins.TimeoutError:  # ``TimeoutError`` here is Temporal's
+        except TimeoutError:
             pass  # check again
 
     def _loaded(self, begun: BeginTurnResult) -> None:
