@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from temporalio import workflow
 from temporalio.exceptions import ActivityError
 
-from workflows.calls import Calls, LlmCapReached, degraded, failure_problem
+from workflows.activity_calls import Calls, LlmCapReached, degraded, failure_problem
 from workflows.progress import ProgressLog
 from workflows.routing import Route, should_continue_act
 from workflows.state import TurnState

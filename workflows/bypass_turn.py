@@ -18,7 +18,7 @@ from temporalio import workflow
 from temporalio.contrib.workflow_streams import WorkflowStream
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
-from workflows.calls import Calls, LlmCapReached, failure_problem
+from workflows.activity_calls import Calls, LlmCapReached, failure_problem
 from workflows.lifecycle import Lifecycle
 from workflows.progress import ProgressLog
 from workflows.state import TurnState

@@ -13,7 +13,7 @@ from pydantic import JsonValue
 from temporalio import workflow
 from temporalio.exceptions import ActivityError
 
-from workflows.calls import Calls, degraded, failure_problem
+from workflows.activity_calls import Calls, degraded, failure_problem
 from workflows.lifecycle import Lifecycle
 from workflows.progress import ProgressLog
 from workflows.state import TurnState

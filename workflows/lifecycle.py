@@ -15,7 +15,7 @@ from datetime import timedelta
 from temporalio import workflow
 from temporalio.exceptions import ActivityError
 
-from workflows.calls import Calls, failure_kind
+from workflows.activity_calls import Calls, failure_kind
 from workflows.progress import ProgressLog
 from workflows.state import Stored, TurnState
 

@@ -11,7 +11,7 @@
                 └─ THINK ─┬─ ASK
                           └─ ACT (the Act loop, ``workflows.act_loop``) ─ REPLY ─ DONE
 
-Every node is an activity called through ``workflows.calls``; everything the turn knows is
+Every node is an activity called through ``workflows.activity_calls``; everything the turn knows is
 one ``TurnState`` (``workflows.state``), which the ``progress`` query only reads. Pauses
 and the ``answer`` update are ``workflows.pauses``.
 """
@@ -27,7 +27,7 @@ from temporalio.contrib.workflow_streams import WorkflowStream
 from temporalio.exceptions import ActivityError, ApplicationError, is_cancelled_exception
 
 from workflows.act_loop import ActLoop
-from workflows.calls import Calls, LlmCapReached, degraded, failure_wait
+from workflows.activity_calls import Calls, LlmCapReached, degraded, failure_wait
 from workflows.endings import Endings
 from workflows.lifecycle import Lifecycle
 from workflows.pauses import Answer, PauseExpired, Pauses
