@@ -254,7 +254,7 @@ class ReplyRequest(BaseModel):
     state_ref: StateRef
     """The conversation state, by reference."""
     written: list[str] = Field(default_factory=list)
-    """The turn's record of its writes (``TurnRuntime.written``), a blocked step's included."""
+    """The turn's record of its writes (``TurnState.written``), a blocked step's included."""
 
 
 class ReplyResult(NodeCall):

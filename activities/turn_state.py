@@ -39,7 +39,7 @@ from domain.nodes import CompressOutput, SummarizeOutput
 from domain.prompts import render
 
 PREVIOUS_SAVED = "previous_turn_saved"
-"""The signal a queued turn waits for (``workflows.turn_runtime.TurnRuntime.open``)."""
+"""The signal a queued turn waits for (``workflows.lifecycle.Lifecycle.open``)."""
 
 
 class TurnStateActivities:

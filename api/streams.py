@@ -26,7 +26,7 @@ from temporalio.contrib.workflow_streams import WorkflowStreamClient
 from activities.streaming import TOKENS
 from api.problems import RETRY_AFTER_SECONDS
 from api.temporal import TurnClient
-from workflows.turn_runtime import EVENTS
+from workflows.progress import EVENTS
 
 T = TypeVar("T")
 FINAL_EVENTS = ("context_updated", "error", "expired", "cancelled")

@@ -3,7 +3,7 @@
 - **Metrics**: with ``ALFRED_METRICS_ADDRESS``, the Temporal runtime serves a Prometheus
   endpoint with the SDK's metrics (workflow and activity task latencies, slots, polls...)
   and Alfred's own, which workflows and activities record through the SDK's metric meters
-  (``TurnRuntime.count_turn``..., ``activities.model_metrics``).
+  (``ProgressLog.count_turn``..., ``activities.model_metrics``).
 - **Traces**: with ``ALFRED_TRACES`` (``console``: JSON on stdout; ``otlp``: OpenTelemetry's
   OTLP/HTTP exporter, configured by the standard ``OTEL_EXPORTER_OTLP_*`` variables), a
   turn is a trace: starting it, its workflow, each activity (``temporalio.contrib

@@ -76,7 +76,7 @@ class TurnExecutionSummary(BaseModel):
     breakers: list[str] = Field(default_factory=list)
     written: list[str] = Field(default_factory=list)
     """What the turn's writes did, a confirmation per write that changed rows, from the
-    writes' own results (``TurnRuntime.written``): later turns read it whatever the reply
+    writes' own results (``TurnState.written``): later turns read it whatever the reply
     or its summary said."""
 
 

@@ -697,7 +697,7 @@ def format_done(done: Sequence[str]) -> str:
     """What the turn wrote, or that it changed nothing: the one sentence every ending that
     stops short says (a failed step or model, a limit, a rejection, a failed, cancelled or
     expired turn), whatever a model said. ``done`` is the turn's record of its writes
-    (``TurnRuntime.written``): a confirmation per write that changed rows, made from the
+    (``TurnState.written``): a confirmation per write that changed rows, made from the
     write's own result (``format_write_confirmation``)."""
     if not done:
         return "Nothing was changed."

@@ -1,21 +1,27 @@
 """The Act loop (seed 000 "Act"): one LLM decision per iteration, CRUD as its own activity.
 
-A step's loop keeps the step current on tool_call, request_schema and the retrieve
-actions, ends it on step_complete, and exits on ask_user, blocked and fail. Breakers:
-at most 3 tool calls per step, 2 schema requests per step, no second empty read of one
-table, and the turn's LLM-call budget. Steps of one group run concurrently in the turn's
-one registry: each CRUD call's delta is applied as it returns, so refs are numbered in the
-order the calls ran and a ref a model saw is the ref the row keeps.
+``ActLoop`` runs a plan: its groups in order (the turn's Act stage takes them one by one,
+pausing when a step asks the user), the steps of one group concurrently. A step's loop
+keeps the step current on tool_call, request_schema and the retrieve actions, ends it on
+step_complete, and exits on ask_user, blocked and fail. Breakers: at most 3 tool calls
+per step, 2 schema requests per step, no second empty read of one table, and the turn's
+LLM-call budget. Steps of one group run in the turn's one registry: each CRUD call's
+delta is applied as it returns, so refs are numbered in the order the calls ran and a ref
+a model saw is the ref the row keeps.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from temporalio import workflow
 from temporalio.exceptions import ActivityError
+
+from workflows.activity_calls import Calls, LlmCapReached, degraded, failure_problem
+from workflows.progress import ProgressLog
+from workflows.routing import Route, should_continue_act
+from workflows.state import TurnState
 
 with workflow.unsafe.imports_passed_through():
     from activities.model_nodes import NodeActivities
@@ -23,14 +29,17 @@ with workflow.unsafe.imports_passed_through():
     from domain.batch import MAX_EARLY_COMPLETIONS, BatchManifest, start_manifest, track_write
     from domain.conversation import StepExit, StepResult
     from domain.formatters import format_write_confirmation
-    from domain.modes import MAX_SCHEMA_REQUESTS_PER_STEP, MAX_TOOL_CALLS_PER_STEP
+    from domain.modes import (
+        MAX_SCHEMA_REQUESTS_PER_STEP,
+        MAX_TOOL_CALLS_PER_STEP,
+        mode_config,
+    )
     from domain.nodes import ActDecision, GeneratedArtifact, ThinkStep, ToolCall
+    from domain.plan_record import StepProgress
     from domain.registry import SessionIdRegistry
     from domain.step_checks import ALREADY_DONE, completion_flags, scope_error, write_key
     from domain.tool_results import ToolEntry
-    from workflows.events import StepStarted, Working
-    from workflows.routing import Route, should_continue_act
-    from workflows.turn_runtime import LlmCapReached, TurnRuntime, failure_problem
+    from workflows.events import PlanMade, StepCompleted, StepStarted, ThinkComplete, Working
 
 ALLOWED_TOOLS: dict[str, tuple[str, ...]] = {
     "read": ("db_read",),
@@ -71,39 +80,107 @@ class StepRun:
 
 class ActLoop:
     def __init__(
-        self,
-        runtime: TurnRuntime,
-        mode: str,
-        goal: str,
-        plan: list[ThinkStep],
-        said: Callable[[], str] = lambda: "",
-        constraints: list[str] | None = None,
+        self, state: TurnState, log: ProgressLog, calls: Calls, goal: str, steps: list[ThinkStep]
     ) -> None:
-        self.rt = runtime
-        self.constraints = constraints or []
+        """The plan ``steps`` for ``goal``, cut to the mode's ``max_steps`` (a breaker), in
+        progress and announced (``think_complete``, ``plan``)."""
+        self.state, self.log, self.calls = state, log, calls
+        config = mode_config(state.mode)
+        if len(steps) > config.max_steps:
+            log.trip(
+                "max_steps",
+                f"{len(steps)} steps planned, {state.mode} mode allows {config.max_steps}",
+            )
+            steps = steps[: config.max_steps]
+        self.goal, self.plan = goal, steps
+        progress = state.progress
+        progress.goal, progress.plan = goal, steps
+        progress.steps = [
+            StepProgress(
+                index=i,
+                description=s.description,
+                step_type=s.step_type,
+                subdomain=s.subdomain,
+                group=s.group,
+            )
+            for i, s in enumerate(steps)
+        ]
+        log.emit("think_complete", ThinkComplete(goal=goal, step_count=len(steps)))
+        log.emit("plan", PlanMade(goal=goal, total_steps=len(steps), steps=list(steps)))
+        understand = state.understand
+        self.constraints = understand.constraint_snapshot if understand else []
         """What the user asked to hold to this turn ("no dairy"): steps that write,
         generate or analyze are shown them (seed 000 ``constraint_snapshot``)."""
-        self.mode = mode
-        self.goal = goal
-        self.plan = plan
-        self.said = said
-        """The user's words this turn (the message and any answers), as every step sees them."""
+
+    def groups(self) -> list[list[int]]:
+        """The steps' indices by group, groups in order."""
+        groups = sorted(dict.fromkeys(s.group for s in self.plan))
+        return [[i for i, s in enumerate(self.plan) if s.group == g] for g in groups]
 
     async def run_group(self, indices: list[int]) -> list[StepRun]:
         """The group's steps, concurrently, in the turn's one registry (in step order)."""
-        return list(await asyncio.gather(*(self.run_step(StepRun(i)) for i in indices)))
+        runs = list(await asyncio.gather(*(self._run_step(StepRun(i)) for i in indices)))
+        self._completed(runs)
+        return runs
 
-    async def run_step(self, run: StepRun) -> StepRun:
+    async def resume(self, run: StepRun, answer: str) -> None:
+        """The step that asked, again where it stopped, with the user's answer."""
+        run.exit = None
+        run.tool_results.append(ToolEntry(user_answer=answer))
+        self._completed([await self._run_step(run)])
+
+    @staticmethod
+    def asking(runs: list[StepRun]) -> StepRun | None:
+        """The step that asked the user a question (``ask_user``), if one did."""
+        return next((r for r in runs if r.exit and r.exit.kind == "ask_user"), None)
+
+    def stopped(self, runs: list[StepRun]) -> bool:
+        """Whether a step of the group stopped the turn's work (blocked, failed, a breaker):
+        it is the turn's exit, and the later groups are skipped."""
+        stopped = next((r for r in runs if r.exit), None)
+        if stopped is None:
+            return False
+        self.state.exit = stopped.exit
+        group = self.plan[stopped.index].group
+        for later in self.state.progress.steps:
+            if later.group > group:
+                later.status = "skipped"
+        return True
+
+    def _completed(self, runs: list[StepRun]) -> None:
+        """Each newly completed step's result, kept and announced (``step_complete``)."""
+        for run in runs:
+            if run.result is not None and run.index not in self.state.step_results:
+                self.state.step_results[run.index] = run.result
+                self.log.emit(
+                    "step_complete",
+                    StepCompleted(
+                        step=run.index,
+                        total=len(self.plan),
+                        summary=run.result.summary,
+                        data=run.result.data,
+                        tool_calls=run.tool_calls,
+                        flags=run.result.flags,
+                    ),
+                )
+        if any(run.result is not None for run in runs):
+            self.log.show_context()
+
+    async def _run_step(self, run: StepRun) -> StepRun:
         step = self.plan[run.index]
-        progress = self.rt.progress.steps[run.index]
+        progress = self.state.progress.steps[run.index]
         if progress.status == "pending":
             progress.status = "running"
             if step.step_type == "write":
                 run.batch = start_manifest(
-                    self.rt.registry, run.index, step.subdomain, step.description, self.said()
+                    self.state.registry,
+                    run.index,
+                    step.subdomain,
+                    step.description,
+                    self.state.what_the_user_said(),
                 )
                 progress.batch = run.batch
-            self.rt.emit(
+            self.log.emit(
                 "step",
                 StepStarted(
                     step=run.index,
@@ -122,10 +199,6 @@ class ActLoop:
             except ActivityError as error:
                 self._model_failed(run, error)
                 break
-            if act.known is not None:
-                # Saved refs it names, older than the copy; a ref the copy holds keeps its
-                # entry (a sibling step may have changed it while this decision was made).
-                self.rt.registry.adopt(act.known)
             await self._apply(run, step, act)
             # Seed 000's routing decides whether this step goes on (one source of truth);
             # ``_apply`` has recorded how it ended when it does not.
@@ -141,21 +214,21 @@ class ActLoop:
 
     async def _decide(self, run: StepRun) -> ActResult:
         step = self.plan[run.index]
-        return await self.rt.llm(
+        return await self.calls.llm(
             NodeActivities.act,
             ActRequest(
-                message=self.said(),
+                message=self.state.what_the_user_said(),
                 constraints=self.constraints,
                 goal=self.goal,
                 plan=self.plan,
                 step_index=run.index,
-                mode=self.mode,
-                prior_results=[self.rt.step_results[i] for i in sorted(self.rt.step_results)],
+                mode=self.state.mode,
+                prior_results=self.state.results(),
                 tool_results=run.tool_results,
                 batch=run.batch,
-                state_ref=self.rt.state_ref(),
-                context=self.rt.context,
-                clock=self.rt.clock(),
+                state_ref=self.state.state_ref(),
+                context=self.state.context,
+                clock=self.state.clock(),
             ),
             summary=f"act step {run.index + 1}/{len(self.plan)}: {step.step_type} {step.subdomain}",
         )
@@ -170,12 +243,12 @@ class ActLoop:
             if run.schema_requests > MAX_SCHEMA_REQUESTS_PER_STEP:
                 self._breaker(run, "schema_requests", f"step {run.index} asked for a third schema")
                 return
-            schema = await self.rt.schema(d.subdomain or step.subdomain)
+            schema = await self.calls.schema(d.subdomain or step.subdomain)
             run.tool_results.append(
                 ToolEntry(schema_name=schema.subdomain, text=schema.schema_text)
             )
         elif action == "retrieve_step":
-            found = self.rt.step_results.get(d.step_index)
+            found = self.state.step_results.get(d.step_index)
             run.tool_results.append(
                 ToolEntry(
                     retrieved_step=d.step_index,
@@ -183,7 +256,7 @@ class ActLoop:
                 )
             )
         elif action == "retrieve_archive":
-            content = self.rt.state.content_archive.get(d.archive_key or "")
+            content = self.state.conversation.content_archive.get(d.archive_key or "")
             if content is None:
                 content = act.archived  # saved content: the copy holds its key only
             run.tool_results.append(
@@ -206,9 +279,9 @@ class ActLoop:
                 tool_results=list(run.tool_results),
             )
             # The step's status: what it asked or why it stopped ("fail" failed it).
-            self.rt.progress.steps[run.index].status = "failed" if action == "fail" else action
+            self.state.progress.steps[run.index].status = "failed" if action == "fail" else action
         if run.result is None and run.exit is None:
-            self.rt.emit("working", Working(step=run.index, action=action), attempt=attempt)
+            self.log.emit("working", Working(step=run.index, action=action), attempt=attempt)
 
     async def _tool_call(self, run: StepRun, step: ThinkStep, call: ToolCall) -> None:
         if run.tool_calls >= MAX_TOOL_CALLS_PER_STEP:
@@ -228,17 +301,17 @@ class ActLoop:
         if refused is not None:
             run.tool_results.append(ToolEntry(tool=call.tool, params=call.params, error=refused))
             return
-        key = f"{self.rt.workflow_id}/step-{run.index}/call-{run.tool_calls}"
-        result = await self.rt.crud(call, key=key, step=run.index)
+        key = f"{workflow.info().workflow_id}/step-{run.index}/call-{run.tool_calls}"
+        result = await self.calls.crud(call, key=key, step=run.index)
         entry = ToolEntry.of_call(call.tool, call.params, result.result, result.error)
         run.tool_results.append(entry)
         if run.batch is not None and call.tool != "db_read":
-            track_write(run.batch, self.rt.registry, entry)
+            track_write(run.batch, self.state.registry, entry)
         table = str(call.params.get("table"))
         if call.tool != "db_read" and result.result is not None:
             run.writes.append(write_key(call.tool, call.params))
         if call.tool != "db_read" and result.result is not None and result.result.rows:
-            self.rt.written.append(
+            self.state.written.append(
                 format_write_confirmation(call.tool, result.result.table, result.result.rows)
             )
         if call.tool == "db_read" and result.result is not None and result.result.count == 0:
@@ -262,7 +335,7 @@ class ActLoop:
         return None
 
     def _complete(self, run: StepRun, step: ThinkStep, d: ActDecision) -> None:
-        registry = self.rt.registry
+        registry = self.state.registry
         unsaved: list[str] = []
         if run.batch is not None and run.batch.pending():
             if run.early_completions < MAX_EARLY_COMPLETIONS:
@@ -282,7 +355,7 @@ class ActLoop:
                     ref = registry.register_generated(
                         artifact.type, artifact.content, step=run.index
                     )
-                self.rt.state.content_archive[ref] = artifact.content
+                self.state.conversation.content_archive[ref] = artifact.content
                 artifacts.append(ref)
                 data[ref] = artifact.content
         flags = completion_flags(
@@ -306,14 +379,14 @@ class ActLoop:
             flags=flags + unsaved,
             batch=run.batch,
         )
-        progress = self.rt.progress.steps[run.index]
+        progress = self.state.progress.steps[run.index]
         progress.status = "completed"
         progress.summary = d.result_summary or ""
 
     def _model_failed(self, run: StepRun, error: ActivityError) -> None:
         """The model gave no usable decision for the step (after its repairs and retries):
         the step is blocked, the turn goes on to a reply that says so."""
-        kind = self.rt.degraded(error)
+        kind = degraded(error)
         code = "invalid_model_output" if kind == "invalid_output" else "model_unavailable"
         run.exit = StepExit(
             kind="blocked",
@@ -323,12 +396,12 @@ class ActLoop:
             suggested_next="Try again, perhaps in other words.",
             tool_results=list(run.tool_results),
         )
-        self.rt.progress.steps[run.index].status = "blocked"
-        self.rt.fallback(f"act step {run.index + 1}", kind)
+        self.state.progress.steps[run.index].status = "blocked"
+        self.log.fallback(f"act step {run.index + 1}", kind)
 
     def _breaker(self, run: StepRun, kind: str, detail: str) -> None:
         """End the step with what it has; the reply will say a limit was reached."""
-        self.rt.trip(kind, detail)
+        self.log.trip(kind, detail)
         step = self.plan[run.index]
         if kind in ("llm_call_cap", "schema_requests"):
             run.exit = StepExit(
@@ -348,4 +421,4 @@ class ActLoop:
                 summary=detail,
                 tool_results=run.tool_results,
             )
-        self.rt.progress.steps[run.index].status = "breaker"
+        self.state.progress.steps[run.index].status = "breaker"

@@ -107,16 +107,25 @@ class TurnEvent(BaseModel):
         return value
 
 
-class PendingPause(BaseModel):
-    pause_id: str
+class Question(BaseModel):
+    """What a pause asks (``question``: Act's ``ask_user``), and which node asks it."""
+
     kind: Literal["proposal", "clarification", "question"]
     source: Literal["understand", "think", "act"]
     message: str
+    """The words the user is shown."""
     questions: list[str] = Field(default_factory=list)
     options: list[DisambiguationOption] = Field(default_factory=list)
     """A choice between these entities (Understand's disambiguation); empty otherwise."""
     plan: list[ThinkStep] | None = None
+    """A proposal's steps: confirming runs them."""
     step_index: int | None = None
+
+
+class PendingPause(Question):
+    """The question the turn waits on (``TurnProgress.pending``)."""
+
+    pause_id: str
     expires_at: dt.datetime
 
 

@@ -1,7 +1,9 @@
 """The seeds' routing functions as plain code (seed 000 "Routing Logic").
 
 ``route_after_understand``, ``route_after_think`` and ``should_continue_act`` decide the
-turn's path; the workflow calls them and nothing else decides. No I/O, no Temporal.
+turn's path, and ``route_after_answer`` where an answer to a pause takes it; the workflow
+calls them and acts on the ``Route`` they return (``TurnWorkflow._converse``, the Act
+loop). No I/O, no Temporal.
 
 One deliberate difference from the seed: where the seed routes a clarification or a
 proposal to Reply (which formats the question), here asking is its own route,
@@ -12,13 +14,17 @@ end of the turn.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from domain.nodes import ActDecision, ThinkOutput, UnderstandOutput
+if TYPE_CHECKING:  # annotations only: the sandbox imports nothing more for routing
+    from domain.nodes import ActDecision, ThinkOutput, UnderstandOutput
 
 
 class Route(StrEnum):
     """Where the turn goes next."""
 
+    UNDERSTAND = "understand"
+    """The user answered a pause: Understand reads the request with the answer."""
     ASK = "ask"
     """Pause for the user: a clarification, a choice, a proposal or Act's question."""
     ACT_QUICK = "act_quick"
@@ -30,13 +36,8 @@ class Route(StrEnum):
     """The turn's work is done (or stopped): Reply answers."""
     FAIL = "fail"
     """Act failed the turn with its own message to the user."""
-
-
-class Stage(StrEnum):
-    """Which planning node the conversation loop runs next (pauses loop back)."""
-
-    UNDERSTAND = "understand"
-    THINK = "think"
+    DONE = "done"
+    """The turn has its answer (Reply's, or one a stage gave itself): it wraps up."""
 
 
 def route_after_understand(understand: UnderstandOutput) -> Route:
@@ -51,6 +52,15 @@ def route_after_think(think: ThinkOutput) -> Route:
     if think.decision in ("propose", "clarify"):
         return Route.ASK
     return Route.ACT
+
+
+def route_after_answer(kind: str, action: str, *, planned: bool) -> Route:
+    """Where the answer to a pause of Understand or Think goes: a confirmed proposal runs
+    its steps (``planned``) or, without steps, goes back to Think; any other answer goes
+    back through Understand (seed 003 §5), with the pause in its context."""
+    if kind == "proposal" and action == "confirm":
+        return Route.ACT if planned else Route.THINK
+    return Route.UNDERSTAND
 
 
 def should_continue_act(

@@ -1,9 +1,10 @@
 """Which changes of the turn's control flow a run follows, decided once, as it starts.
 
-A change ships behind ``rt.versions.has(X)`` beside the old path, leaves the old path
-once no running turn needs it (``deprecated``), and leaves for good once no running turn
-recorded its marker (docs/ARCHITECTURE.md "Versioning", docs/HOWTO.md "Change the
-turn's control flow"; ``alfred turns versions`` says which running turns hold on to one).
+A change ships behind ``state.versions.has(X)`` (``TurnState.versions``) beside the old
+path, leaves the old path once no running turn needs it (``deprecated``), and leaves for
+good once no running turn recorded its marker (docs/ARCHITECTURE.md "Versioning",
+docs/HOWTO.md "Change the turn's control flow"; ``alfred turns versions`` says which
+running turns hold on to one).
 
 Why at start: ``workflow.patched(X)`` answers from the markers of the workflow task in
 which the code asks. Right after a local activity that task is not certain: on a busy

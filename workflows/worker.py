@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 from temporalio.client import Client
-from temporalio.worker import Worker
+from temporalio.worker import UnsandboxedWorkflowRunner, Worker
 
 from activities.crud import CrudActivities
 from activities.llm.gateway import LlmGateway
@@ -24,6 +24,29 @@ from domain.settings import Settings
 from domain.turn_store import Sessions
 from workflows.bypass_turn import BypassTurnWorkflow
 from workflows.turn import TurnWorkflow
+
+WORKFLOW_RUNNER = UnsandboxedWorkflowRunner()
+"""The turn workflows run in the worker's own interpreter, not in the SDK's sandbox.
+
+The sandbox does two things for every run: it imports the workflow's modules afresh (so
+runs share no module state), and it checks what they call (``datetime.now``, ``random``,
+``os.environ``, ``open``...) so that a nondeterministic call fails the workflow task.
+
+- The fresh import is a cost with nothing to protect here: our modules hold no mutable
+  state (constants, frozen tables, caches of pure functions), so passing them through the
+  sandbox changes nothing but the time.
+- The checks are kept where workflow code is written: every history a test run writes, and
+  each committed one, is replayed with the default sandbox (``tests/replay.py``,
+  ``Replayer``), which imports the workflow modules afresh and fails on such a call
+  (``make test`` fails). For that the workflow modules import each other directly, and
+  ``activities``, ``domain`` and the boundary models (``workflows.interface``,
+  ``workflows.events``) inside ``workflow.unsafe.imports_passed_through()``. What is given
+  up: in production, a nondeterministic call on a path no test takes is not stopped.
+- The sandbox's work on every activation and every payload was ~20% of a plan turn's
+  process CPU (2.4× its bare round trips with it, 2.0× without; docs/BENCHMARKS.md).
+  Passing our modules through it (``SandboxRestrictions.with_passthrough_modules``) saved
+  nothing measurable: with their bytecode compiled, importing them is ~2 ms of a turn.
+"""
 
 
 def turn_activities(
@@ -91,6 +114,7 @@ def build_worker(
     if settings is not None:
         drain = timedelta(seconds=settings.worker_drain_seconds)
         options.setdefault("graceful_shutdown_timeout", drain)
+    options.setdefault("workflow_runner", WORKFLOW_RUNNER)
     return Worker(
         client,
         task_queue=task_queue,

@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from temporalio.client import Client, WorkflowHandle
 from temporalio.worker import Worker
 
-from api.stack import connect
+from api.temporal import connect
 from api.turn_versions import CHANGE_VERSION, lines, report, waiting
 from domain.settings import Settings
 from tests.api.test_cli import alfred

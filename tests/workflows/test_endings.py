@@ -1,5 +1,5 @@
 """Every ending of a turn says what was written, from the turn's own record of its writes
-(``TurnRuntime.written``, the writes' results), whatever a model said: the rows by name
+(``TurnState.written``, the writes' results), whatever a model said: the rows by name
 when there were writes, "Nothing was changed." only when there were none. One test per
 point where a model can fail for good (Understand, Think, an Act step before and after its
 first write, Reply, Summarize), then the other ways a turn stops short of its plan."""

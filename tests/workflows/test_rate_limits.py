@@ -16,7 +16,7 @@ from temporalio.client import Client
 
 from activities.llm.openai_provider import OpenAIProvider
 from activities.llm.script_provider import ScriptProvider
-from api.stack import connect
+from api.temporal import connect
 from domain.settings import Settings
 from domain.turn_store import create_conversation
 from tests.activities.llm.fake_openai import FakeOpenAI

@@ -21,7 +21,7 @@ from typing import Any
 from temporalio.api.enums.v1 import EventType, TimeoutType
 from temporalio.client import Client, WorkflowHandle
 
-from api.stack import connect
+from api.temporal import connect
 from bench.recovery import running, start_worker, stop
 from domain.db.engine import user_transaction
 from domain.kitchen import repository

@@ -1,9 +1,9 @@
 """Committed histories of real turns replay against today's workflow code.
 
 A change to the workflow's control flow that would break turns already running fails
-here; such a change ships behind ``rt.versions.has`` (``workflows.versions``; docs/HOWTO.md
-"Change the turn's control flow"). Histories are recorded with ``ALFRED_RECORD_HISTORIES=1``
-(see conftest).
+here; such a change ships behind ``state.versions.has`` (``workflows.versions``;
+docs/HOWTO.md "Change the turn's control flow"). Histories are recorded with
+``ALFRED_RECORD_HISTORIES=1`` (see conftest).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from tests.replay import (
     local_activity_types,
     patches,
     replay_failures,
+    replayer,
     split_after,
 )
 from tests.workflows.conftest import Turns
@@ -37,9 +38,10 @@ from tests.workflows.variants import (
 )
 from workflows.bypass_turn import BypassTurnWorkflow
 from workflows.interface import TurnInput
+from workflows.state import TurnState
 from workflows.turn import TurnWorkflow
 from workflows.versions import CHANGES
-from workflows.worker import turn_activities
+from workflows.worker import WORKFLOW_RUNNER, turn_activities
 
 HISTORIES = sorted((Path(__file__).parent / "histories").glob("*.json"))
 
@@ -79,6 +81,30 @@ async def test_committed_history_replays(path: Path):
     )
     result = await replayer.replay_workflow(history(path), raise_on_replay_failure=False)
     assert result.replay_failure is None, result.replay_failure
+
+
+async def test_the_worker_shares_the_workflow_modules_and_replays_import_them_afresh(
+    monkeypatch,
+):
+    """The worker runs our workflow modules as the process loaded them
+    (``workflows.worker.WORKFLOW_RUNNER``: no import per turn); a replay with the default
+    sandbox imports them afresh, so the sandbox checks their calls there (every history a
+    test run writes is replayed so)."""
+
+    def changed_in_the_process(self):
+        raise RuntimeError("the process's own copy of workflows.state ran")
+
+    monkeypatch.setattr(TurnState, "clock", changed_in_the_process)
+    quick_read = history(next(p for p in HISTORIES if p.stem == "quick_read"))
+    afresh = await replayer().replay_workflow(quick_read, raise_on_replay_failure=False)
+    assert afresh.replay_failure is None, afresh.replay_failure
+    shared = Replayer(
+        workflows=[TurnWorkflow, BypassTurnWorkflow],
+        data_converter=pydantic_data_converter,
+        workflow_runner=WORKFLOW_RUNNER,
+    )
+    result = await shared.replay_workflow(quick_read, raise_on_replay_failure=False)
+    assert "the process's own copy" in str(result.replay_failure)
 
 
 async def test_a_reordered_workflow_fails_replay():

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from domain.nodes import ActDecision, DisambiguationOption, ThinkOutput, ThinkStep, UnderstandOutput
-from workflows.routing import Route, route_after_think, route_after_understand, should_continue_act
+from workflows.routing import (
+    Route,
+    route_after_answer,
+    route_after_think,
+    route_after_understand,
+    should_continue_act,
+)
 
 STEP = ThinkStep(description="read inventory", step_type="read", subdomain="inventory")
 
@@ -61,6 +67,22 @@ def test_plan_direct_without_steps_but_with_a_proposal_becomes_a_proposal():
     assert think.decision == "propose"
     with pytest.raises(ValueError, match="proposal_message"):
         ThinkOutput(goal="g", decision="propose", steps=[STEP])
+
+
+@pytest.mark.parametrize(
+    ("kind", "action", "planned", "route"),
+    [
+        ("proposal", "confirm", True, Route.ACT),
+        ("proposal", "confirm", False, Route.THINK),
+        ("proposal", "answer", True, Route.UNDERSTAND),
+        ("clarification", "confirm", False, Route.UNDERSTAND),
+        ("clarification", "answer", False, Route.UNDERSTAND),
+    ],
+)
+def test_a_confirmed_proposal_runs_its_steps_and_any_other_answer_goes_to_understand(
+    kind, action, planned, route
+):
+    assert route_after_answer(kind, action, planned=planned) == route
 
 
 def act(action: str, **fields) -> ActDecision:

@@ -30,22 +30,22 @@ class ReorderedTurnWorkflow(TurnWorkflow):
 
     @workflow.run
     async def run(self, turn: TurnInput) -> TurnOutput:
-        opening = self.rt.open
+        opening = self.lifecycle.open
 
         async def marked_first() -> None:
-            await self.rt.mark_turn("running")
+            await self.lifecycle.mark_turn("running")
             await opening()
 
-        self.rt.open = marked_first  # type: ignore[method-assign]
+        self.lifecycle.open = marked_first  # type: ignore[method-assign]
         return await super().run(turn)
 
 
 class _WithMarkFirst(TurnWorkflow):
     change = MARK_FIRST
 
-    async def _converse(self) -> str:
-        if self.rt.versions.has(self.change.id):
-            await self.rt.mark_turn("running")
+    async def _converse(self) -> None:
+        if self.state.versions.has(self.change.id):
+            await self.lifecycle.mark_turn("running")
         return await super()._converse()
 
 
@@ -55,7 +55,7 @@ class TurnWorkflowWithAChange(_WithMarkFirst):
 
     @workflow.run
     async def run(self, turn: TurnInput) -> TurnOutput:
-        self.rt.versions = Versions((self.change,))
+        self.state.versions = Versions((self.change,))
         return await super().run(turn)
 
 
@@ -68,7 +68,7 @@ class TurnWorkflowChangeDeprecated(_WithMarkFirst):
 
     @workflow.run
     async def run(self, turn: TurnInput) -> TurnOutput:
-        self.rt.versions = Versions((self.change,))
+        self.state.versions = Versions((self.change,))
         return await super().run(turn)
 
 
@@ -80,8 +80,8 @@ class TurnWorkflowChangeRemoved(TurnWorkflow):
     async def run(self, turn: TurnInput) -> TurnOutput:
         return await super().run(turn)
 
-    async def _converse(self) -> str:
-        await self.rt.mark_turn("running")
+    async def _converse(self) -> None:
+        await self.lifecycle.mark_turn("running")
         return await super()._converse()
 
 
@@ -94,9 +94,9 @@ class TurnWorkflowAskingLate(TurnWorkflow):
     async def run(self, turn: TurnInput) -> TurnOutput:
         return await super().run(turn)
 
-    async def _converse(self) -> str:
+    async def _converse(self) -> None:
         if workflow.patched(MARK_FIRST.id):
-            await self.rt.mark_turn("running")
+            await self.lifecycle.mark_turn("running")
         return await super()._converse()
 
 
