@@ -132,7 +132,7 @@ def _extra(facts: BaseModel | None, shown: SessionIdRegistry | None) -> dict[str
     if facts is not None:
         extra["request"] = facts.model_dump(mode="json")
     if shown is not None:
-        extra["registry"] = shown.snapshot().model_dump(mode="json")
+        extra["registry"] = shown.model_dump(mode="json")
     return extra
 
 

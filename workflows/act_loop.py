@@ -279,9 +279,7 @@ class ActLoop:
                 if ref is not None:
                     registry.update_entity_data(ref, artifact.content)
                 else:
-                    ref = registry.register_generated(
-                        artifact.type, artifact.content, step=run.index
-                    )
+                    ref = registry.register_generated(artifact.type, artifact.content)
                 self.rt.state.content_archive[ref] = artifact.content
                 artifacts.append(ref)
                 data[ref] = artifact.content

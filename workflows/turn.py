@@ -672,7 +672,7 @@ class TurnWorkflow:
 
         record, summary = self._turn_record(response)
         rt.registry.clear_turn_promoted_artifacts()
-        archive = prune_archive(rt.state.content_archive, rt.registry.ref_turn_promoted)
+        archive = prune_archive(rt.state.content_archive, rt.registry.promoted())
         # Turns that executed nothing (a rejected proposal, a capped turn) get deterministic
         # summaries (seed 002: no LLM summarization for proposals and clarifications).
         use_llm = rt.llm_budget_left >= 2 and bool(rt.step_results)
@@ -722,9 +722,7 @@ class TurnWorkflow:
     def _turn_record(self, response: str) -> tuple[TurnRecord, TurnExecutionSummary]:
         rt = self.rt
         turn = rt.turn.turn_number
-        touched = [
-            r for r in rt.registry.known_refs() if rt.registry.ref_turn_last_ref.get(r) == turn
-        ]
+        touched = [r for r in rt.registry.known_refs() if rt.registry.last_referenced(r) == turn]
         record = TurnRecord(
             turn=turn,
             user_message=self._what_the_user_said(),

@@ -57,7 +57,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.mentions import plain_text, with_refs
     from domain.nodes import ToolCall
     from domain.plan_record import PlanRecord
-    from domain.registry import RegistrySnapshot, SessionIdRegistry
+    from domain.registry import SessionIdRegistry
     from domain.turn_context import FreshEntity, TurnContext
     from workflows import policies
     from workflows.events import (
@@ -84,7 +84,7 @@ Req = TypeVar("Req", bound=BaseModel)
 class StoredState:
     """What the turn loaded, to tell its changes since (``TurnRuntime.state_ref``)."""
 
-    registry: RegistrySnapshot = field(default_factory=RegistrySnapshot)
+    registry: SessionIdRegistry = field(default_factory=SessionIdRegistry)
     archive: list[str] = field(default_factory=list)
 
 
@@ -355,8 +355,6 @@ class TurnRuntime:
                 ),
                 summary=f"{call.tool} {call.params.get('table', '?')}",
             )
-            if result.known is not None:  # the touched refs' entries, where the copy lacks them
-                self.registry.adopt(result.known)
             self.registry.apply_delta(result.registry_delta)  # only the changes crossed
         return result
 
@@ -450,7 +448,7 @@ class TurnRuntime:
         self.stored = StoredState(
             registry=begun.state.registry, archive=list(begun.state.content_archive)
         )
-        self.registry = SessionIdRegistry.from_dict(begun.state.registry)
+        self.registry = begun.state.registry.clone()
         self.registry.begin_turn(self.turn.turn_number)
 
     def state_ref(self, archive: dict[str, JsonValue] | None = None) -> StateRef:
@@ -515,7 +513,7 @@ class TurnRuntime:
         self.message = with_refs(turn.message, refs)
         recent = turn.turn_number - 2
         for entity in self.context.delete_candidates:
-            known = self.registry.uuid_to_ref.get(entity.id.lower())
+            known = self.registry.ref_of(entity.id)
             if known is not None and (self.registry.last_referenced(known) or 0) >= recent:
                 self.familiar.append(known)
             if entity.data is not None:
