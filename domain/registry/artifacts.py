@@ -23,18 +23,12 @@ from domain.registry.translate import entity_of_table, row_label
 class SessionIdRegistry(RefTable):
     """The session's refs (``RefTable``) and the generated content behind its ``gen_`` refs."""
 
-    def register_generated(
-        self, type_name: str, content: Mapping[str, Any], *, label: str = ""
-    ) -> str:
+    def register_generated(self, type_name: str, content: Mapping[str, Any]) -> str:
         """Give freshly generated content a ``gen_{type}_{n}`` ref and keep a copy of it."""
         if type_name not in BY_TYPE:
             raise ValueError(f"unknown entity type {type_name!r}")
-        ref = self._add(
-            type_name,
-            generated=True,
-            action="generated",
-            label=label or compute_label(type_name, content),
-        )
+        label = compute_label(type_name, content)
+        ref = self._add(type_name, generated=True, action="generated", label=label)
         self.artifacts[ref] = _copy(content)
         return ref
 

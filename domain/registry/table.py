@@ -71,9 +71,6 @@ class RegistryDelta(BaseModel):
     """Generated content stored or revised; None: dropped."""
     turn: int | None = None
 
-    def is_empty(self) -> bool:
-        return not (self.entries or self.counters or self.artifacts) and self.turn is None
-
 
 class RefTable(BaseModel):
     """Refs and their entries for one conversation, and the counters behind new refs."""

@@ -33,8 +33,8 @@ def _label_key(fk: str) -> str:
 
 
 class RowTranslator:
-    """Translates rows into one table's refs; ``unnamed`` holds the FK targets it
-    registered without a name, as ``{ref: (table, uuid)}`` in the order met."""
+    """Translates rows into the refs of one ``RefTable``; ``unnamed`` holds the FK targets
+    it registered without a name, as ``{ref: (table, uuid)}`` in the order met."""
 
     def __init__(self, refs: RefTable, *, action: str = "read") -> None:
         self.refs = refs
