@@ -8,8 +8,6 @@ workflow derived, so a retried activity never writes twice.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import TypeAdapter, ValidationError
 from temporalio import activity
 
@@ -20,7 +18,6 @@ from domain.crud.calls import CrudRequest
 from domain.crud.executor import CrudExecutor
 from domain.errors import CrudValidationError, MissingIdempotencyKey
 from domain.kitchen.tables import schema_for_subdomain
-from domain.registry import RegistryDelta, SessionIdRegistry
 
 _REQUEST = TypeAdapter(CrudRequest)
 
@@ -32,21 +29,11 @@ class CrudActivities:
         """Saved conversation states: a call resolves and registers refs in the saved
         registry with the turn's changes on top (``CrudCallRequest.state_ref``)."""
 
-    @staticmethod
-    def _delta(
-        registry: SessionIdRegistry, before: dict[str, Any]
-    ) -> tuple[RegistryDelta, RegistryDelta]:
-        """What the call changed, and the whole entries of the refs it touched, for a
-        working copy that lacks them."""
-        changes = registry.delta_since(before)
-        named = set(registry.refs_in(changes))
-        return changes, registry.entries_of(r for r in registry.known_refs() if r in named)
-
     @activity.defn(name="crud")
     async def crud(self, request: CrudCallRequest) -> CrudCallResult:
         attempt = activity.info().attempt
         registry = await self.states.registry(request.state_ref)
-        before = registry.to_dict()
+        before = registry.clone()
         try:
             call = _REQUEST.validate_python({"tool": request.call.tool, **request.call.params})
         except ValidationError as error:
@@ -59,14 +46,13 @@ class CrudActivities:
                 user_id=request.user_id,
                 registry=registry,
                 idempotency_key=request.idempotency_key,
-                step=request.step,
             )
         except CrudValidationError as error:
             return CrudCallResult(error=str(error), attempt=attempt)
         except MissingIdempotencyKey as error:
             raise to_application_error(error) from None
-        delta, known = self._delta(registry, before)
-        return CrudCallResult(result=result, registry_delta=delta, known=known, attempt=attempt)
+        delta = registry.delta_since(before)
+        return CrudCallResult(result=result, registry_delta=delta, attempt=attempt)
 
     @activity.defn(name="fetch_schema")
     async def fetch_schema(self, request: SchemaRequest) -> SchemaResult:

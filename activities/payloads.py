@@ -294,6 +294,7 @@ class CrudCallRequest(BaseModel):
     ref), the turn's changes on top."""
     idempotency_key: str
     step: int | None = None
+    """The step that made the call (the history's reader sees whose call it is)."""
 
 
 class CrudCallResult(BaseModel):
@@ -302,10 +303,8 @@ class CrudCallResult(BaseModel):
     result: CrudResult | None = None
     error: str | None = None
     registry_delta: RegistryDelta = Field(default_factory=RegistryDelta)
-    """What the call changed in the registry (nothing on an error)."""
-    known: RegistryDelta | None = None
-    """The whole entries of the refs the call touched, for a copy that lacks them (an old
-    row read again keeps its ref); a copy holding a ref keeps its own entry."""
+    """What the call changed in the registry (nothing on an error): the entries of the
+    refs it touched whole, so a working copy that lacked them has them now."""
     attempt: int = 1
 
 

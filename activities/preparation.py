@@ -40,5 +40,5 @@ class TurnContextActivities:
         that may not hold them (they keep their refs)."""
         registry = await self.states.registry(ref)
         named = [*context.entities, *context.delete_candidates]
-        refs = [registry.uuid_to_ref.get(e.id.lower()) for e in named]
+        refs = [registry.ref_of(e.id) for e in named]
         return registry.entries_of(r for r in refs if r is not None)

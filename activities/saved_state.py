@@ -11,7 +11,7 @@ from activities.payloads import StateRef
 from domain import turn_store
 from domain.conversation import ConversationState
 from domain.errors import DomainError
-from domain.registry import RegistrySnapshot, SessionIdRegistry
+from domain.registry import SessionIdRegistry
 
 
 class SavedStates:
@@ -49,7 +49,7 @@ class SavedStates:
 
     async def registry(self, ref: StateRef) -> SessionIdRegistry:
         """The saved registry with the turn's changes on top: the turn's whole registry."""
-        registry = SessionIdRegistry.from_dict((await self.stored(ref)).registry)
+        registry = (await self.stored(ref)).registry.clone()
         registry.apply_delta(ref.registry)
         return registry
 
@@ -61,6 +61,6 @@ class SavedStates:
         gone = set(ref.unarchived)
         keys = [k for k in stored.content_archive if k not in gone] + ref.archived
         state = stored.model_copy(
-            update={"registry": RegistrySnapshot(), "content_archive": dict.fromkeys(keys)}
+            update={"registry": SessionIdRegistry(), "content_archive": dict.fromkeys(keys)}
         )
         return state, registry

@@ -127,7 +127,7 @@ class TurnStateActivities:
         record = request.record.model_copy()
         summary = request.summary.model_copy()
         state, registry = await self.states.read(request.state_ref)
-        state = state.model_copy(update={"registry": registry.for_prompt().snapshot()})
+        state = state.model_copy(update={"registry": registry.for_prompt()})
         usage, calls, model = Usage(), 0, ""
         charged: list[NodeCall] = []
         if request.use_llm:

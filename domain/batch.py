@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from domain.kitchen.entities import BY_TABLE
 from domain.kitchen.tables import SUBDOMAINS
-from domain.registry import PENDING, SessionIdRegistry, refs_in_text
+from domain.registry import SessionIdRegistry, refs_in_text
 from domain.tool_results import ToolEntry
 
 SAVE_WORDS = re.compile(r"\b(save|saves|saving|store|keep)\b", re.IGNORECASE)
@@ -103,8 +103,8 @@ def start_manifest(
         said = set(re.findall(r"[a-z0-9]+", text.lower()))
         chosen = [r for r in unsaved if _label_words(registry.label(r)) & said]
         if not chosen:
-            recent = registry.current_turn - RECENT_TURNS
-            chosen = [r for r in unsaved if (registry.ref_turn_created.get(r) or 0) >= recent]
+            recent = registry.turn - RECENT_TURNS
+            chosen = [r for r in unsaved if registry.entries[r].created >= recent]
     if not chosen:
         return None
     return BatchManifest(
@@ -120,7 +120,8 @@ def track_write(manifest: BatchManifest, registry: SessionIdRegistry, entry: Too
     for item in manifest.items:
         if item.status == "completed":
             continue
-        if registry.ref_to_uuid.get(item.ref, PENDING) != PENDING:
+        entry = registry.entries.get(item.ref)
+        if entry is not None and entry.uuid is not None:
             item.status, item.result_ref, item.error = "completed", item.ref, None
         elif error and re.search(rf"\b{re.escape(item.ref)}\b", named):
             item.status, item.error = "failed", str(error)

@@ -109,7 +109,7 @@ def annotated_conversation(
 
 
 def _turn_action(registry: SessionIdRegistry, ref: str, turn: int) -> str:
-    if registry.ref_turn_created.get(ref) == turn:
+    if registry.entry(ref).created == turn:
         return "new" if registry.action(ref) in ("read", "") else registry.action(ref)
     return registry.action(ref) or "seen"
 
@@ -195,31 +195,21 @@ def registry_table(registry: SessionIdRegistry) -> str:
     """Understand's registry view: the refs of the last ``REGISTRY_TURNS`` turns (the
     conversation it is shown), long-term memory and unsaved content, in ref order. Older
     refs still resolve; Understand only curates what the conversation still touches."""
-    refs = registry.known_refs()
-    if not refs:
+    if not registry.entries:
         return "(no entities yet)"
-    cutoff = registry.current_turn - REGISTRY_TURNS + 1
+    cutoff = registry.turn - REGISTRY_TURNS + 1
     shown = [
-        ref
-        for ref in refs
-        if registry.type_of(ref) not in PARTS
-        and (
-            (registry.last_referenced(ref) or 0) >= cutoff
-            or ref in registry.ref_active_reason
-            or ref in registry.pending_artifacts
-        )
+        (ref, e)
+        for ref, e in registry.entries.items()
+        if e.type not in PARTS
+        and (e.last_ref >= cutoff or e.active_reason is not None or ref in registry.artifacts)
     ][-MAX_REGISTRY_ROWS:]
     rows = [
         "| Ref | Type | Label | Last action | Created | Last ref |",
         "|---|---|---|---|---|---|",
     ]
-    for ref in shown:
-        created = registry.ref_turn_created.get(ref, "?")
-        last = registry.ref_turn_last_ref.get(ref, "?")
-        rows.append(
-            f"| {ref} | {registry.type_of(ref)} | {registry.label(ref)} | {registry.action(ref)} "
-            f"| T{created} | T{last} |"
-        )
+    for ref, e in shown:
+        rows.append(f"| {ref} | {e.type} | {e.label} | {e.action} | T{e.created} | T{e.last_ref} |")
     return "\n".join(rows)
 
 
@@ -234,18 +224,15 @@ def entity_context(registry: SessionIdRegistry, *, with_detail: bool) -> str:
     if recent:
         lines.append("Active:")
         for ref in recent:
-            tag = registry.action(ref)
-            detail = registry.ref_detail_tracking.get(ref, {}).get("level") if with_detail else None
-            if detail and tag == "read":
-                tag = f"read:{detail}"
-            turn = registry.ref_turn_last_ref.get(ref)
-            lines.append(
-                f"- `{ref}`: {registry.label(ref)} ({registry.type_of(ref)}) [{tag}] T{turn}"
-            )
+            e = registry.entries[ref]
+            tag = e.action
+            if with_detail and e.detail and tag == "read":
+                tag = f"read:{e.detail}"
+            lines.append(f"- `{ref}`: {e.label} ({e.type}) [{tag}] T{e.last_ref}")
     if retained:
         lines.append("Long-term memory:")
         lines += [
-            f"- `{ref}`: {registry.label(ref)} — {registry.ref_active_reason.get(ref, '')}"
+            f"- `{ref}`: {registry.label(ref)} — {registry.entries[ref].active_reason or ''}"
             for ref in retained
         ]
     return "\n".join(lines) or "(none)"
@@ -634,7 +621,7 @@ def summarize_context(
         for r in step_results
     ]
     saved = list(written)
-    registry = SessionIdRegistry.from_dict(state.registry)
+    registry = state.registry
     generated = [registry.label(ref) for ref in registry.get_truly_pending_artifacts()]
     return _join(
         Section("User said", message),

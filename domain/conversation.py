@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, JsonValue
 
 from domain.batch import BatchManifest
 from domain.nodes import DisambiguationOption, RetainDecision
-from domain.registry import PROMPT_TURNS, RegistryDelta, RegistrySnapshot, SessionIdRegistry
+from domain.registry import PROMPT_TURNS, RegistryDelta, SessionIdRegistry
 from domain.tokens import estimate_tokens
 from domain.tool_results import ToolEntry
 
@@ -161,7 +161,7 @@ class LandedHandoff(BaseModel):
 
 
 class ConversationState(BaseModel):
-    registry: RegistrySnapshot = Field(default_factory=RegistrySnapshot)
+    registry: SessionIdRegistry = Field(default_factory=SessionIdRegistry)
     recent_turns: list[TurnRecord] = Field(default_factory=list)
     history_summary: str = ""
     engagement_summary: str = ""
@@ -184,7 +184,7 @@ class ConversationState(BaseModel):
         served by the workflow from the whole state)."""
         return self.model_copy(
             update={
-                "registry": RegistrySnapshot(),
+                "registry": SessionIdRegistry(),
                 "content_archive": dict.fromkeys(self.content_archive),
             }
         )
@@ -193,11 +193,10 @@ class ConversationState(BaseModel):
         """The copy a turn's workflow loads: the refs its prompts can show (``for_prompt``
         at ``turn``) and the content archive's keys, without the conversation's record,
         which model activities and ``finish_turn`` read from the saved state themselves."""
-        registry = SessionIdRegistry.from_dict(self.registry)
-        working = registry.only(registry.recent_refs(turn - PROMPT_TURNS))
+        registry = self.registry
         archive = self.content_archive
         return ConversationState(
-            registry=working.snapshot(),
+            registry=registry.only(registry.recent_refs(turn - PROMPT_TURNS)),
             content_archive=dict.fromkeys(archive),
             bypass=self.bypass,
             handoff=self.handoff,
@@ -289,7 +288,7 @@ class TurnEnding(BaseModel):
 def end_turn(stored: ConversationState, ending: TurnEnding) -> ConversationState:
     """The state a turn leaves: the saved one with the turn's registry changes, archive,
     record (with Summarize's parts, or as said) and note."""
-    registry = SessionIdRegistry.from_dict(stored.registry)
+    registry = stored.registry.clone()
     registry.apply_delta(ending.registry)
     saved = stored.content_archive
     archive = {
@@ -297,7 +296,7 @@ def end_turn(stored: ConversationState, ending: TurnEnding) -> ConversationState
         for key, content in ending.content_archive.items()
         if content is not None or saved.get(key) is not None
     }
-    state = stored.model_copy(update={"registry": registry.snapshot(), "content_archive": archive})
+    state = stored.model_copy(update={"registry": registry, "content_archive": archive})
     if ending.record is not None and ending.summary is not None:
         if ending.parts is not None:
             state = conclude_turn(

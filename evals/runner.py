@@ -153,7 +153,7 @@ async def _run(scenario: Scenario, stack: Stack, result: ScenarioResult) -> None
             outcome,
             after,
             before,
-            SessionIdRegistry.from_dict(state_after.registry),
+            state_after.registry,
         )
         reached = _paths(
             turn, outcome, steps, stack.watch.calls[first_call:], state_before, state_after
@@ -189,7 +189,7 @@ async def _seed(
         )
         for row in result.rows:
             label = str(row.get("name") or row.get("title") or row.get("date") or "")
-            seeded[(table, label.lower())] = registry.ref_to_uuid[str(row["id"])]
+            seeded[(table, label.lower())] = registry.resolve(str(row["id"]))
     return seeded
 
 
@@ -334,8 +334,8 @@ def _paths(
     if "proposal" in outcome.pauses and turn.answers:
         actions = [a.action for a in turn.answers]
         reached.add("propose_rejected" if "reject" in actions else "propose_confirmed")
-    unsaved_before = SessionIdRegistry.from_dict(before.registry).get_truly_pending_artifacts()
-    unsaved_after = SessionIdRegistry.from_dict(after.registry).get_truly_pending_artifacts()
+    unsaved_before = before.registry.get_truly_pending_artifacts()
+    unsaved_after = after.registry.get_truly_pending_artifacts()
     if set(unsaved_before) - set(unsaved_after) and "write" in reached:
         reached.add("generate_then_save")
     if "generate" in reached and set(unsaved_before) & set(unsaved_after):

@@ -352,9 +352,7 @@ class ActLoop:
                 if ref is not None:
                     registry.update_entity_data(ref, artifact.content)
                 else:
-                    ref = registry.register_generated(
-                        artifact.type, artifact.content, step=run.index
-                    )
+                    ref = registry.register_generated(artifact.type, artifact.content)
                 self.state.conversation.content_archive[ref] = artifact.content
                 artifacts.append(ref)
                 data[ref] = artifact.content

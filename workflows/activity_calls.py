@@ -218,8 +218,6 @@ class Calls:
                 ),
                 summary=f"{call.tool} {call.params.get('table', '?')}",
             )
-            if result.known is not None:  # the touched refs' entries, where the copy lacks them
-                self.state.registry.adopt(result.known)
             self.state.registry.apply_delta(result.registry_delta)  # only the changes crossed
         return result
 

@@ -63,7 +63,7 @@ class Endings:
         record, summary = self._turn_record(response)
         state.registry.clear_turn_promoted_artifacts()
         archive = prune_archive(
-            state.conversation.content_archive, state.registry.ref_turn_promoted
+            state.conversation.content_archive, state.registry.promoted()
         )
         # Turns that executed nothing (a rejected proposal, a capped turn) get deterministic
         # summaries (seed 002: no LLM summarization for proposals and clarifications).
@@ -129,7 +129,7 @@ class Endings:
         """What was said, and what was decided and done (seed 001's layers 2 and 3)."""
         state = self.state
         turn, registry = state.turn.turn_number, state.registry
-        touched = [r for r in registry.known_refs() if registry.ref_turn_last_ref.get(r) == turn]
+        touched = [r for r in registry.known_refs() if registry.last_referenced(r) == turn]
         record = TurnRecord(
             turn=turn,
             user_message=state.what_the_user_said(),

@@ -36,7 +36,6 @@ with workflow.unsafe.imports_passed_through():
     from activities.turn_state import TurnStateActivities
     from domain.conversation import TurnEnding
     from domain.mentions import with_refs
-    from domain.registry import SessionIdRegistry
     from domain.turn_context import FreshEntity
     from workflows.events import Failed, Queued, TurnEnded
 
@@ -118,7 +117,7 @@ class Lifecycle:
         state.stored = Stored(
             registry=begun.state.registry, archive=list(begun.state.content_archive)
         )
-        state.registry = SessionIdRegistry.from_dict(begun.state.registry)
+        state.registry = begun.state.registry.clone()
         state.registry.begin_turn(state.turn.turn_number)
 
     async def _prepare(self) -> None:
@@ -170,7 +169,7 @@ class Lifecycle:
         state.said[0] = with_refs(state.turn.message, refs)
         recent = state.turn.turn_number - 2
         for entity in state.context.delete_candidates:
-            known = registry.uuid_to_ref.get(entity.id.lower())
+            known = registry.ref_of(entity.id)
             if known is not None and (registry.last_referenced(known) or 0) >= recent:
                 state.familiar.append(known)
             if entity.data is not None:

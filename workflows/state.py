@@ -29,7 +29,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.mentions import plain_text
     from domain.modes import BYPASS_MODES, DEFAULT_MODE
     from domain.nodes import ThinkOutput, UnderstandOutput
-    from domain.registry import RegistrySnapshot, SessionIdRegistry
+    from domain.registry import SessionIdRegistry
     from domain.tool_results import ToolEntry
     from domain.turn_context import TurnContext
     from workflows.interface import InputReceipt, Question, TurnInput, TurnProgress, UserInput
@@ -39,7 +39,7 @@ with workflow.unsafe.imports_passed_through():
 class Stored:
     """The registry and archive keys as the turn loaded them, to tell its changes since."""
 
-    registry: RegistrySnapshot = field(default_factory=RegistrySnapshot)
+    registry: SessionIdRegistry = field(default_factory=SessionIdRegistry)
     archive: list[str] = field(default_factory=list)
 
 

@@ -537,14 +537,14 @@ def newest_pending_recipe(registry: SessionIdRegistry, hint: str = "") -> tuple[
     """(ref, label) of the unsaved generated recipe "save it" means: the newest one, or the
     newest whose label shares a word with ``hint``."""
     pending = registry.get_truly_pending_artifacts()
-    refs = [r for r in pending if registry.ref_types.get(r) == "recipe"]
+    refs = [r for r in pending if registry.type_of(r) == "recipe"]
     if not refs:
         return None
     refs.sort(key=lambda r: int(r.rsplit("_", 1)[1]))
     wanted = set(wish_words(hint)) - {"save", "keep", "store"}
 
     def label(ref: str) -> str:
-        return registry.ref_labels.get(ref) or str(pending[ref].get("name") or ref)
+        return registry.label(ref) or str(pending[ref].get("name") or ref)
 
     named = [r for r in refs if wanted & set(wish_words(label(r)))]
     ref = (named or refs)[-1]
@@ -553,7 +553,7 @@ def newest_pending_recipe(registry: SessionIdRegistry, hint: str = "") -> tuple[
 
 def _recent(registry: SessionIdRegistry, ref: str) -> bool:
     """Whether the last turn (or this one) suggested or referenced ``ref``."""
-    return (registry.last_referenced(ref) or 0) >= registry.current_turn - 1
+    return (registry.last_referenced(ref) or 0) >= registry.turn - 1
 
 
 def classify(
@@ -585,7 +585,8 @@ def classify(
     ):
         # The turn asked which same-named row to delete and resolved the answer to a ref.
         ref = pending.chosen.ref
-        name = registry.ref_labels.get(ref) or pending.chosen.label.split(" (")[0]
+        known = registry.entries.get(ref)
+        name = (known.label if known else "") or pending.chosen.label.split(" (")[0]
         where = "inventory" if ref.startswith("inv_") else "shopping list"
         return _item_intent(text, "remove", name, where, where, answering)
 

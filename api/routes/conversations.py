@@ -68,7 +68,7 @@ async def read_conversation(
     conversation, rows = await turn_store.conversation_with_turns(
         svc.sessions, str(user), conversation_id
     )
-    registry = SessionIdRegistry.from_dict((conversation.state or {}).get("registry"))
+    registry = SessionIdRegistry.model_validate((conversation.state or {}).get("registry", {}))
     return ConversationDetail(
         **_public(conversation).model_dump(),
         turns=[

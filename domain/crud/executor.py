@@ -35,7 +35,7 @@ from domain.db.models import Base, Operation
 from domain.errors import CrudValidationError, MissingIdempotencyKey
 from domain.kitchen.entities import BY_TABLE, compute_label
 from domain.kitchen.tables import TABLES, TableSpec
-from domain.registry import PendingRefError, SessionIdRegistry, UnknownRefError
+from domain.registry import PendingRefError, RowTranslator, SessionIdRegistry, UnknownRefError
 
 DEFAULT_LIMIT = 50
 LINKED_TABLES = frozenset({"inventory", "shopping_list", "recipe_ingredients"})
@@ -63,17 +63,16 @@ class CrudExecutor:
         user_id: uuid.UUID | str,
         registry: SessionIdRegistry,
         idempotency_key: str | None = None,
-        step: int | None = None,
     ) -> CrudResult:
         """Run one call. ``registry`` is updated in place with every ref the call touched."""
         try:
             if isinstance(request, DbRead):
-                return await self.read(request, user_id=user_id, registry=registry, step=step)
+                return await self.read(request, user_id=user_id, registry=registry)
             if not idempotency_key:
                 raise MissingIdempotencyKey(f"{request.tool} needs an idempotency key")
             if isinstance(request, DbCreate):
-                return await self.create(request, user_id, registry, idempotency_key, step)
-            return await self.change(request, user_id, registry, idempotency_key, step)
+                return await self.create(request, user_id, registry, idempotency_key)
+            return await self.change(request, user_id, registry, idempotency_key)
         except DataError:
             # A value validation let through (a read, a catalog look-up, the write's record):
             # the transaction is rolled back, and retrying the same call cannot succeed.
@@ -87,7 +86,6 @@ class CrudExecutor:
         *,
         user_id: uuid.UUID | str,
         registry: SessionIdRegistry,
-        step: int | None = None,
     ) -> CrudResult:
         spec = table_spec(request.table)
         pending = self._pending_read(spec, request, registry)
@@ -124,7 +122,7 @@ class CrudExecutor:
             rows = [row_to_json(r) for r in (await session.execute(query)).all()]
             for key in nested:
                 await self._attach_nested(session, spec, key, rows)
-            out = await self._to_refs(session, rows, spec.name, registry, step)
+            out = await self._to_refs(session, rows, spec.name, registry)
         return CrudResult(tool="db_read", table=spec.name, rows=out, count=len(out), notes=notes)
 
     def _pending_read(
@@ -249,7 +247,6 @@ class CrudExecutor:
         user_id: uuid.UUID | str,
         registry: SessionIdRegistry,
         key: str,
-        step: int | None,
     ) -> CrudResult:
         spec = table_spec(request.table, write=True)
         batch = request.data if isinstance(request.data, list) else [request.data]
@@ -268,16 +265,12 @@ class CrudExecutor:
                 replayed = True
             out = []
             for raw_row, gen_ref in zip(recorded["rows"], recorded["gen_refs"], strict=True):
-                registry.register_created(
-                    raw_row["id"], spec.name, raw_row, gen_ref=gen_ref, step=step
-                )
+                registry.register_created(raw_row["id"], spec.name, raw_row, gen_ref=gen_ref)
                 for nested_key, child_table in spec.nested.items():
                     for child in raw_row.get(nested_key, []):
-                        registry.register_created(child["id"], child_table, child, step=step)
+                        registry.register_created(child["id"], child_table, child)
                 out.extend(
-                    await self._to_refs(
-                        session, [raw_row], spec.name, registry, step, action="created"
-                    )
+                    await self._to_refs(session, [raw_row], spec.name, registry, action="created")
                 )
         return CrudResult(
             tool="db_create", table=spec.name, rows=out, count=len(out), replayed=replayed
@@ -406,7 +399,6 @@ class CrudExecutor:
         user_id: uuid.UUID | str,
         registry: SessionIdRegistry,
         key: str,
-        step: int | None,
     ) -> CrudResult:
         spec = table_spec(request.table, write=True)
         if not request.filters and not request.or_filters:
@@ -446,9 +438,7 @@ class CrudExecutor:
                 result = await self._run(session, stmt.returning(*_visible(table)))
                 recorded = {"rows": [row_to_json(r) for r in result.all()]}
                 await self._record(session, user_id, key, recorded)
-            out = await self._to_refs(
-                session, recorded["rows"], spec.name, registry, step, action=action
-            )
+            out = await self._to_refs(session, recorded["rows"], spec.name, registry, action=action)
         return CrudResult(
             tool=request.tool, table=spec.name, rows=out, count=len(out), replayed=replayed
         )
@@ -483,26 +473,23 @@ class CrudExecutor:
         rows: list[Row],
         table: str,
         registry: SessionIdRegistry,
-        step: int | None,
         *,
         action: str = "read",
     ) -> list[Row]:
         """Rows with refs for ids and FKs, FK labels enriched in one query per table."""
         if table not in BY_TABLE:
             return rows
-        translated = registry.translate_read_output(rows, table, step=step, action=action)
-        queue = registry.lazy_enrich_queue()
-        if queue:
-            registry.apply_enrichment(await self._labels(session, queue))
-            translated = registry.add_enriched_labels(translated, table)
+        translator = RowTranslator(registry, action=action)
+        translated = translator.rows(rows, table)
+        if translator.unnamed:
+            labels = await self._labels(session, translator.unnamed)
+            translated = translator.named(translated, table, labels)
         return translated
 
     @staticmethod
-    async def _labels(
-        session: AsyncSession, queue: dict[str, tuple[str, str, str]]
-    ) -> dict[str, str]:
+    async def _labels(session: AsyncSession, unnamed: dict[str, tuple[str, str]]) -> dict[str, str]:
         by_table: dict[str, dict[str, str]] = {}
-        for ref, (table, _name_column, raw_id) in queue.items():
+        for ref, (table, raw_id) in unnamed.items():
             by_table.setdefault(table, {})[raw_id] = ref
         labels: dict[str, str] = {}
         for table_name, refs_by_id in by_table.items():

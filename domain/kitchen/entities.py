@@ -117,21 +117,6 @@ ENTITY_TYPES: tuple[EntityType, ...] = (
 BY_TYPE: dict[str, EntityType] = {e.type_name: e for e in ENTITY_TYPES}
 BY_TABLE: dict[str, EntityType] = {e.table: e for e in ENTITY_TYPES}
 
-# The column that names a row, for FK enrichment (seed 001 "get_fk_enrich_map"). Meal plans
-# and cooking log entries are labelled from several columns: enrichment reads their whole row
-# and applies ``compute_label``.
-NAME_COLUMN: dict[str, str] = {
-    "recipes": "name",
-    "recipe_ingredients": "name",
-    "inventory": "name",
-    "shopping_list": "name",
-    "tasks": "title",
-    "ingredients": "name",
-    "meal_plans": "date",
-    "cooking_log": "cooked_at",
-    "preferences": "id",
-}
-
 
 def compute_label(type_name: str, record: Mapping[str, Any]) -> str:
     """The display label of a record of ``type_name`` (empty when nothing names it)."""

@@ -15,7 +15,6 @@ from domain.conversation import ConversationState
 from domain.crud import validate
 from domain.crud.executor import CrudExecutor
 from domain.nodes import ToolCall
-from domain.registry import SessionIdRegistry
 from tests.activities.saved_conversation import save
 
 
@@ -93,14 +92,14 @@ async def test_a_database_data_error_is_a_tool_error_with_no_driver_text(
 
 async def test_an_old_row_read_through_a_working_copy_keeps_its_ref(sessions, pantry):
     """Turn 10's working copy no longer holds the pantry read in turn 1; the call resolves
-    refs in the saved registry, so the rice is still inv_3, and the copy gets its entry.
-    The copy itself stays in the workflow."""
+    refs in the saved registry, so the rice is still inv_3, and the copy gets its entry
+    with the call's changes. The copy itself stays in the workflow."""
     pantry.registry.begin_turn(1)
     rice = pantry.registry.resolve("inv_3")
-    saved_state = ConversationState(registry=pantry.registry.to_dict())
+    saved_state = ConversationState(registry=pantry.registry)
     conversation, version = await save(sessions, pantry.user, saved_state)
-    working = SessionIdRegistry.from_dict(saved_state.for_workflow(10).registry)
-    base = working.to_dict()
+    working = saved_state.for_workflow(10).registry
+    base = working.clone()
     working.begin_turn(10)
     assert working.known_refs() == []
     turn = StateRef(
@@ -111,10 +110,8 @@ async def test_an_old_row_read_through_a_working_copy_keeps_its_ref(sessions, pa
     )
     result = await run(pantry.executor, sessions, call(turn, "db_read", {"table": "inventory"}))
     assert sorted(row["id"] for row in result.result.rows) == ["inv_1", "inv_2", "inv_3", "inv_4"]
-    assert result.known is not None
-    working.adopt(result.known)
     working.apply_delta(result.registry_delta)
     assert working.resolve("inv_3") == rice
-    assert working.ref_turn_last_ref["inv_3"] == 10
+    assert working.last_referenced("inv_3") == 10
     assert working.counters == pantry.registry.counters  # no new refs were made
     assert working.known_refs() == ["inv_1", "inv_2", "inv_3", "inv_4"]

@@ -51,9 +51,9 @@ def request(user, conversation: str, turn: int, message: str) -> OpenTurnRequest
 
 
 async def test_a_turn_opens_loaded_and_prepared_with_the_saved_ref_of_a_named_row(sessions, pantry):
-    rice = pantry.registry.ref_to_uuid["inv_3"]
+    rice = pantry.registry.resolve("inv_3")
     conversation, version = await save(
-        sessions, pantry.user, ConversationState(registry=pantry.registry.to_dict()), turns=9
+        sessions, pantry.user, ConversationState(registry=pantry.registry), turns=9
     )
     message = f"how much @[rice](inventory:{rice}) is left?"
 
@@ -64,7 +64,7 @@ async def test_a_turn_opens_loaded_and_prepared_with_the_saved_ref_of_a_named_ro
     assert opened.previous is not None and opened.previous.settled
     assert opened.begun is not None and opened.begun.version == version
     # the working copy: nine turns on, the pantry's refs are no longer in it...
-    assert opened.begun.state.registry.ref_to_uuid == {}
+    assert opened.begun.state.registry.entries == {}
     row = await turn_store.get_turn(sessions, str(pantry.user), conversation, 10)
     assert row is not None and row.status == "running"
     assert opened.prepared is not None
@@ -73,7 +73,7 @@ async def test_a_turn_opens_loaded_and_prepared_with_the_saved_ref_of_a_named_ro
     ]
     # ...but the mentioned row's saved ref comes with the context, to be adopted
     assert opened.prepared.known is not None
-    assert opened.prepared.known.changed.ref_to_uuid == {"inv_3": rice}
+    assert {r: e.uuid for r, e in opened.prepared.known.entries.items()} == {"inv_3": rice}
 
 
 async def test_a_turn_whose_previous_turn_has_not_saved_starts_nothing(sessions, user):

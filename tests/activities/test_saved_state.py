@@ -32,7 +32,7 @@ from domain.conversation import (
     TurnRecord,
 )
 from domain.nodes import ThinkStep
-from domain.registry import RegistrySnapshot, SessionIdRegistry
+from domain.registry import SessionIdRegistry
 from tests.activities.saved_conversation import save
 from tests.workflows import script
 
@@ -47,7 +47,7 @@ async def saved(sessions: Sessions, user: uuid.UUID, turns: int = 1) -> tuple[st
     registry.begin_turn(1)
     registry.translate_read_output([dict(RICE)], "inventory")
     state = ConversationState(
-        registry=registry.to_dict(),
+        registry=registry,
         recent_turns=[
             TurnRecord(turn=1, user_message="what rice do I have", assistant_response="1 kg"),
             TurnRecord(turn=2, user_message="suggest a risotto", assistant_response="Here."),
@@ -58,9 +58,9 @@ async def saved(sessions: Sessions, user: uuid.UUID, turns: int = 1) -> tuple[st
     return await save(sessions, user, state, turns)
 
 
-def this_turn(stored: RegistrySnapshot) -> SessionIdRegistry:
+def this_turn(stored: SessionIdRegistry) -> SessionIdRegistry:
     """Turn 3 reads the rice again and registers a new shopping-list row."""
-    registry = SessionIdRegistry.from_dict(stored)
+    registry = stored.clone()
     registry.begin_turn(3)
     registry.translate_read_output([dict(RICE)], "inventory")
     registry.translate_read_output([{"id": str(uuid.uuid4()), "name": "milk"}], "shopping_list")
@@ -80,10 +80,10 @@ async def test_the_saved_version_is_read_with_the_turns_changes_on_top(sessions,
         unarchived=["gen_recipe_1"],
     )
     state, read = await SavedStates(sessions).read(ref)
-    assert read.to_dict() == registry.to_dict()
-    assert read.ref_turn_last_ref["inv_1"] == 3
+    assert read == registry
+    assert read.last_referenced("inv_1") == 3
     assert state.content_archive == {"gen_recipe_2": None}  # the keys, as prompts show them
-    assert state.registry == RegistrySnapshot()
+    assert state.registry == SessionIdRegistry()
     assert [t.turn for t in state.recent_turns] == [1, 2]
     assert state.history_summary == "The user cooks rice dishes."
 

@@ -53,7 +53,7 @@ def test_db_upgrade_migrates_the_configured_database(fresh_database, tmp_path):
     done = alfred("db", "upgrade", cwd=tmp_path, ALFRED_DATABASE_URL=fresh_database)
     assert done.returncode == 0, done.stderr
     with psycopg.connect(libpq_dsn(fresh_database)) as c:
-        assert c.execute("SELECT version_num FROM alembic_version").fetchone() == ("0004",)
+        assert c.execute("SELECT version_num FROM alembic_version").fetchone() == ("0005",)
     assert not (tmp_path / ".alfred").exists()
 
 

@@ -106,7 +106,7 @@ def test_a_save_handoff_lands_as_unsaved_content_a_plan_turn_can_save():
     )
     assert state.bypass is None
     assert state.handoff.recipe_ref == "gen_recipe_1" and state.handoff.action == "save"
-    saved = SessionIdRegistry.from_dict(state.registry)
+    saved = state.registry
     assert saved.get_truly_pending_artifacts() == {"gen_recipe_1": {"name": "Slaw"}}
     assert state.content_archive["gen_recipe_1"] == {"name": "Slaw"}
     (record,) = state.recent_turns

@@ -341,7 +341,7 @@ def test_understands_registry_leaves_out_ingredient_rows_and_the_catalog():
 
 def test_summarize_is_shown_the_steps_what_was_saved_and_generated_and_the_conversation():
     state, registry = kitchen_session()
-    state.registry = registry.snapshot()
+    state.registry = registry.clone()
     saved = StepResult(
         step_index=0,
         description="Add milk",

@@ -30,7 +30,7 @@ def test_retained_refs_stay_active_beyond_the_window_with_their_reason():
         registry, curated(retain_active=[RetainDecision(ref="recipe_1", reason="the plan")])
     )
     assert registry.get_active_entities() == ([], ["recipe_1"])
-    assert registry.ref_active_reason == {"recipe_1": "the plan"}
+    assert registry.entries["recipe_1"].active_reason == "the plan"
     assert [d.ref for d in summary.retained] == ["recipe_1"] and ignored == []
 
 
@@ -38,7 +38,7 @@ def test_demote_forgets_the_reason_drop_forgets_the_ref():
     registry = registry_with(3)
     registry.set_active_reason("recipe_1", "old")
     summary, _ = apply_curation(registry, curated(demote=["recipe_1"], drop=["recipe_2"]))
-    assert "recipe_1" not in registry.ref_active_reason and "recipe_1" in registry.known_refs()
+    assert registry.entries["recipe_1"].active_reason is None
     assert registry.known_refs() == ["recipe_1", "recipe_3"]
     assert (summary.demoted, summary.dropped) == (["recipe_1"], ["recipe_2"])
 

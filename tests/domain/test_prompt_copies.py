@@ -54,16 +54,13 @@ def fifty_turns() -> tuple[ConversationState, SessionIdRegistry]:
                 f"Turn {evicted.turn}: the user asked about the dinners of the week " * 3
                 + f"item {turn}.",
             )
-    state.registry = registry.snapshot()
+    state.registry = registry.clone()
     return state, registry
 
 
 def test_prompts_from_the_trimmed_copies_are_the_prompts_of_the_whole_state():
     state, registry = fifty_turns()
-    small_state, small = (
-        state.for_prompt(),
-        SessionIdRegistry.from_dict(registry.for_prompt().to_dict()),
-    )
+    small_state, small = state.for_prompt(), registry.for_prompt()
     understood = UnderstandOutput(referenced_entities=["inv_1"])
     plan = [ThinkStep(description="Use the dishes", step_type="generate", subdomain="recipes")]
     builders = [
@@ -93,7 +90,7 @@ def test_prompts_from_the_trimmed_copies_are_the_prompts_of_the_whole_state():
         assert build(small_state, small).text == build(state, registry).text
     whole = len(json.dumps(state.model_dump(mode="json")))
     trimmed = len(json.dumps(small_state.model_dump(mode="json")))
-    trimmed += len(json.dumps(registry.for_prompt().to_dict()))
+    trimmed += len(registry.for_prompt().model_dump_json())
     assert trimmed < whole / 2
 
 
@@ -101,7 +98,7 @@ def test_the_trimmed_registry_keeps_memory_unsaved_content_and_recent_refs():
     _, registry = fifty_turns()
     small = registry.for_prompt(recent_turns=6)
     kept = small.known_refs()
-    assert "inv_1" in kept and small.ref_active_reason["inv_1"] == "the user's favourite"
+    assert "inv_1" in kept and small.entries["inv_1"].active_reason == "the user's favourite"
     assert [r for r in kept if r.startswith("gen_")] == [f"gen_recipe_{n}" for n in range(1, 8)]
     recent = [f"inv_{n}" for n in range(5 * 44 + 1, 251)]  # read in turns 45 to 50
     assert [r for r in kept if r.startswith("inv_") and r != "inv_1"] == recent

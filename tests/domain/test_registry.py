@@ -1,4 +1,5 @@
-"""Specification of SessionIdRegistry: refs, lifecycle, enrichment, pending artifacts, context."""
+"""Specification of SessionIdRegistry: refs and their entries, rows translated into refs,
+generated content until it is saved, the active window, copies and deltas."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import pytest
 from pydantic import ValidationError
 
 from domain.registry import (
-    PENDING,
     PendingRefError,
+    RefEntry,
     RegistryDelta,
+    RowTranslator,
     SessionIdRegistry,
     UnknownRefError,
     is_ref,
@@ -48,6 +50,11 @@ def full_recipe_row() -> dict:
     )
 
 
+def stored(reg: SessionIdRegistry) -> SessionIdRegistry:
+    """``reg`` as saved in the conversation state and loaded again (JSON both ways)."""
+    return SessionIdRegistry.model_validate_json(reg.model_dump_json())
+
+
 # ---------------------------------------------------------------- ref format
 
 
@@ -62,6 +69,7 @@ def test_is_ref_rejects_uuids_unknown_types_and_non_strings() -> None:
     assert not is_ref("widget_1")
     assert not is_ref("recipe_x")
     assert not is_ref("recipe")
+    assert not is_ref("recipe_²")
     assert not is_ref(3)
     assert not is_ref(None)
 
@@ -70,7 +78,6 @@ def test_is_uuid_accepts_only_canonical_uuid_strings() -> None:
     assert is_uuid(RECIPE_A)
     assert not is_uuid(RECIPE_A.replace("-", ""))
     assert not is_uuid("recipe_1")
-    assert not is_uuid(PENDING)
     assert not is_uuid(uuid.UUID(int=1))
 
 
@@ -91,14 +98,15 @@ def test_reading_the_same_uuid_again_reuses_its_ref() -> None:
     reg.begin_turn(1)
     again = reg.translate_read_output([recipe_row(RECIPE_B, "Dal"), recipe_row()], "recipes")
     assert [r["id"] for r in again] == ["recipe_2", "recipe_1"]
-    assert reg.ref_turn_created["recipe_1"] == 0
-    assert reg.ref_turn_last_ref["recipe_1"] == 1
+    assert reg.entries["recipe_1"].created == 0
+    assert reg.entries["recipe_1"].last_ref == 1
 
 
 def test_upper_case_uuid_maps_to_the_same_ref() -> None:
     reg = SessionIdRegistry()
     reg.translate_read_output([recipe_row()], "recipes")
     assert reg.ref_for_uuid(RECIPE_A.upper(), "recipe", action="read") == "recipe_1"
+    assert reg.ref_of(RECIPE_A.upper()) == reg.ref_of(uuid.UUID(RECIPE_A)) == "recipe_1"
 
 
 def test_read_of_a_table_without_entity_type_raises() -> None:
@@ -106,13 +114,24 @@ def test_read_of_a_table_without_entity_type_raises() -> None:
         SessionIdRegistry().translate_read_output([{"id": USER}], "users")
 
 
-def test_read_sets_action_label_and_type() -> None:
+def test_read_makes_an_entry_with_uuid_type_label_action_and_turns() -> None:
     reg = SessionIdRegistry()
-    reg.translate_read_output([recipe_row()], "recipes", step=2)
-    assert reg.action("recipe_1") == "read"
-    assert reg.label("recipe_1") == "Butter Chicken"
-    assert reg.type_of("recipe_1") == "recipe"
-    assert reg.ref_source_step["recipe_1"] == 2
+    reg.begin_turn(2)
+    reg.translate_read_output([recipe_row()], "recipes")
+    assert reg.entries["recipe_1"] == RefEntry(
+        type="recipe",
+        uuid=RECIPE_A,
+        label="Butter Chicken",
+        action="read",
+        created=2,
+        last_ref=2,
+        detail="summary",
+    )
+    assert (reg.label("recipe_1"), reg.type_of("recipe_1"), reg.action("recipe_1")) == (
+        "Butter Chicken",
+        "recipe",
+        "read",
+    )
 
 
 def test_ref_for_uuid_reuses_ref_and_updates_action_and_label() -> None:
@@ -123,7 +142,18 @@ def test_ref_for_uuid_reuses_ref_and_updates_action_and_label() -> None:
     assert first == second == "recipe_1"
     assert reg.action("recipe_1") == "updated"
     assert reg.label("recipe_1") == "New"
-    assert reg.ref_turn_last_ref["recipe_1"] == 3
+    assert reg.last_referenced("recipe_1") == 3
+
+
+def test_entries_are_frozen_a_change_replaces_them() -> None:
+    reg = SessionIdRegistry()
+    reg.translate_read_output([recipe_row()], "recipes")
+    before = reg.entries["recipe_1"]
+    with pytest.raises(ValidationError):
+        before.label = "Other"  # type: ignore[misc]
+    reg.begin_turn(4)
+    reg.touch("recipe_1")
+    assert before.last_ref == 0 and reg.entries["recipe_1"].last_ref == 4
 
 
 def test_translate_read_output_does_not_mutate_input() -> None:
@@ -167,80 +197,106 @@ def test_counters_are_not_reused_after_clear_all() -> None:
     reg.register_generated("recipe", {"name": "Tofu Curry"})
     reg.clear_all()
     assert reg.known_refs() == []
-    assert reg.get_all_pending_artifacts() == {}
+    assert reg.artifacts == {}
     assert reg.translate_read_output([recipe_row()], "recipes")[0]["id"] == "recipe_2"
     assert reg.register_generated("recipe", {"name": "Tofu Curry"}) == "gen_recipe_2"
 
 
-def test_counters_keep_counting_after_round_trip() -> None:
+def test_counters_count_rows_and_generated_content_apart_and_survive_storage() -> None:
     reg = SessionIdRegistry()
     reg.translate_read_output([recipe_row()], "recipes")
     reg.register_generated("recipe", {"name": "Tofu Curry"})
-    restored = SessionIdRegistry.from_dict(json.loads(json.dumps(reg.to_dict())))
+    assert reg.counters == {"recipe": 1, "gen_recipe": 1}
+    restored = stored(reg)
     assert restored.ref_for_uuid(RECIPE_B, "recipe", action="read") == "recipe_2"
     assert restored.register_generated("recipe", {"name": "Dal"}) == "gen_recipe_2"
 
 
-def test_lagging_counter_from_old_state_never_hands_out_a_live_ref() -> None:
-    reg = SessionIdRegistry.from_dict(
-        {"ref_to_uuid": {"recipe_1": RECIPE_A}, "uuid_to_ref": {RECIPE_A: "recipe_1"}}
-    )
-    assert reg.ref_for_uuid(RECIPE_B, "recipe", action="read") == "recipe_2"
+# ---------------------------------------------------------------- storage
 
 
-# ---------------------------------------------------------------- serialization
-
-
-def test_to_dict_round_trip_is_exact_and_json_serializable() -> None:
-    reg = SessionIdRegistry(session_id="s-1")
-    reg.begin_turn(2)
-    reg.translate_read_output([full_recipe_row()], "recipes", step=1)
-    reg.register_generated("recipe", {"name": "Tofu Curry", "tags": ["vegan"]}, step=2)
-    reg.set_active_reason("recipe_1", "weekly plan")
-    data = reg.to_dict()
-    restored = SessionIdRegistry.from_dict(json.loads(json.dumps(data)))
-    assert restored.to_dict() == data
-    assert restored == reg
-
-
-def test_to_dict_excludes_the_enrichment_queue() -> None:
+def test_stored_and_loaded_the_registry_is_the_same() -> None:
     reg = SessionIdRegistry()
-    reg.translate_read_output([{"id": MEAL, "recipe_id": RECIPE_A}], "meal_plans")
-    assert reg.lazy_enrich_queue()
-    assert "_lazy_enrich_queue" not in reg.to_dict()
-    assert SessionIdRegistry.from_dict(reg.to_dict()).lazy_enrich_queue() == {}
+    reg.begin_turn(2)
+    reg.translate_read_output([full_recipe_row()], "recipes")
+    reg.register_generated("recipe", {"name": "Tofu Curry", "tags": ["vegan"]})
+    reg.set_active_reason("recipe_1", "weekly plan")
+    restored = stored(reg)
+    assert restored == reg
+    assert restored.model_dump() == reg.model_dump()
+    assert restored.ref_of(RI_2) == "ri_2"  # the UUID index is rebuilt on load
 
 
-def test_from_dict_fills_missing_keys_with_defaults() -> None:
-    reg = SessionIdRegistry.from_dict(
-        {"ref_to_uuid": {"recipe_1": RECIPE_A}, "counters": {"recipe": 1}, "current_turn": 4}
+def test_the_stored_shape_is_entries_counters_artifacts_and_turn() -> None:
+    reg = SessionIdRegistry()
+    reg.begin_turn(1)
+    reg.translate_read_output([{"id": INV, "name": "rice"}], "inventory")
+    gen = reg.register_generated("recipe", {"name": "Dal"})
+    assert json.loads(reg.model_dump_json()) == {
+        "entries": {
+            "inv_1": {
+                "type": "inv",
+                "uuid": INV,
+                "label": "rice",
+                "action": "read",
+                "created": 1,
+                "last_ref": 1,
+                "promoted": None,
+                "active_reason": None,
+                "detail": None,
+            },
+            gen: {
+                "type": "recipe",
+                "uuid": None,
+                "label": "Dal",
+                "action": "generated",
+                "created": 1,
+                "last_ref": 1,
+                "promoted": None,
+                "active_reason": None,
+                "detail": None,
+            },
+        },
+        "counters": {"inv": 1, "gen_recipe": 1},
+        "artifacts": {gen: {"name": "Dal"}},
+        "turn": 1,
+    }
+
+
+def test_a_stored_registry_missing_fields_loads_with_their_defaults() -> None:
+    reg = SessionIdRegistry.model_validate(
+        {"entries": {"recipe_1": {"type": "recipe", "uuid": RECIPE_A}}, "turn": 4}
     )
     assert reg.resolve("recipe_1") == RECIPE_A
-    assert reg.current_turn == 4
-    assert reg.ref_active_reason == {}
-    assert reg.pending_artifacts == {}
+    assert reg.turn == 4 and reg.label("recipe_1") == "" and reg.artifacts == {}
+    assert SessionIdRegistry.model_validate({}) == SessionIdRegistry()
 
 
-def test_from_dict_of_none_or_empty_gives_an_empty_registry() -> None:
-    assert SessionIdRegistry.from_dict(None) == SessionIdRegistry()
-    assert SessionIdRegistry.from_dict({}).to_dict() == SessionIdRegistry().to_dict()
+def test_a_registry_in_an_unknown_shape_is_refused_not_read_as_empty() -> None:
+    """A state saved in the shape before migration 0005 fails loudly: read as an empty
+    registry, every ref of the conversation would be lost without a word."""
+    with pytest.raises(ValidationError):
+        SessionIdRegistry.model_validate({"ref_to_uuid": {"recipe_1": RECIPE_A}})
+    with pytest.raises(ValidationError):
+        SessionIdRegistry.model_validate({"entries": {"recipe_1": {"type": "recipe", "x": 1}}})
 
 
 def test_identical_call_sequences_give_identical_state() -> None:
-    def run() -> dict:
-        reg = SessionIdRegistry(session_id="s")
+    def run() -> str:
+        reg = SessionIdRegistry()
         reg.begin_turn(1)
         reg.translate_read_output([full_recipe_row()], "recipes")
-        reg.translate_read_output([{"id": MEAL, "recipe_id": RECIPE_B}], "meal_plans")
-        reg.apply_enrichment({"recipe_2": "Dal"})
+        rows = RowTranslator(reg)
+        read = rows.rows([{"id": MEAL, "recipe_id": RECIPE_B}], "meal_plans")
+        rows.named(read, "meal_plans", {"recipe_2": "Dal"})
         gen = reg.register_generated("recipe", {"name": "Greek Salad"})
         reg.update_entity_data(gen, {"name": "Greek Salad with Feta"})
         reg.begin_turn(2)
         reg.register_created(NEW_ROW, "recipes", {"name": "greek salad with feta"})
         reg.set_active_reason("meal_1", "plan")
-        return reg.to_dict()
+        return reg.model_dump_json()
 
-    assert json.dumps(run()) == json.dumps(run())
+    assert run() == run()
 
 
 # ---------------------------------------------------------------- resolution
@@ -283,14 +339,13 @@ def test_translate_value_raises_for_unknown_ref_inside_a_list() -> None:
 # ---------------------------------------------------------------- generated artifacts
 
 
-def test_register_generated_assigns_gen_ref_with_pending_uuid() -> None:
+def test_register_generated_assigns_a_gen_ref_without_a_uuid() -> None:
     reg = SessionIdRegistry()
     ref = reg.register_generated("recipe", {"name": "Tofu Curry"})
     assert ref == "gen_recipe_1"
-    assert reg.ref_to_uuid[ref] == PENDING
+    assert reg.entries[ref].uuid is None
     assert reg.action(ref) == "generated"
     assert reg.label(ref) == "Tofu Curry"
-    assert PENDING not in reg.uuid_to_ref
 
 
 def test_register_generated_stores_a_copy_of_the_content() -> None:
@@ -299,6 +354,8 @@ def test_register_generated_stores_a_copy_of_the_content() -> None:
     ref = reg.register_generated("recipe", content)
     content["tags"].append("spicy")
     assert reg.get_entity_data(ref) == {"name": "Tofu Curry", "tags": ["vegan"]}
+    reg.get_entity_data(ref)["tags"].append("hot")  # type: ignore[index]
+    assert reg.artifacts[ref] == {"name": "Tofu Curry", "tags": ["vegan"]}
 
 
 def test_reading_a_pending_gen_ref_is_rerouted_to_its_content() -> None:
@@ -344,9 +401,10 @@ def test_register_created_with_gen_ref_promotes_it() -> None:
     ref = reg.register_created(NEW_ROW, "recipes", {"name": "Tofu Curry v2"}, gen_ref=gen)
     assert ref == gen
     assert reg.resolve(gen) == NEW_ROW
-    assert reg.uuid_to_ref[NEW_ROW] == gen
+    assert reg.ref_of(NEW_ROW) == gen
     assert reg.action(gen) == "created"
-    assert reg.ref_turn_promoted[gen] == 1
+    assert reg.entries[gen].promoted == 1
+    assert reg.promoted() == [gen]
 
 
 def test_register_created_promotes_pending_artifact_with_matching_label() -> None:
@@ -375,6 +433,16 @@ def test_register_created_without_match_assigns_a_fresh_ref() -> None:
     assert list(reg.get_truly_pending_artifacts()) == ["gen_recipe_1"]
 
 
+def test_register_created_again_for_the_same_row_keeps_its_ref() -> None:
+    reg = SessionIdRegistry()
+    gen = reg.register_generated("recipe", {"name": "Tofu Curry"})
+    reg.register_created(NEW_ROW, "recipes", {"name": "Tofu Curry"}, gen_ref=gen)
+    assert reg.register_created(NEW_ROW, "recipes", {"name": "Tofu Curry"}) == gen
+    assert reg.register_created(NEW_ROW, "recipes", {"name": "Tofu Curry"}, gen_ref=gen) == gen
+    with pytest.raises(ValueError, match="already registered"):
+        reg.register_created(NEW_ROW, "recipes", {"name": "x"}, gen_ref="gen_recipe_7")
+
+
 def test_created_row_label_never_quotes_a_raw_uuid() -> None:
     reg = SessionIdRegistry()
     reg.translate_read_output([recipe_row()], "recipes")
@@ -401,27 +469,20 @@ def test_promoted_content_survives_until_clear_turn_promoted_artifacts() -> None
     assert reg.get_entity_data(gen) == {"name": "Tofu Curry"}
     assert list(reg.get_just_promoted_artifacts()) == [gen]
     assert list(reg.get_truly_pending_artifacts()) == [still_pending]
-    assert list(reg.get_all_pending_artifacts()) == [gen, still_pending]
+    assert list(reg.artifacts) == [gen, still_pending]
     assert reg.clear_turn_promoted_artifacts() == [gen]
     assert reg.get_entity_data(gen) is None
     assert reg.resolve(gen) == NEW_ROW
-    assert list(reg.get_all_pending_artifacts()) == [still_pending]
-
-
-def test_clear_pending_artifact_drops_only_that_content() -> None:
-    reg = SessionIdRegistry()
-    first = reg.register_generated("recipe", {"name": "Tofu Curry"})
-    second = reg.register_generated("recipe", {"name": "Dal"})
-    reg.clear_pending_artifact(first)
-    assert list(reg.get_all_pending_artifacts()) == [second]
+    assert list(reg.artifacts) == [still_pending]
 
 
 # ---------------------------------------------------------------- FK lazy registration
 
 
-def test_unknown_fk_uuid_is_lazily_registered_as_linked_and_queued() -> None:
+def test_unknown_fk_uuid_is_lazily_registered_as_linked_and_left_unnamed() -> None:
     reg = SessionIdRegistry()
-    out = reg.translate_read_output(
+    rows = RowTranslator(reg)
+    out = rows.rows(
         [{"id": MEAL, "recipe_id": RECIPE_A, "date": "2026-11-23", "meal_type": "dinner"}],
         "meal_plans",
     )
@@ -429,27 +490,28 @@ def test_unknown_fk_uuid_is_lazily_registered_as_linked_and_queued() -> None:
     assert out[0]["recipe_id"] == "recipe_1"
     assert "_recipe_id_label" not in out[0]
     assert reg.action("recipe_1") == "linked"
-    assert reg.lazy_enrich_queue() == {"recipe_1": ("recipes", "name", RECIPE_A)}
+    assert rows.unnamed == {"recipe_1": ("recipes", RECIPE_A)}
 
 
-def test_enrichment_labels_linked_refs_and_clears_the_queue() -> None:
+def test_naming_labels_linked_refs_and_their_rows() -> None:
     reg = SessionIdRegistry()
-    out = reg.translate_read_output([{"id": MEAL, "recipe_id": RECIPE_A}], "meal_plans")
-    reg.apply_enrichment({"recipe_1": "Butter Chicken"})
-    labelled = reg.add_enriched_labels(out, "meal_plans")
+    rows = RowTranslator(reg)
+    out = rows.rows([{"id": MEAL, "recipe_id": RECIPE_A}], "meal_plans")
+    labelled = rows.named(out, "meal_plans", {"recipe_1": "Butter Chicken"})
     assert labelled[0]["_recipe_id_label"] == "Butter Chicken"
     assert reg.label("recipe_1") == "Butter Chicken"
-    assert reg.lazy_enrich_queue() == {}
+    assert rows.unnamed == {}
     assert "_recipe_id_label" not in out[0]
 
 
-def test_known_fk_gets_its_label_directly_without_queueing() -> None:
+def test_known_fk_gets_its_label_directly_without_waiting_for_a_name() -> None:
     reg = SessionIdRegistry()
     reg.translate_read_output([recipe_row()], "recipes")
-    out = reg.translate_read_output([{"id": MEAL, "recipe_id": RECIPE_A}], "meal_plans")
+    rows = RowTranslator(reg)
+    out = rows.rows([{"id": MEAL, "recipe_id": RECIPE_A}], "meal_plans")
     assert out[0]["recipe_id"] == "recipe_1"
     assert out[0]["_recipe_id_label"] == "Butter Chicken"
-    assert reg.lazy_enrich_queue() == {}
+    assert rows.unnamed == {}
     assert reg.action("recipe_1") == "read"
 
 
@@ -460,49 +522,49 @@ def test_none_fk_stays_none() -> None:
     assert reg.known_refs() == ["meal_1"]
 
 
-def test_nameless_known_fk_is_queued_again_after_the_queue_was_lost() -> None:
+def test_a_nameless_known_fk_is_named_again_by_the_next_read() -> None:
     reg = SessionIdRegistry()
-    reg.translate_read_output([{"id": MEAL, "recipe_id": RECIPE_A}], "meal_plans")
-    restored = SessionIdRegistry.from_dict(reg.to_dict())
-    restored.translate_read_output([{"id": MEAL, "recipe_id": RECIPE_A}], "meal_plans")
-    assert restored.lazy_enrich_queue() == {"recipe_1": ("recipes", "name", RECIPE_A)}
+    reg.translate_read_output([{"id": MEAL, "recipe_id": RECIPE_A}], "meal_plans")  # not named
+    rows = RowTranslator(stored(reg))
+    rows.rows([{"id": MEAL, "recipe_id": RECIPE_A}], "meal_plans")
+    assert rows.unnamed == {"recipe_1": ("recipes", RECIPE_A)}
 
 
-def test_enrichment_relabels_rows_whose_label_uses_the_fk_label() -> None:
+def test_naming_relabels_rows_whose_label_uses_the_fk_label() -> None:
     reg = SessionIdRegistry()
     log = {"id": uid(9), "recipe_id": RECIPE_A, "cooked_at": "2026-11-20T19:00:00"}
-    out = reg.translate_read_output([log], "cooking_log")
+    rows = RowTranslator(reg)
+    out = rows.rows([log], "cooking_log")
     assert reg.label("log_1") == "cooked recipe_1 2026-11-20"
-    reg.apply_enrichment({"recipe_1": "Butter Chicken"})
-    reg.add_enriched_labels(out, "cooking_log")
+    rows.named(out, "cooking_log", {"recipe_1": "Butter Chicken"})
     assert reg.label("log_1") == "cooked Butter Chicken 2026-11-20"
 
 
 def test_nested_recipe_ingredients_get_ri_refs_pointing_at_the_parent() -> None:
     reg = SessionIdRegistry()
-    out = reg.translate_read_output([full_recipe_row()], "recipes")
+    rows = RowTranslator(reg)
+    out = rows.rows([full_recipe_row()], "recipes")
     items = out[0]["recipe_ingredients"]
     assert [item["id"] for item in items] == ["ri_1", "ri_2"]
     assert [item["recipe_id"] for item in items] == ["recipe_1", "recipe_1"]
     assert items[0]["_recipe_id_label"] == "Butter Chicken"
     assert reg.label("ri_2") == "butter"
-    assert reg.lazy_enrich_queue() == {}
+    assert rows.unnamed == {}
 
 
 # ---------------------------------------------------------------- detail tracking
 
 
-def test_full_recipe_read_is_tracked_as_full_with_its_turn() -> None:
+def test_full_recipe_read_is_tracked_as_full() -> None:
     reg = SessionIdRegistry()
-    reg.begin_turn(3)
     reg.translate_read_output([full_recipe_row()], "recipes")
-    assert reg.ref_detail_tracking["recipe_1"] == {"level": "full", "full_turn": 3}
+    assert reg.entries["recipe_1"].detail == "full"
 
 
 def test_summary_recipe_read_is_tracked_as_summary() -> None:
     reg = SessionIdRegistry()
     reg.translate_read_output([recipe_row()], "recipes")
-    assert reg.ref_detail_tracking["recipe_1"] == {"level": "summary"}
+    assert reg.entries["recipe_1"].detail == "summary"
 
 
 def test_summary_read_after_full_read_does_not_downgrade() -> None:
@@ -511,16 +573,16 @@ def test_summary_read_after_full_read_does_not_downgrade() -> None:
     reg.translate_read_output([full_recipe_row()], "recipes")
     reg.begin_turn(2)
     reg.translate_read_output([recipe_row()], "recipes")
-    assert reg.ref_detail_tracking["recipe_1"] == {"level": "full", "full_turn": 1}
+    assert reg.entries["recipe_1"].detail == "full"
 
 
-def test_untracked_types_get_no_detail_entry() -> None:
+def test_untracked_types_get_no_detail() -> None:
     reg = SessionIdRegistry()
     reg.translate_read_output([{"id": INV, "name": "rice"}], "inventory")
-    assert reg.ref_detail_tracking == {}
+    assert reg.entries["inv_1"].detail is None
 
 
-# ---------------------------------------------------------------- UI and actions
+# ---------------------------------------------------------------- UI and touches
 
 
 @pytest.mark.parametrize(
@@ -541,22 +603,13 @@ def test_register_from_ui_reuses_the_ref_of_a_known_uuid() -> None:
     ref = reg.register_from_ui(INV, "inventory", None, "updated:user")
     assert ref == "inv_1"
     assert reg.label(ref) == "rice"
-    assert reg.ref_turn_last_ref[ref] == 1
+    assert reg.last_referenced(ref) == 1
 
 
 def test_register_from_ui_rejects_non_user_actions() -> None:
     reg = SessionIdRegistry()
     with pytest.raises(ValueError):
         reg.register_from_ui(INV, "inventory", None, "read")
-
-
-def test_mark_action_tags_the_ref_and_touches_it() -> None:
-    reg = SessionIdRegistry()
-    reg.translate_read_output([recipe_row()], "recipes")
-    reg.begin_turn(2)
-    reg.mark_action("recipe_1", "deleted")
-    assert reg.action("recipe_1") == "deleted"
-    assert reg.ref_turn_last_ref["recipe_1"] == 2
 
 
 def test_touch_of_unknown_ref_raises() -> None:
@@ -604,8 +657,8 @@ def test_remove_ref_forgets_the_ref_and_its_uuid() -> None:
     reg.remove_ref("recipe_1")
     with pytest.raises(UnknownRefError):
         reg.resolve("recipe_1")
-    assert RECIPE_A not in reg.uuid_to_ref
-    assert reg.ref_active_reason == {}
+    assert reg.ref_of(RECIPE_A) is None
+    assert reg.entries == {}
     assert reg.counters == {"recipe": 1}
 
 
@@ -616,75 +669,65 @@ def test_a_delta_applied_to_the_registry_before_gives_the_registry_after():
     before = SessionIdRegistry()
     before.begin_turn(3)
     before.register_generated("recipe", {"name": "Dal"})
-    before.ref_for_uuid("00000000-0000-0000-0000-00000000000a", "inv", action="read", label="rice")
-    snapshot = before.to_dict()
+    before.ref_for_uuid(uid(10), "inv", action="read", label="rice")
 
-    after = SessionIdRegistry.from_dict(snapshot)
-    after.register_created("00000000-0000-0000-0000-00000000000b", "recipes", {"name": "Dal"})
-    after.ref_for_uuid("00000000-0000-0000-0000-00000000000c", "inv", action="read", label="oats")
+    after = before.clone()
+    after.register_created(uid(11), "recipes", {"name": "Dal"})
+    after.ref_for_uuid(uid(12), "inv", action="read", label="oats")
     after.remove_ref("inv_1")
     after.begin_turn(4)
-    delta = after.delta_since(snapshot)
+    delta = after.delta_since(before)
 
-    applied = SessionIdRegistry.from_dict(snapshot)
-    applied.apply_delta(delta)
-    assert applied.to_dict() == after.to_dict()
-    assert "inv_1" in delta.removed["ref_to_uuid"] and dict(delta.scalars.given()) == {
-        "current_turn": 4
-    }
-    assert "gen_recipe_1" not in delta.changed.pending_artifacts  # unchanged content
+    applied = stored(before)
+    applied.apply_delta(RegistryDelta.model_validate_json(delta.model_dump_json()))
+    assert applied == after
+    assert applied.ref_of(uid(11)) == "gen_recipe_1" and applied.ref_of(uid(10)) is None
+    assert delta.entries["inv_1"] is None and delta.turn == 4
+    assert set(delta.entries) == {"gen_recipe_1", "inv_2", "inv_1"}  # changed ones only
+    assert delta.counters == {"inv": 2} and delta.artifacts == {}  # unchanged content
 
 
-def test_the_entries_a_call_touched_with_its_changes_rebuild_a_copy_lacking_them():
+def test_a_delta_carries_changed_entries_whole_so_a_copy_lacking_them_gets_them():
     saved = SessionIdRegistry()
     saved.begin_turn(1)
-    saved.ref_for_uuid("00000000-0000-0000-0000-00000000000a", "inv", action="read", label="rice")
+    saved.ref_for_uuid(uid(10), "inv", action="read", label="rice")
     copy_ = saved.only([])  # a later turn's working copy: the rice is too old to show
-    before = saved.to_dict()
+    before = saved.clone()
     saved.begin_turn(9)
     saved.touch("inv_1")
-    saved.ref_for_uuid("00000000-0000-0000-0000-00000000000c", "inv", action="read", label="oats")
-    changes = saved.delta_since(before)
-    touched = [ref for ref in saved.known_refs() if ref in saved.refs_in(changes)]
-    copy_.adopt(saved.entries_of(touched))
-    copy_.apply_delta(changes)
+    saved.ref_for_uuid(uid(12), "inv", action="read", label="oats")
+    copy_.apply_delta(saved.delta_since(before))
     assert copy_.known_refs() == ["inv_1", "inv_2"]
-    assert copy_.label("inv_1") == "rice" and copy_.ref_turn_last_ref["inv_1"] == 9
-    assert copy_.current_turn == 9 and copy_.counters == {"inv": 2}
+    assert copy_.label("inv_1") == "rice" and copy_.last_referenced("inv_1") == 9
+    assert copy_.ref_of(uid(10)) == "inv_1"
+    assert copy_.turn == 9 and copy_.counters == {"inv": 2}
 
 
-def test_a_delta_is_typed_as_the_registry_and_written_as_before():
+def test_dropped_content_crosses_as_none():
+    registry = SessionIdRegistry()
+    gen = registry.register_generated("recipe", {"name": "Dal"})
+    before = registry.clone()
+    registry.register_created(uid(11), "recipes", {"name": "Dal"})
+    registry.clear_turn_promoted_artifacts()
+    delta = registry.delta_since(before)
+    assert delta.artifacts == {gen: None}
+    before.apply_delta(delta)
+    assert before.artifacts == {} and before.resolve(gen) == uid(11)
+
+
+def test_a_delta_is_typed_and_refuses_what_is_not_a_change():
     written = {
-        "changed": {"ref_to_uuid": {"inv_1": "u1"}, "ref_turn_created": {"inv_1": 3}},
-        "removed": {"ref_labels": ["inv_9"]},
-        "scalars": {"current_turn": 3},
+        "entries": {"inv_1": {"type": "inv", "uuid": uid(1), "created": 3}, "inv_9": None},
+        "counters": {"inv": 1},
+        "artifacts": {},
+        "turn": 3,
     }
     delta = RegistryDelta.model_validate(written)
-    assert delta.changed.ref_turn_created == {"inv_1": 3}
-    assert delta.model_dump(mode="json") == written  # what histories and results hold
-    assert RegistryDelta().model_dump(mode="json") == {}
+    assert delta.entries["inv_1"] == RefEntry(type="inv", uuid=uid(1), created=3)
     with pytest.raises(ValidationError):
-        RegistryDelta.model_validate({"changed": {"ref_turn_created": {"inv_1": "soon"}}})
+        RegistryDelta.model_validate({"entries": {"inv_1": {"type": "inv", "created": "soon"}}})
     with pytest.raises(ValidationError):
-        RegistryDelta.model_validate({"removed": {"no_such_map": ["inv_1"]}})
-    with pytest.raises(ValidationError):
-        RegistryDelta.model_validate({"changed": {"no_such_map": {"inv_1": 1}}})
-
-
-def test_a_copy_never_hands_out_a_ref_it_does_not_hold_when_counters_lag():
-    """A state saved by older code: gen_recipe_3 exists, its counter says 1. The working
-    copy (which does not hold the old recipe) numbers the next one 4, not 3 again."""
-    saved = SessionIdRegistry()
-    saved.begin_turn(1)
-    for name in ("A", "B", "C"):
-        saved.register_generated("recipe", {"name": name})
-    saved.gen_counters["recipe"] = 1
-    saved.counters["inv"] = 0
-    saved.ref_for_uuid(uid(20), "inv", action="read", label="rice")  # skips a live number
-    saved.ref_to_uuid["inv_7"] = uid(21)
-    copy_ = saved.only([])
-    assert copy_.register_generated("recipe", {"name": "D"}) == "gen_recipe_4"
-    assert copy_.ref_for_uuid(uid(22), "inv", action="read", label="oats") == "inv_8"
+        RegistryDelta.model_validate({"changed": {"ref_to_uuid": {"inv_1": uid(1)}}})
 
 
 def test_adopting_entries_adds_the_refs_a_copy_lacks_and_keeps_the_ones_it_holds():
@@ -694,16 +737,28 @@ def test_adopting_entries_adds_the_refs_a_copy_lacks_and_keeps_the_ones_it_holds
     saved.begin_turn(1)
     saved.ref_for_uuid(uid(10), "inv", action="read", label="rice")
     soup = saved.register_generated("recipe", {"name": "Soup"})
-    stale = saved.entries_of(["inv_1", soup])
+    stale = saved.entries_of(["inv_1", soup, "inv_404"])
+    assert list(stale.entries) == ["inv_1", soup]
     copy_ = saved.only([soup])
     copy_.register_created(uid(11), "recipes", {"name": "Soup"})  # promotes the soup
     copy_.adopt(stale)
     assert copy_.resolve(soup) == uid(11) and copy_.action(soup) == "created"
     assert copy_.resolve("inv_1") == uid(10) and copy_.label("inv_1") == "rice"
-    assert copy_.uuid_to_ref == {uid(10): "inv_1", uid(11): soup}
+    assert (copy_.ref_of(uid(10)), copy_.ref_of(uid(11))) == ("inv_1", soup)
+
+
+def test_a_copy_changes_on_its_own():
+    registry = SessionIdRegistry()
+    registry.ref_for_uuid(uid(10), "inv", action="read", label="rice")
+    copy_ = registry.clone()
+    copy_.ref_for_uuid(uid(11), "inv", action="read", label="oats")
+    copy_.touch("inv_1")
+    copy_.register_generated("recipe", {"name": "Dal"})
+    assert registry.known_refs() == ["inv_1"] and registry.ref_of(uid(11)) is None
+    assert registry.counters == {"inv": 1} and registry.artifacts == {}
 
 
 def test_no_change_is_an_empty_delta():
     registry = SessionIdRegistry()
     registry.register_generated("recipe", {"name": "Dal"})
-    assert registry.delta_since(registry.to_dict()).is_empty()
+    assert registry.delta_since(registry.clone()) == RegistryDelta()

@@ -56,7 +56,7 @@ async def test_generated_recipe_is_kept_across_turns_and_saved_in_a_later_turn(
         await (await turns.start("suggest something with lime")).result()
         state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
         assert state.content_archive["gen_recipe_1"]["name"] == "Lime Chicken"
-        assert SessionIdRegistry.from_dict(state.registry).action("gen_recipe_1") == "generated"
+        assert state.registry.action("gen_recipe_1") == "generated"
         assert await kitchen.names("recipes") == []  # nothing saved before the save turn
         write_prompt_turn = await (await turns.start("save it")).result()
     assert write_prompt_turn.response == "Saved Lime Chicken."
@@ -65,7 +65,7 @@ async def test_generated_recipe_is_kept_across_turns_and_saved_in_a_later_turn(
     rows = (await kitchen.run(DbRead(table="recipes", filters=[]))).rows
     assert [r["name"] for r in rows] == ["Lime Chicken"]
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
-    registry = SessionIdRegistry.from_dict(state.registry)
+    registry = state.registry
     assert registry.action("gen_recipe_1") == "created"
     assert registry.get_truly_pending_artifacts() == {}
 

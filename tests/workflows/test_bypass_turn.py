@@ -90,7 +90,7 @@ async def test_brainstorm_without_tools_hands_off_a_recipe_to_save(turns: Turns,
         await keep_history(handle, "brainstorm_handoff")
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
     assert done.status == "completed"
-    registry = SessionIdRegistry.from_dict(state.registry)
+    registry = state.registry
     assert registry.get_truly_pending_artifacts() == {"gen_recipe_1": slaw}
     assert state.handoff.recipe_ref == "gen_recipe_1"
 
@@ -125,12 +125,12 @@ async def test_a_bypass_turn_loads_a_working_copy_and_saves_only_what_it_changed
         done = await (await turns.start("let's keep the slaw", mode="brainstorm")).result()
     assert done.status == "completed"
     assert loaded[0].begun is not None
-    assert loaded[0].begun.state.registry.ref_to_uuid == {}  # nine turns old: not in the copy
+    assert loaded[0].begun.state.registry.entries == {}  # nine turns old: not in the copy
     (finish,) = saved
     assert finish.ending is not None
-    assert set(finish.ending.registry.changed.ref_to_uuid) == {"gen_recipe_1"}
+    assert set(finish.ending.registry.entries) == {"gen_recipe_1"}
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
-    registry = SessionIdRegistry.from_dict(state.registry)
+    registry = state.registry
     assert sorted(registry.known_refs()) == sorted([*kitchen.registry.known_refs(), "gen_recipe_1"])
     assert registry.resolve("inv_2") == kitchen.registry.resolve("inv_2")
     assert state.content_archive == {"gen_recipe_1": slaw}
@@ -165,5 +165,5 @@ async def test_a_brainstorm_cancelled_after_its_answer_leaves_no_recipe_behind(
             await handle.result()
     state, version = await load_conversation(sessions, turns.user_id, turns.conversation_id)
     assert version == 1  # the cancelled turn saved its ending
-    assert SessionIdRegistry.from_dict(state.registry).known_refs() == []
+    assert state.registry.known_refs() == []
     assert state.content_archive == {} and state.handoff is None

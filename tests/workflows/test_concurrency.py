@@ -81,7 +81,7 @@ async def read_both(turns: Turns, executor, swap, summaries: tuple[str, str]):
     async with turns.worker(script, list(activities.values())):
         await (await turns.start("compare")).result()
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
-    registry = SessionIdRegistry.from_dict(state.registry)
+    registry = state.registry
     results = state.turn_step_results["1"]
     return {
         "labels": {ref: registry.label(ref) for ref in registry.known_refs()},
@@ -198,8 +198,8 @@ async def test_database_calls_of_concurrent_steps_take_turns(turns: Turns, execu
     assert [r.step for r in requests][0] == 2
     assert overlapped == []
     # Each call reads the registry with every earlier call's ref in it.
-    seen = [set(r.state_ref.registry.changed.ref_to_uuid) for r in requests]
+    seen = [set(r.state_ref.registry.entries) for r in requests]
     assert seen == [set(), {"recipe_1"}, {"recipe_1", "recipe_2"}]
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
-    registry = SessionIdRegistry.from_dict(state.registry)
+    registry = state.registry
     assert sorted(registry.label(r) for r in registry.known_refs()) == ["Chili", "Dal", "Soup"]

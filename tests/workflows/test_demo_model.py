@@ -172,7 +172,7 @@ async def test_suggest_a_recipe_then_save_it(turns: Turns, executor):
         suggested = await say(turns, "suggest a recipe with chicken")
         assert await rows(turns, executor, "recipes") == []  # shown, not saved
         state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
-        pending = SessionIdRegistry.from_dict(state.registry).get_truly_pending_artifacts()
+        pending = state.registry.get_truly_pending_artifacts()
         assert list(pending) == ["gen_recipe_1"]
         saved = await say(turns, "save it")
     assert "**Lemon Chicken Traybake**" in suggested.response
@@ -188,7 +188,7 @@ async def test_suggest_a_recipe_then_save_it(turns: Turns, executor):
     ingredients = await kitchen(turns, executor).names("recipe_ingredients")
     assert ingredients == sorted(i["name"] for i in LEMON_CHICKEN["ingredients"])
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
-    assert SessionIdRegistry.from_dict(state.registry).get_truly_pending_artifacts() == {}
+    assert state.registry.get_truly_pending_artifacts() == {}
 
 
 async def test_save_it_with_nothing_unsaved_asks_and_the_answer_is_understood(
@@ -329,7 +329,7 @@ async def test_demo_brainstorm_offers_ideas_and_keeps_one_as_unsaved_content(
     assert ideas.response.startswith("Ideas: ")
     assert kept.response.startswith("Let's keep ")
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
-    pending = SessionIdRegistry.from_dict(state.registry).get_truly_pending_artifacts()
+    pending = state.registry.get_truly_pending_artifacts()
     assert list(pending) == ["gen_recipe_1"] and state.handoff.action == "save"
 
 
@@ -569,7 +569,7 @@ async def profile_now(turns: Turns):
 
 async def unsaved_recipes(turns: Turns) -> list[dict]:
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
-    registry = SessionIdRegistry.from_dict(state.registry)
+    registry = state.registry
     return list(registry.get_truly_pending_artifacts().values())
 
 

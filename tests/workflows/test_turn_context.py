@@ -71,7 +71,7 @@ async def test_mentions_and_ui_changes_reach_every_node_with_fresh_data(
     assert "allergies: sesame" in generate_prompt
     assert '"quantity": 7' in read_prompt and "## User profile" not in read_prompt
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
-    registry = SessionIdRegistry.from_dict(state.registry)
+    registry = state.registry
     assert state.recent_turns[-1].user_message == "what goes with Tacos (recipe_1)?"
     assert registry.resolve("recipe_1") == tacos
     assert registry.action("recipe_1") == "mentioned:user"
@@ -84,7 +84,7 @@ async def pantry_read_nine_turns_ago(turns: Turns, executor, sessions) -> Kitche
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     kitchen.registry.begin_turn(1)
     await kitchen.create("inventory", PANTRY)
-    saved = ConversationState(registry=kitchen.registry.to_dict())
+    saved = ConversationState(registry=kitchen.registry)
     await save(sessions, turns.user_id, saved, turns=9, conversation=turns.conversation_id)
     turns.next_turn = 10
     return kitchen
@@ -113,10 +113,10 @@ async def test_a_row_changed_long_after_it_was_read_keeps_its_ref(turns: Turns, 
     assert "- `inv_1` [updated:user] milk" in script.calls[0].user
     assert all("inv_5" not in c.user for c in script.calls)
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
-    registry = SessionIdRegistry.from_dict(state.registry)
+    registry = state.registry
     assert registry.resolve("inv_1") == milk
     assert registry.counters == kitchen.registry.counters
-    assert registry.ref_turn_last_ref["inv_1"] == 10
+    assert registry.last_referenced("inv_1") == 10
 
 
 async def test_a_completion_naming_a_ref_from_long_ago_is_not_flagged_as_unknown(
@@ -141,7 +141,7 @@ async def test_a_completion_naming_a_ref_from_long_ago_is_not_flagged_as_unknown
     assert "it names refs that do not exist: inv_99" in reply_prompt
     assert "inv_1," not in reply_prompt and "inv_2," not in reply_prompt
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
-    registry = SessionIdRegistry.from_dict(state.registry)
+    registry = state.registry
     assert registry.resolve("inv_2") == kitchen.registry.resolve("inv_2")
 
 
@@ -167,9 +167,11 @@ async def test_parallel_steps_that_meet_old_refs_make_no_new_refs(turns: Turns, 
         assert (await handle.result()).status == "completed"
         await keep_history(handle, "old_refs_in_parallel")
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
-    registry = SessionIdRegistry.from_dict(state.registry)
+    registry = state.registry
     assert registry.counters == kitchen.registry.counters
-    assert registry.ref_to_uuid == kitchen.registry.ref_to_uuid
+    assert {r: e.uuid for r, e in registry.entries.items()} == {
+        r: e.uuid for r, e in kitchen.registry.entries.items()
+    }
     assert all("names refs that do not exist" not in c.user for c in script.calls)
 
 
@@ -190,9 +192,9 @@ async def test_understand_can_keep_a_ref_from_long_ago_active(turns: Turns, exec
         handle = await turns.start("and the eggs from before?")
         assert (await handle.result()).status == "completed"
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
-    registry = SessionIdRegistry.from_dict(state.registry)
-    assert registry.ref_turn_last_ref["inv_2"] == 10
-    assert registry.ref_active_reason.get("inv_2") == "the eggs in question"
+    registry = state.registry
+    assert registry.last_referenced("inv_2") == 10
+    assert registry.entries["inv_2"].active_reason == "the eggs in question"
     assert registry.counters == kitchen.registry.counters  # no new ref was made
 
 
@@ -217,7 +219,7 @@ async def test_a_mention_of_another_users_recipe_is_reported_and_not_registered(
     assert paella not in "".join(c.user for c in script.calls)
     assert "Secret Paella" not in "".join(c.user for c in script.calls)
     state, _ = await load_conversation(sessions, turns.user_id, turns.conversation_id)
-    assert SessionIdRegistry.from_dict(state.registry).known_refs() == []
+    assert state.registry.known_refs() == []
 
 
 def _uuid(value: str) -> uuid.UUID:
@@ -253,8 +255,9 @@ async def test_understands_curation_is_applied_and_recorded_in_the_turn_summary(
         ("gen_recipe_1", "the soup being planned")
     ]
     assert curation.dropped == []  # recipe_42 is unknown: ignored, not recorded
-    registry = SessionIdRegistry.from_dict(state.registry)
-    assert registry.ref_active_reason == {"gen_recipe_1": "the soup being planned"}
+    registry = state.registry
+    retained = {r: e.active_reason for r, e in registry.entries.items() if e.active_reason}
+    assert retained == {"gen_recipe_1": "the soup being planned"}
 
 
 async def test_every_node_is_told_the_date_and_time_in_the_users_timezone(turns: Turns, sessions):

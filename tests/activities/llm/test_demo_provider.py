@@ -85,7 +85,7 @@ def registry_with_recipe(name: str = "Shakshuka") -> SessionIdRegistry:
     registry = SessionIdRegistry()
     registry.begin_turn(1)
     content = next(r for r in RECIPES if r["name"] == name)
-    registry.register_generated("recipe", content, step=0)
+    registry.register_generated("recipe", content)
     return registry
 
 
@@ -368,7 +368,7 @@ async def test_the_built_in_set_has_complete_recipes():
 
 async def test_save_it_names_the_newest_unsaved_recipe():
     registry = registry_with_recipe("Shakshuka")
-    registry.register_generated("recipe", find_recipe("salmon")[0], step=0)
+    registry.register_generated("recipe", find_recipe("salmon")[0])
     out = await understand("save it", registry)
     assert out["referenced_entities"] == ["gen_recipe_2"]
     plan = await think("save that recipe", registry)
@@ -393,7 +393,7 @@ async def test_save_it_names_the_newest_unsaved_recipe():
 
 async def test_save_the_named_recipe_prefers_the_matching_label():
     registry = registry_with_recipe("Shakshuka")
-    registry.register_generated("recipe", find_recipe("salmon")[0], step=0)
+    registry.register_generated("recipe", find_recipe("salmon")[0])
     out = await understand("save the shakshuka recipe", registry)
     assert out["referenced_entities"] == ["gen_recipe_1"]
 

@@ -19,16 +19,16 @@ async def test_repeated_create_returns_the_recorded_result(kitchen: Kitchen):
 
 
 async def test_a_retry_with_the_original_registry_gets_the_same_refs(kitchen: Kitchen):
-    before = kitchen.registry.to_dict()
+    before = kitchen.registry.clone()
     request = DbCreate(table="tasks", data=[{"title": "a"}, {"title": "b"}])
     first = await kitchen.run(request, idempotency_key="k1")
     # An activity retry starts again from the registry it was given.
-    retry = SessionIdRegistry.from_dict(before)
+    retry = before.clone()
     second = await kitchen.executor.execute(
         request, user_id=kitchen.user, registry=retry, idempotency_key="k1"
     )
     assert [r["id"] for r in second.rows] == [r["id"] for r in first.rows] == ["task_1", "task_2"]
-    assert retry.to_dict() == kitchen.registry.to_dict()
+    assert retry == kitchen.registry
 
 
 async def test_concurrent_attempts_with_one_key_write_once(kitchen: Kitchen):

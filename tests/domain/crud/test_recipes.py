@@ -61,7 +61,7 @@ async def test_reading_a_recipe_by_ref_returns_it_in_full(kitchen: Kitchen):
     [recipe] = result.rows
     assert [i["name"] for i in recipe["recipe_ingredients"]] == ["basil", "garlic", "spaghetti"]
     assert recipe["recipe_ingredients"][0]["ingredient_id"].startswith("ing_")
-    assert kitchen.registry.ref_detail_tracking["recipe_1"]["level"] == "full"
+    assert kitchen.registry.entries["recipe_1"].detail == "full"
 
 
 async def test_a_recipe_list_is_a_summary_without_ingredients(kitchen: Kitchen):

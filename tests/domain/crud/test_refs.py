@@ -44,7 +44,7 @@ async def test_unknown_fk_targets_are_registered_and_labelled_in_one_batch(kitch
     ]
     assert later.registry.action("recipe_1") == "linked"
     assert later.registry.label("meal_1") == "Tue Lunch (2026-11-24)"
-    assert later.registry.lazy_enrich_queue() == {}
+    assert later.registry.label("recipe_1") == "Dal"  # named in the same call
 
 
 async def test_refs_in_filters_and_payloads_become_uuids(kitchen: Kitchen):
