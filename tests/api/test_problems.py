@@ -203,7 +203,7 @@ def assert_database_unavailable(response: httpx.Response) -> None:
         ("GET", "/v1/conversations", None),
         ("POST", "/v1/conversations", {"title": "dinner"}),
         ("POST", "/v1/inventory", {"name": "rice"}),
-        ("GET", f"/v1/turns/{uuid.uuid4()}", None),
+        ("GET", "/v1/turns/00000000-0000-4000-8000-000000000001", None),
     ],
 )
 async def test_database_down_is_a_503_with_retry_after(db_down, method, url, body):
