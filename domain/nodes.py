@@ -49,19 +49,22 @@ class DisambiguationOption(BaseModel):
 
 
 class UnderstandOutput(BaseModel):
+    """Fields in the order a model reasons (its schema's order): what the user referred
+    to and said first, then each verdict after the fields it rests on."""
+
     referenced_entities: list[str] = Field(default_factory=list)
     entity_mentions: list[EntityMention] = Field(default_factory=list)
-    needs_disambiguation: bool = False
-    disambiguation_options: list[DisambiguationOption] = Field(default_factory=list)
-    """Asked as a choice; the choice resolves to the option's ref."""
-    entity_curation: EntityCuration = Field(default_factory=EntityCuration)
-    quick_mode: bool = False
-    quick_intent: str | None = None
-    quick_subdomain: Subdomain | None = None
-    needs_clarification: bool = False
-    clarification_questions: list[str] = Field(default_factory=list)
     constraint_snapshot: list[str] = Field(default_factory=list)
     """New constraints the user stated this turn ("no dairy", "use cod")."""
+    entity_curation: EntityCuration = Field(default_factory=EntityCuration)
+    disambiguation_options: list[DisambiguationOption] = Field(default_factory=list)
+    """Asked as a choice; the choice resolves to the option's ref."""
+    needs_disambiguation: bool = False
+    clarification_questions: list[str] = Field(default_factory=list)
+    needs_clarification: bool = False
+    quick_subdomain: Subdomain | None = None
+    quick_intent: str | None = None
+    quick_mode: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> UnderstandOutput:
@@ -199,8 +202,8 @@ class SummarizeOutput(BaseModel):
 
     assistant_summary: str
     engagement_summary: str
-    conversation_phase: Literal["exploring", "narrowing", "confirming", "executing"]
     user_expressed: str = ""
+    conversation_phase: Literal["exploring", "narrowing", "confirming", "executing"]
 
 
 class CompressOutput(BaseModel):

@@ -6,6 +6,11 @@ and deletes, only in its subdomain's tables, with rows typed per table; analyze 
 generate steps make no tool calls, and only a generate step's completion carries
 generated content (typed per entity). The schema says all of this, so a model held to it
 never makes a call the loop would refuse.
+
+Every decision lists what it rests on before what it decides: a call's table, filters,
+rows and changes before its ``action`` and ``tool``; a completion's content, data and
+summary before ``action``; a question, a reason or a message before ``action``. A model
+writes the fields in the schema's order, so its verdict comes after its evidence.
 """
 
 from __future__ import annotations
@@ -85,9 +90,6 @@ class ReadParams(Answer):
 
 
 class _ReadHead(Answer):
-    action: Literal["tool_call"] = "tool_call"
-    tool: Literal["db_read"] = "db_read"
-
     def to_decision(self) -> ActDecision:
         return _call("db_read", ReadParams.params(self))  # type: ignore[arg-type]
 
@@ -96,15 +98,17 @@ ReadCall = create_model(
     "ReadCall",
     __base__=_ReadHead,
     **{name: (f.annotation, f) for name, f in ReadParams.model_fields.items()},  # type: ignore[call-overload]
+    action=(Literal["tool_call"], "tool_call"),
+    tool=(Literal["db_read"], "db_read"),
 )
-"""A read as a decision: ``action`` and ``tool`` first, then the read's parameters."""
+"""A read as a decision: the read's parameters, then ``action`` and ``tool``."""
 
 
 class _Create(Answer):
-    action: Literal["tool_call"] = "tool_call"
-    tool: Literal["db_create"] = "db_create"
     table: str
     rows: list[Any]
+    action: Literal["tool_call"] = "tool_call"
+    tool: Literal["db_create"] = "db_create"
 
     def to_decision(self) -> ActDecision:
         rows = [row_values(row) for row in self.rows]
@@ -112,12 +116,12 @@ class _Create(Answer):
 
 
 class _Update(Answer):
-    action: Literal["tool_call"] = "tool_call"
-    tool: Literal["db_update"] = "db_update"
     table: str
     filters: list[Filter] = Field(default_factory=list)
     or_filters: list[Filter] = Field(default_factory=list)
     changes: list[Any]
+    action: Literal["tool_call"] = "tool_call"
+    tool: Literal["db_update"] = "db_update"
 
     def to_decision(self) -> ActDecision:
         data = {c.column: c.value for c in self.changes}
@@ -126,11 +130,11 @@ class _Update(Answer):
 
 
 class _Delete(Answer):
-    action: Literal["tool_call"] = "tool_call"
-    tool: Literal["db_delete"] = "db_delete"
     table: str
     filters: list[Filter] = Field(default_factory=list)
     or_filters: list[Filter] = Field(default_factory=list)
+    action: Literal["tool_call"] = "tool_call"
+    tool: Literal["db_delete"] = "db_delete"
 
     def to_decision(self) -> ActDecision:
         return _call("db_delete", {"table": self.table, **_where(self.filters, self.or_filters)})
@@ -184,11 +188,8 @@ class StepData(Answer):
     """The result in words: an analysis, a comparison, what is missing."""
 
 
-class StepComplete(Answer):
-    action: Literal["step_complete"] = "step_complete"
-    result_summary: Text
-    data: StepData | None = None
-    note_for_next_step: str | None = None
+class _Completion(Answer):
+    """A step's completion; its subclasses declare the fields, evidence first."""
 
     def to_decision(self) -> ActDecision:
         data = self.data.model_dump(mode="json") if self.data is not None else None
@@ -202,6 +203,13 @@ class StepComplete(Answer):
 
     def generated(self) -> list[GeneratedArtifact]:
         return []
+
+
+class StepComplete(_Completion):
+    data: StepData | None = None
+    result_summary: Text
+    note_for_next_step: str | None = None
+    action: Literal["step_complete"] = "step_complete"
 
 
 class RecipeArtifact(Answer):
@@ -231,10 +239,15 @@ CONTENTS: dict[str, type[Answer]] = {
 Artifact = Annotated[RecipeArtifact | MealArtifact | TaskArtifact, Field(discriminator="type")]
 
 
-class GeneratedComplete(StepComplete):
-    """A generate step's completion: the content it created, one artifact per item."""
+class GeneratedComplete(_Completion):
+    """A generate step's completion: the content it created, one artifact per item,
+    before what is said about it."""
 
     artifacts: list[Artifact] = Field(default_factory=list)
+    data: StepData | None = None
+    result_summary: Text
+    note_for_next_step: str | None = None
+    action: Literal["step_complete"] = "step_complete"
 
     def generated(self) -> list[GeneratedArtifact]:
         return [
@@ -251,35 +264,35 @@ class _Plain(Answer):
 
 
 class RequestSchema(_Plain):
-    action: Literal["request_schema"] = "request_schema"
     subdomain: Subdomain
+    action: Literal["request_schema"] = "request_schema"
 
 
 class RetrieveStep(_Plain):
-    action: Literal["retrieve_step"] = "retrieve_step"
     step_index: int = Field(ge=0)
+    action: Literal["retrieve_step"] = "retrieve_step"
 
 
 class RetrieveArchive(_Plain):
-    action: Literal["retrieve_archive"] = "retrieve_archive"
     archive_key: Text
+    action: Literal["retrieve_archive"] = "retrieve_archive"
 
 
 class AskUser(_Plain):
-    action: Literal["ask_user"] = "ask_user"
     question: Text
+    action: Literal["ask_user"] = "ask_user"
 
 
 class Blocked(_Plain):
-    action: Literal["blocked"] = "blocked"
-    reason_code: Text
     details: Text
+    reason_code: Text
     suggested_next: str | None = None
+    action: Literal["blocked"] = "blocked"
 
 
 class Fail(_Plain):
-    action: Literal["fail"] = "fail"
     user_message: Text
+    action: Literal["fail"] = "fail"
 
 
 COMMON: tuple[type[_Plain], ...] = (
@@ -341,7 +354,7 @@ class ActAnswerBase(Answer):
 
     @classmethod
     def from_output(cls, output: Any) -> dict[str, Any]:
-        return {"decision": decision_answer(output)}
+        return {"decision": _verdict_last(decision_answer(output))}
 
 
 @cache
@@ -376,18 +389,25 @@ def decision_answer(decision: ActDecision) -> dict[str, Any]:
         return tool_call_answer(decision.tool_call)
     if action == "step_complete":
         data = decision.data
-        out: dict[str, Any] = {
-            "action": action,
-            "result_summary": decision.result_summary,
-            "data": data if _is_step_data(data) else _as_step_data(data),
-            "note_for_next_step": decision.note_for_next_step,
-        }
+        out: dict[str, Any] = {}
         if decision.artifacts:
             out["artifacts"] = [
                 {"type": a.type, "ref": a.ref, "content": _content(a)} for a in decision.artifacts
             ]
-        return out
+        return out | {
+            "data": data if _is_step_data(data) else _as_step_data(data),
+            "result_summary": decision.result_summary,
+            "note_for_next_step": decision.note_for_next_step,
+            "action": action,
+        }
     return {name: getattr(decision, name) for name in _PLAIN[action].model_fields}
+
+
+def _verdict_last(answer: dict[str, Any]) -> dict[str, Any]:
+    """``answer`` in its schema's order: what it rests on, then ``action`` and ``tool``."""
+    verdict = ("action", "tool")
+    rest = {k: v for k, v in answer.items() if k not in verdict}
+    return rest | {k: answer[k] for k in verdict if k in answer}
 
 
 def _content(artifact: GeneratedArtifact) -> dict[str, Any]:
@@ -428,7 +448,7 @@ class ActQuickAnswerBase(Answer):
 
     @classmethod
     def from_output(cls, output: Any) -> dict[str, Any]:
-        return {"tool": "db_read", "params": dict(output.params)}
+        return {"params": dict(output.params), "tool": "db_read"}
 
 
 @cache
@@ -443,6 +463,6 @@ def act_quick_answer(subdomain: str) -> type[Answer]:
     return create_model(
         f"ActQuick{_camel(subdomain)}",
         __base__=ActQuickAnswerBase,
-        tool=(Literal["db_read"], "db_read"),
         params=(params, ...),
+        tool=(Literal["db_read"], "db_read"),
     )

@@ -106,20 +106,20 @@ class _Outcome(Answer):
 
 
 class _PlanDirect(_Outcome):
-    decision: Literal["plan_direct"] = "plan_direct"
     steps: list[Step]
+    decision: Literal["plan_direct"] = "plan_direct"
 
 
 class _Propose(_Outcome):
-    decision: Literal["propose"] = "propose"
-    proposal_message: Text
     steps: list[Step]
     """What confirming the proposal runs."""
+    decision: Literal["propose"] = "propose"
+    proposal_message: Text
 
 
 class Clarify(_Outcome):
-    decision: Literal["clarify"] = "clarify"
     clarification_questions: list[Text] = Field(min_length=1, max_length=3)
+    decision: Literal["clarify"] = "clarify"
 
 
 class ThinkAnswerBase(Answer):
@@ -130,11 +130,12 @@ class ThinkAnswerBase(Answer):
 
     @classmethod
     def from_output(cls, output: Any) -> dict[str, Any]:
-        outcome: dict[str, Any] = {"decision": output.decision}
+        outcome: dict[str, Any] = {}  # in the schema's order: the decision after its grounds
         if output.decision == "clarify":
             outcome["clarification_questions"] = list(output.clarification_questions)
         else:
             outcome["steps"] = [s.model_dump(mode="json") for s in output.steps]
+        outcome["decision"] = output.decision
         if output.decision == "propose":
             outcome["proposal_message"] = output.proposal_message
         return {"goal": output.goal, "outcome": outcome}

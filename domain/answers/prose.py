@@ -38,9 +38,9 @@ class CompressAnswer(_Same, CompressOutput):
 
 class HandoffAnswer(Answer):
     summary: Text
-    action: Literal["save", "update", "close"]
     recipe: RecipeContent | None = None
     """save and update: the full recipe to keep; close: null."""
+    action: Literal["save", "update", "close"]
 
 
 class BypassAnswer(Answer):
@@ -50,8 +50,8 @@ class BypassAnswer(Answer):
     contract = BypassOutput
 
     response: Text
-    exit: bool = False
     handoff: HandoffAnswer | None = None
+    exit: bool = False
 
     def to_output(self) -> BypassOutput:
         handoff = None
@@ -73,7 +73,7 @@ class BypassAnswer(Answer):
             recipe = output.handoff.recipe
             handoff = {
                 "summary": output.handoff.summary,
-                "action": output.handoff.action,
                 "recipe": content_answer(RecipeContent, recipe) if recipe else None,
+                "action": output.handoff.action,
             }
-        return {"response": output.response, "exit": output.exit, "handoff": handoff}
+        return {"response": output.response, "handoff": handoff, "exit": output.exit}
