@@ -2,7 +2,9 @@
 
 Each activity takes its node's request model, renders the node's versioned system prompt
 from ``prompts/`` and its user message from ``domain.context``, and returns the validated
-output with usage and the template name and version it used.
+output with usage and the template name and version it used. Understand's and Think's
+outputs are held to the rules that need no judgment (``domain.enforced``) here, so the
+turn's history records them as held.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from activities.streaming import content_stream, text_stream
 from domain import context
 from domain.answers import answer_model
 from domain.conversation import ConversationState
+from domain.enforced import hold_plan, hold_understand
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
 from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
@@ -182,6 +185,10 @@ class NodeActivities:
             self.gateway, "understand", prompt, user, facts=request, shown=registry
         )
         result = _result(UnderstandResult, output, call)
+        held = hold_understand(result.output, request.message)
+        if held != result.output:
+            activity.logger.info("understand: a change was asked for, so not the quick path")
+        result.output = held
         result.known = self._known(whole, result.output.model_dump())
         return result
 
@@ -215,7 +222,12 @@ class NodeActivities:
             facts=request,
             shown=registry,
         )
-        return _result(ThinkResult, output, call)
+        result = _result(ThinkResult, output, call)
+        held = hold_plan(result.output)
+        if held != result.output:
+            activity.logger.info("think held: %s -> %s", result.output, held)
+        result.output = held
+        return result
 
     @activity.defn(name="act")
     async def act(self, request: ActRequest) -> ActResult:

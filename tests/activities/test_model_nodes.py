@@ -88,3 +88,53 @@ async def test_the_mode_shapes_understands_and_thinks_system_prompts(sessions, u
         assert f"At most {config.max_steps} steps." in prompts[("think", i)]
     assert "quick path whenever" in prompts[("understand", 0)]
     assert "quick path whenever" not in prompts[("understand", 1)]
+
+
+async def test_understand_records_no_quick_path_for_a_message_that_asks_for_a_change(
+    sessions, user
+):
+    """Quick mode is read-only (seed 004): the activity's result holds the quick path off,
+    so the turn's history records the turn going to Think."""
+    quick = {"quick_mode": True, "quick_intent": "Show the list", "quick_subdomain": "shopping"}
+    script = ScriptProvider.from_responses(
+        [{"node": "understand", "output": quick, "repeat": True}]
+    )
+    activity = nodes(script, sessions).understand
+    ref = await saved(sessions, user, history_words=1)
+    env = ActivityEnvironment()
+    asked = await env.run(
+        activity, UnderstandRequest(message="add milk", mode="quick", state_ref=ref)
+    )
+    looked = await env.run(
+        activity, UnderstandRequest(message="what's on my list?", mode="quick", state_ref=ref)
+    )
+    assert not asked.output.quick_mode and asked.output.quick_subdomain is None
+    assert looked.output.quick_mode and looked.output.quick_subdomain == "shopping"
+
+
+async def test_think_records_a_proposal_that_writes_nothing_as_a_plan_run_directly(sessions, user):
+    steps = [
+        {
+            "description": "Read the pantry",
+            "step_type": "read",
+            "subdomain": "inventory",
+            "group": 0,
+        },
+        {
+            "description": "Suggest a dinner",
+            "step_type": "generate",
+            "subdomain": "recipes",
+            "group": 0,
+        },
+    ]
+    outcome = {"steps": steps, "decision": "propose", "proposal_message": "Shall I?"}
+    script = ScriptProvider.from_responses(
+        [{"node": "think", "output": {"goal": "Dinner", "outcome": outcome}}]
+    )
+    ref = await saved(sessions, user, history_words=1)
+    request = ThinkRequest(
+        message="dinner?", mode="plan", understand=UnderstandOutput(), state_ref=ref
+    )
+    result = await ActivityEnvironment().run(nodes(script, sessions).think, request)
+    assert result.output.decision == "plan_direct" and result.output.proposal_message is None
+    assert [(s.step_type, s.group) for s in result.output.steps] == [("read", 0), ("generate", 0)]

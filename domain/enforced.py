@@ -1,0 +1,84 @@
+"""What the system decides itself: the rules that need no judgment (seed 004, "LLMs
+interpret, don't own": Understand, Think and Act reason; the system enforces).
+
+Each rule reads a node's answer with what the system already knows (the plan's own step
+types and groups, the user's words) and changes it only where the answer contradicts a
+rule of the seeds. They run in the node's activity, where the answer becomes its output,
+so a turn's history records the output as held and older histories replay unchanged.
+
+- **Quick mode is read-only** (seed 004 §6, V7.1): a message that asks for a change
+  (``domain.intent.requested_change``) never takes the quick path; Think plans it.
+- **A plan that writes nothing is never proposed** (seeds 000 and 003: a proposal is
+  confirmed before a plan changes the kitchen): it runs directly. This holds for a plan
+  that only generates too: generated content is itself unsaved (a ``gen_`` ref, seed
+  003's "pending: generated, awaiting confirmation"); the user confirms it by asking to
+  save it, so a proposal before it would ask twice.
+- **A step runs after the steps of its group whose output its type consumes** (seed
+  002's step types, seed 003's groups): a write persists content that must already exist
+  (a generate's ``gen_`` refs, an analysis's choice), and an analyze reasons over what
+  earlier steps fetched or generated. A group that holds both is split, the consumer
+  after; later groups move up by as many groups. Running a step later only costs time:
+  every step still runs after everything it ran after before.
+"""
+
+from __future__ import annotations
+
+from domain.intent import requested_change
+from domain.nodes import ThinkOutput, ThinkStep, UnderstandOutput
+
+CONSUMES: dict[str, frozenset[str]] = {
+    "analyze": frozenset({"read", "generate"}),
+    "write": frozenset({"generate", "analyze"}),
+}
+"""Step type -> the step types whose output it uses when they share its group."""
+
+
+def hold_understand(understand: UnderstandOutput, message: str) -> UnderstandOutput:
+    """Understand's answer with the quick path held off when ``message`` asks for a
+    change: the turn goes to Think."""
+    if not understand.quick_mode or requested_change(message) is None:
+        return understand
+    return understand.model_copy(
+        update={"quick_mode": False, "quick_intent": None, "quick_subdomain": None}
+    )
+
+
+def hold_plan(think: ThinkOutput) -> ThinkOutput:
+    """Think's answer with its steps in data order and a proposal that writes nothing
+    run directly."""
+    steps = in_data_order(think.steps)
+    if steps != think.steps:
+        think = think.model_copy(update={"steps": steps})
+    if think.decision == "propose" and think.steps and not writes(think.steps):
+        think = think.model_copy(update={"decision": "plan_direct", "proposal_message": None})
+    return think
+
+
+def writes(steps: list[ThinkStep]) -> bool:
+    return any(s.step_type == "write" for s in steps)
+
+
+def in_data_order(steps: list[ThinkStep]) -> list[ThinkStep]:
+    """``steps`` with every group split so that no step shares a group with a step it
+    consumes (``CONSUMES``); the list's order is kept (Act runs by group)."""
+    shift, moved = 0, {}
+    for group in sorted({s.group for s in steps}):
+        members = [i for i, s in enumerate(steps) if s.group == group]
+        stages = _stages([steps[i].step_type for i in members])
+        for i, stage in zip(members, stages, strict=True):
+            moved[i] = group + shift + stage
+        shift += max(stages)
+    if all(moved[i] == s.group for i, s in enumerate(steps)):
+        return steps
+    return [s.model_copy(update={"group": moved[i]}) for i, s in enumerate(steps)]
+
+
+def _stages(types: list[str]) -> list[int]:
+    """Each step's place within its group: 0 runs first; a consumer runs one stage after
+    the latest step of the group it consumes."""
+    stage: dict[str, int] = {}
+    for kind in ("read", "generate", "analyze", "write"):  # each after what it consumes
+        if kind in types:
+            fed = [stage[k] + 1 for k in CONSUMES.get(kind, ()) if k in stage]
+            stage[kind] = max(fed, default=0)
+    return [stage[t] for t in types]

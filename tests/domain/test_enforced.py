@@ -1,0 +1,159 @@
+"""Specification of the rules the system enforces on Understand's and Think's answers
+(seed 004: models interpret, the system enforces; issue 28 §3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.enforced import hold_plan, hold_understand, in_data_order
+from domain.modes import MODES, apply_mode
+from domain.nodes import ThinkOutput, ThinkStep, UnderstandOutput
+
+QUICK = UnderstandOutput(
+    quick_mode=True, quick_intent="List the pantry", quick_subdomain="inventory"
+)
+
+
+def step(kind: str, group: int = 0, subdomain: str = "recipes") -> ThinkStep:
+    return ThinkStep(description=f"{kind} it", step_type=kind, subdomain=subdomain, group=group)
+
+
+def proposal(*steps: ThinkStep) -> ThinkOutput:
+    return ThinkOutput(goal="g", decision="propose", proposal_message="Shall I?", steps=list(steps))
+
+
+def plan(*steps: ThinkStep) -> ThinkOutput:
+    return ThinkOutput(goal="g", decision="plan_direct", steps=list(steps))
+
+
+def groups(think: ThinkOutput) -> list[tuple[str, int]]:
+    return [(s.step_type, s.group) for s in think.steps]
+
+
+# --- quick mode is read-only ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "add eggs to my shopping list",
+        "I bought milk, what's in my fridge?",
+        "please delete the dal recipe",
+        "can you mark milk as bought",
+    ],
+)
+def test_a_message_that_asks_for_a_change_never_takes_the_quick_path(message: str):
+    held = hold_understand(QUICK, message)
+    assert (held.quick_mode, held.quick_intent, held.quick_subdomain) == (False, None, None)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["what's in my pantry?", "make a list of what's in my fridge", "what should I add?"],
+)
+def test_a_lookup_keeps_the_quick_path(message: str):
+    assert hold_understand(QUICK, message) == QUICK
+
+
+def test_holding_the_quick_path_keeps_the_rest_of_understands_answer():
+    said = QUICK.model_copy(update={"referenced_entities": ["inv_1"], "constraint_snapshot": ["x"]})
+    held = hold_understand(said, "remove inv_1")
+    assert held.referenced_entities == ["inv_1"] and held.constraint_snapshot == ["x"]
+
+
+def test_an_answer_off_the_quick_path_is_left_alone():
+    assert hold_understand(UnderstandOutput(), "add eggs") == UnderstandOutput()
+
+
+# --- a plan that writes nothing is never proposed -------------------------------------------
+
+
+def test_a_proposal_that_only_reads_runs_directly():
+    held = hold_plan(proposal(step("read"), step("analyze", 1)))
+    assert held.decision == "plan_direct" and held.proposal_message is None
+    assert groups(held) == [("read", 0), ("analyze", 1)]
+
+
+def test_a_proposal_that_only_generates_runs_directly():
+    """Generated content is unsaved until a write: the user confirms it by saving it."""
+    held = hold_plan(proposal(step("read", subdomain="inventory"), step("generate", 1)))
+    assert held.decision == "plan_direct"
+
+
+def test_a_proposal_that_writes_stands():
+    said = proposal(step("generate"), step("write", 1))
+    assert hold_plan(said) == said
+
+
+def test_a_proposal_without_steps_stands():
+    """Confirming it sends the turn back to Think: there is nothing to run directly."""
+    said = proposal()
+    assert hold_plan(said) == said
+
+
+def test_a_question_and_a_direct_plan_stand():
+    question = ThinkOutput(goal="g", decision="clarify", clarification_questions=["Which days?"])
+    direct = plan(step("read"), step("write", 1, "shopping"))
+    assert hold_plan(question) == question and hold_plan(direct) == direct
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_the_modes_rules_keep_a_held_plan_as_it_is(mode: str):
+    """apply_mode (the workflow's) never turns a held no-write plan back into a proposal."""
+    held = hold_plan(proposal(step("read"), step("generate", 1)))
+    assert apply_mode(mode, held) == held
+
+
+# --- a step runs after the steps of its group it consumes -----------------------------------
+
+
+def test_a_write_sharing_a_group_with_a_generate_runs_after_it():
+    """Seed 002's "generate then save", written with both steps in group 0."""
+    held = hold_plan(plan(step("generate"), step("write")))
+    assert groups(held) == [("generate", 0), ("write", 1)]
+
+
+def test_later_groups_move_up_by_the_groups_a_split_adds():
+    held = hold_plan(plan(step("generate"), step("write"), step("read", 1, "shopping")))
+    assert groups(held) == [("generate", 0), ("write", 1), ("read", 2)]
+
+
+def test_an_analyze_sharing_a_group_with_reads_runs_after_them():
+    held = in_data_order([step("read"), step("read", subdomain="inventory"), step("analyze")])
+    assert [(s.step_type, s.group) for s in held] == [("read", 0), ("read", 0), ("analyze", 1)]
+
+
+def test_a_group_of_reads_an_analysis_and_a_write_becomes_three():
+    said = [step("write", 0, "shopping"), step("analyze"), step("read", subdomain="inventory")]
+    assert [s.group for s in in_data_order(said)] == [2, 1, 0]
+
+
+def test_a_write_after_an_analysis_of_an_earlier_group():
+    said = [step("read"), step("analyze", 1), step("write", 1, "shopping")]
+    assert [s.group for s in in_data_order(said)] == [0, 1, 2]
+
+
+def test_steps_that_do_not_feed_each_other_keep_sharing_a_group():
+    """Reads with reads, writes with writes, a write beside a read: no split, no delay."""
+    said = [
+        step("read"),
+        step("read", subdomain="inventory"),
+        step("write", 0, "shopping"),
+        step("write", 0, "tasks"),
+        step("generate", 1),
+    ]
+    assert in_data_order(said) is said
+
+
+def test_the_plan_keeps_its_order_and_descriptions():
+    said = [step("write"), step("generate")]
+    held = in_data_order(said)
+    assert [(s.description, s.step_type, s.group) for s in held] == [
+        ("write it", "write", 1),
+        ("generate it", "generate", 0),
+    ]
+
+
+def test_groups_with_gaps_keep_their_order():
+    said = [step("read", 3), step("analyze", 3), step("generate", 7)]
+    assert [s.group for s in in_data_order(said)] == [3, 4, 8]
