@@ -23,12 +23,21 @@ async def quick_pantry_answer(turns: Turns, executor, message: str) -> str:
         return (await (await turns.start(message)).result()).response
 
 
-async def test_a_write_request_answered_by_the_quick_path_says_nothing_changed(
-    turns: Turns, executor
-):
-    added = await quick_pantry_answer(turns, executor, "add eggs to my pantry")
-    assert added.startswith(NOTHING_CHANGED)
-    assert "milk" in added  # the list it did read follows
+async def test_a_write_request_never_takes_the_quick_path(turns: Turns):
+    """Quick mode is read-only (seed 004): Understand's quick path is held off for a
+    message that asks for a change, and Think plans the turn."""
+    script = turns.script(
+        quick("Show the list", "shopping"),
+        plan("Add eggs", step("Add eggs", "write", "shopping")),
+        tool("db_create", table="shopping_list", data={"name": "eggs"}),
+        complete("Added eggs"),
+        reply("Added eggs to your list."),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("add eggs to my shopping list", mode="quick")).result()
+    assert [c.node for c in script.calls][:2] == ["understand", "think"]
+    assert "act_quick" not in [c.node for c in script.calls]
+    assert result.response.startswith("Added eggs to your list.")
 
 
 async def test_a_lookup_on_the_quick_path_has_no_such_note(turns: Turns, executor):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import Kitchen
-from tests.workflows.conftest import Turns, wait_for
+from tests.workflows.conftest import Turns, progress, wait_for
 from tests.workflows.script import complete, plan, propose, reply, step, tool, understand
 
 
@@ -41,3 +41,47 @@ async def test_in_quick_mode_a_proposal_runs_at_once(turns: Turns, executor):
     assert await Kitchen(executor, turns.user_id, SessionIdRegistry()).names("shopping_list") == [
         "milk"
     ]
+
+
+async def test_in_plan_mode_a_proposal_that_writes_nothing_runs_at_once(turns: Turns):
+    """Nothing to confirm: the plan only reads and generates (``domain.enforced``)."""
+    script = turns.script(
+        understand(),
+        propose(
+            "Dinner ideas",
+            "Shall I look at your pantry and suggest a dinner?",
+            step("Read the pantry", "read", "inventory"),
+            step("Suggest a dinner", "generate", "recipes", group=1),
+        ),
+        complete("The pantry is empty", at_step=0),
+        complete("Suggested nothing yet", at_step=1),
+        reply("Here is an idea."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("what could I cook tonight?", mode="plan")
+        result = await handle.result()
+        shown = await progress(handle)
+    assert result.response.startswith("Here is an idea.")
+    assert shown.pending is None and [s.status for s in shown.steps] == ["completed"] * 2
+
+
+async def test_a_save_planned_beside_its_generate_runs_after_it(turns: Turns):
+    """Seed 002's "generate then save" with both steps in group 0: the write waits."""
+    script = turns.script(
+        understand(),
+        plan(
+            "A soup to keep",
+            step("Invent a soup", "generate", "recipes"),
+            step("Save gen_recipe_1", "write", "recipes"),
+        ),
+        complete("Nothing to invent", at_step=0),
+        complete("Nothing to save", at_step=1),
+        reply("Done."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("invent a soup and save it", mode="create")
+        await handle.result()
+        shown = await progress(handle)
+    assert [(s.step_type, s.group) for s in shown.steps] == [("generate", 0), ("write", 1)]
+    save = next(c for c in script.calls if c.node == "act" and c.step == 1)
+    assert "Nothing to invent" in save.user  # the write is shown what the generate did
