@@ -48,7 +48,7 @@ def test_the_library_parses_into_requests_plans_and_cues():
     for entry in LIBRARY:
         assert entry.plan.startswith(("`plan_direct`", "`propose`", "`read`")), entry
         assert entry.cues and "Cues:" not in entry.plan
-        assert "`" + "write" + "`" in entry.plan or "`read`" in entry.plan or "generate" in entry.plan
+        assert any(f"`{kind}`" in entry.plan for kind in ("read", "write", "generate"))
 
 
 def test_parse_reads_the_optional_cues_line_and_skips_the_preamble():
