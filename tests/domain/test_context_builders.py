@@ -162,18 +162,17 @@ def test_think_with_no_profile_says_so():
     assert "## User profile\n(no preferences saved yet)" in text
 
 
-def plan_of(*types: str) -> list[ThinkStep]:
-    subdomain = {"read": "recipes", "analyze": "recipes", "generate": "recipes", "write": "recipes"}
-    return [
-        ThinkStep(description=f"{t} things", step_type=t, subdomain=subdomain[t]) for t in types
-    ]
+def plan_of(*types: str, subdomain: str = "recipes") -> list[ThinkStep]:
+    return [ThinkStep(description=f"{t} things", step_type=t, subdomain=subdomain) for t in types]
 
 
-def act_text(types: tuple[str, ...], index: int, prior=(), context=USER) -> str:
+def act_text(
+    types: tuple[str, ...], index: int, prior=(), context=USER, subdomain: str = "recipes"
+) -> str:
     state, registry = kitchen_session()
     return act_context(
         goal="g",
-        plan=plan_of(*types),
+        plan=plan_of(*types, subdomain=subdomain),
         step_index=index,
         prior_results=list(prior),
         tool_results=[],
@@ -212,35 +211,15 @@ def test_read_and_write_steps_get_the_schema_and_generate_analyze_write_get_the_
 def test_only_steps_choosing_food_see_how_many_items_near_their_expiry_date(
     step_type: str, subdomain: str, shown: bool
 ):
-    state, registry = kitchen_session()
-    text = act_context(
-        goal="g",
-        plan=[ThinkStep(description="d", step_type=step_type, subdomain=subdomain)],
-        step_index=0,
-        prior_results=[],
-        tool_results=[],
-        registry=registry,
-        state=state,
-        context=USER,
-    ).text
+    text = act_text((step_type,), 0, subdomain=subdomain)
     fact = "- inventory: 4 fridge (2 of them past or within 3 days of their expiry date)\n"
     assert (fact in text) is shown
     assert ("- inventory: 4 fridge\n" in text) is not shown
 
 
 def test_no_expiry_fact_when_nothing_is_near_its_date():
-    state, registry = kitchen_session()
     board = USER.dashboard.model_copy(update={"inventory_expiring_soon": 0})
-    text = act_context(
-        goal="g",
-        plan=plan_of("generate"),
-        step_index=0,
-        prior_results=[],
-        tool_results=[],
-        registry=registry,
-        state=state,
-        context=USER.model_copy(update={"dashboard": board}),
-    ).text
+    text = act_text(("generate",), 0, context=USER.model_copy(update={"dashboard": board}))
     assert "- inventory: 4 fridge\n" in text and "expiry" not in text
 
 
