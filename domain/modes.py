@@ -45,10 +45,12 @@ MODES: dict[str, ModeConfig] = {
         False,
         True,
         "detailed",
-        "Propose a plan that writes in more than one step; run everything else directly.",
+        "Propose a plan that writes in more than one step, or writes content the user has not "
+        "seen yet; run everything else directly.",
         examples=(
-            "- Writes in one step: `plan_direct`.\n"
-            "- Writes in two or more steps: `propose`, with the steps confirming runs.\n"
+            "- Writes what the user spelled out, in one step: `plan_direct`.\n"
+            "- Writes in two or more steps, or writes content the user has not seen (meals chosen "
+            "for several days): `propose`, with the steps confirming runs.\n"
             "- Writes nothing: `plan_direct`, never `propose`."
         ),
         understand_hint="The user is in plan mode, the default.",

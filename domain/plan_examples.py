@@ -149,10 +149,7 @@ def pick(message: str, entries: list[Entry], shown: int = SHOWN) -> list[Entry]:
     return [entries[index] for _, index in scored[:shown]]
 
 
-_LIBRARY_HEAD = (
-    "Requests from other users that resemble this one, each with the plan it needed. Plan "
-    "from this user's request; never reuse an example's items, values or wording."
-)
+_LIBRARY_HEAD = "Requests from other users that resemble this one, each with the plan it needed:"
 
 
 def plan_examples(examples: ExampleSet, message: str) -> tuple[str, str, str]:
