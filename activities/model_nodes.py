@@ -45,6 +45,7 @@ from domain.conversation import ConversationState
 from domain.enforced import hold_plan, hold_understand
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
+from domain.plan_examples import ExampleSet, think_prompt
 from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
 from domain.registry import RegistryDelta, SessionIdRegistry
 from domain.step_checks import refs_claimed
@@ -145,10 +146,13 @@ class NodeActivities:
         context_budget: int = context.CONDENSED_BUDGET,
         act_budget: int = context.ACT_BUDGET,
         states: SavedStates,
+        think_examples: ExampleSet = "abstract",
     ) -> None:
         self.gateway = gateway
         self.context_budget = context_budget
         self.act_budget = act_budget
+        self.think_examples = think_examples
+        """Think's plan examples: fixed patterns, or library entries picked per request."""
         self.states = states
         """Saved conversation states: every request carries the state by reference."""
 
@@ -195,13 +199,7 @@ class NodeActivities:
     @activity.defn(name="think")
     async def think(self, request: ThinkRequest) -> ThinkResult:
         config = mode_config(request.mode)
-        prompt = render(
-            "think",
-            mode=request.mode,
-            max_steps=config.max_steps,
-            mode_guidance=config.guidance,
-            mode_examples=config.examples,
-        )
+        prompt = think_prompt(request.mode, self.think_examples, request.message)
         state, registry, _ = await self._state(request.state_ref)
         user = context.think_context(
             request.message,

@@ -147,12 +147,26 @@ def profile_section(profile: dict[str, Any] | None) -> str:
     return "\n".join(lines) or "(no preferences saved yet)"
 
 
-def dashboard_section(dashboard: KitchenDashboard) -> str:
+EXPIRY_SUBDOMAINS = ("inventory", "recipes", "meal_plans")
+"""Act's analyze and generate steps here are shown how many items are near their expiry
+date: choosing what to cook or use from stock is where that fact matters. Think is never
+shown it: a planner shown the count on every request planned "read what is expiring" into
+unrelated requests (16 of a small model's 28 plans), and a request about expiry names it
+anyway. Write steps store what was decided; Reply is shown what the steps found."""
+
+
+def dashboard_section(dashboard: KitchenDashboard, *, expiry: bool = False) -> str:
+    """Counts of the user's kitchen; with ``expiry``, how many inventory items are at or
+    within 3 days of their expiry date, stated as a fact."""
     d = dashboard
     where = ", ".join(f"{n} {place}" for place, n in d.inventory_by_location.items()) or "empty"
+    if expiry and d.inventory_expiring_soon:
+        where += (
+            f" ({d.inventory_expiring_soon} of them past or within 3 days of their expiry date)"
+        )
     cuisines = ", ".join(f"{c} {n}" for c, n in d.recipes_by_cuisine.items())
     lines = [
-        f"- inventory: {where}; {d.inventory_expiring_soon} expiring within 3 days",
+        f"- inventory: {where}",
         f"- recipes: {d.recipe_count}" + (f" ({cuisines})" if cuisines else ""),
         f"- meal plan, next 7 days: {len(d.meal_plan_next_7_days)} slots planned",
         *[f"  - {slot}" for slot in d.meal_plan_next_7_days],
@@ -404,6 +418,7 @@ def act_context(
     context = context or TurnContext()
     step = plan[step_index]
     knows_user = step.step_type in ("analyze", "generate", "write")  # seed 004 V7.2
+    expiry = step.step_type in ("analyze", "generate") and step.subdomain in EXPIRY_SUBDOMAINS
     plan_lines = [
         f"{'→' if i == step_index else ' '} {i}. [{s.step_type}/{s.subdomain}, group {s.group}] "
         f"{s.description}"
@@ -472,7 +487,9 @@ def act_context(
             Section("User profile", profile_section(context.profile) if knows_user else "", 65),
             Section("Entities", entity_context(registry, with_detail=True), 50),
             Section(
-                "Kitchen dashboard", dashboard_section(context.dashboard) if knows_user else "", 35
+                "Kitchen dashboard",
+                dashboard_section(context.dashboard, expiry=expiry) if knows_user else "",
+                35,
             ),
             Section("Earlier turns' steps (last 2 turns)", "\n\n".join(earlier_turns), 30),
             Section("Archived content keys", ", ".join(sorted(state.content_archive)), 25),

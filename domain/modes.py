@@ -17,7 +17,8 @@ class ModeConfig:
     guidance: str
     """Think's ``$mode_guidance``: one sentence."""
     examples: str = ""
-    """Think's ``$mode_examples``: plans typical of the mode (Markdown list items)."""
+    """Think's ``$mode_examples``: how the mode decides, as abstract patterns (Markdown list
+    items; ``<...>`` stands for what a request names, never a concrete request)."""
     understand_hint: str = ""
     """Understand's ``$mode_hint``: what the mode means for the quick path."""
 
@@ -30,12 +31,12 @@ MODES: dict[str, ModeConfig] = {
         "terse",
         "Keep it to one or two steps; no proposals.",
         examples=(
-            "- A check of what is in stock: one read (inventory).\n"
-            "- One item to add to a list: one write (shopping), run directly."
+            "- A lookup: one `read` (<its subdomain>).\n"
+            "- A change: one `write` (<its subdomain>), run directly."
         ),
         understand_hint=(
             "The user chose quick mode: they want a fast answer. Take the quick path whenever "
-            "the three conditions below hold. A write or anything needing reasoning is still "
+            "the three conditions below hold. A change or anything needing reasoning is still "
             "not quick; the planner then keeps it to two steps."
         ),
     ),
@@ -44,12 +45,13 @@ MODES: dict[str, ModeConfig] = {
         False,
         True,
         "detailed",
-        "Propose complex or multi-write plans before running them; run simple ones directly.",
+        "Propose a plan that writes in more than one step, or writes content the user has not "
+        "seen yet; run everything else directly.",
         examples=(
-            "- A week of meals with its shopping list: propose — read recipes and inventory "
-            "(group 0), generate meals (group 1), write meal_plans (group 2), write shopping "
-            "(group 3).\n"
-            "- One item to add to a list: plan_direct, one write (shopping)."
+            "- Writes what the user spelled out, in one step: `plan_direct`.\n"
+            "- Writes in two or more steps, or writes content the user has not seen (meals chosen "
+            "for several days): `propose`, with the steps confirming runs.\n"
+            "- Writes nothing: `plan_direct`, never `propose`."
         ),
         understand_hint="The user is in plan mode, the default.",
     ),
@@ -60,10 +62,10 @@ MODES: dict[str, ModeConfig] = {
         "rich",
         "Generate content directly; no proposal needed.",
         examples=(
-            "- A new dish to invent: plan_direct, one generate (recipes); save only when the "
-            "user asks.\n"
-            "- Several dishes from what is in stock: read inventory (group 0), generate "
-            "(recipes, group 1)."
+            "- New content: `plan_direct`, `generate` (<its subdomain>); a `write` only when "
+            "the user asks to save it.\n"
+            "- New content from the user's stock: `read` (inventory, group 0), `generate` "
+            "(<its subdomain>, group 1)."
         ),
         understand_hint=(
             "The user chose create mode: they want new content. A plain lookup can still be quick."

@@ -101,6 +101,10 @@ class Settings(BaseSettings):
     """Understand, Think and Reply context budget (estimated tokens; seed 000)."""
     act_budget_tokens: int = 25_000
     """Act context budget (estimated tokens; seed 000)."""
+    think_examples: Literal["abstract", "library"] = "abstract"
+    """The plan examples in Think's prompt (``ALFRED_THINK_EXAMPLES``): ``abstract``, the
+    same step patterns with placeholders for every request; ``library``, up to three
+    entries of ``prompts/think_library`` most like the request (``domain.plan_examples``)."""
 
     # --- the front door and the embedded stack ---------------------------------------------
     api_host: str = "127.0.0.1"

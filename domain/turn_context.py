@@ -16,7 +16,8 @@ class KitchenDashboard(BaseModel):
 
     inventory_by_location: dict[str, int] = Field(default_factory=dict)
     inventory_expiring_soon: int = 0
-    """Items whose expiry date is within the next 3 days (or already past)."""
+    """Items whose expiry date is within the next 3 days (or already past); shown only to
+    the Act steps it concerns (``domain.context.EXPIRY_SUBDOMAINS``)."""
     recipes_by_cuisine: dict[str, int] = Field(default_factory=dict)
     recipe_count: int = 0
     meal_plan_next_7_days: list[str] = Field(default_factory=list)

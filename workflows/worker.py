@@ -20,6 +20,7 @@ from activities.saved_state import SavedStates
 from activities.turn_state import TurnStateActivities
 from domain.crud.executor import CrudExecutor
 from domain.ledger import Prices
+from domain.plan_examples import ExampleSet
 from domain.settings import Settings
 from domain.turn_store import Sessions
 from workflows.bypass_turn import BypassTurnWorkflow
@@ -58,13 +59,19 @@ def turn_activities(
     context_budget: int = 8_000,
     act_budget: int = 25_000,
     prices: Prices | None = None,
+    think_examples: ExampleSet = "abstract",
 ) -> dict[str, Callable[..., Any]]:
     """Every activity of a turn by its registered name (tests replace one by name).
-    ``prices`` is the table model calls are charged at (none: every call unpriced)."""
+    ``prices`` is the table model calls are charged at (none: every call unpriced);
+    ``think_examples`` the plan examples Think is shown (``domain.plan_examples``)."""
     gateway = LlmGateway(provider, prices)
     states = SavedStates(sessions)
     nodes = NodeActivities(
-        gateway, context_budget=context_budget, act_budget=act_budget, states=states
+        gateway,
+        context_budget=context_budget,
+        act_budget=act_budget,
+        states=states,
+        think_examples=think_examples,
     )
     crud = CrudActivities(CrudExecutor(sessions, max_rows=max_rows), states)
     state = TurnStateActivities(sessions, gateway, client, states)
@@ -109,6 +116,7 @@ def build_worker(
                 "context_budget": settings.context_budget_tokens,
                 "act_budget": settings.act_budget_tokens,
                 "prices": settings.eval_prices,
+                "think_examples": settings.think_examples,
             }
         activities = list(turn_activities(sessions, provider, client=client, **limits).values())
     if settings is not None:

@@ -81,10 +81,8 @@ async def test_the_mode_shapes_understands_and_thinks_system_prompts(sessions, u
     for i, mode in enumerate(("quick", "plan", "create")):
         config = MODES[mode]
         assert config.understand_hint in prompts[("understand", i)]
-        assert (
-            f"# Plans typical of {mode} mode (general patterns)\n\n{config.examples}"
-            in (prompts[("think", i)])
-        )
+        assert f"In {mode} mode:\n\n{config.examples}" in prompts[("think", i)]
+        assert load("think_patterns").text.strip() in prompts[("think", i)]
         assert f"At most {config.max_steps} steps." in prompts[("think", i)]
     assert "quick path whenever" in prompts[("understand", 0)]
     assert "quick path whenever" not in prompts[("understand", 1)]
@@ -138,3 +136,21 @@ async def test_think_records_a_proposal_that_writes_nothing_as_a_plan_run_direct
     result = await ActivityEnvironment().run(nodes(script, sessions).think, request)
     assert result.output.decision == "plan_direct" and result.output.proposal_message is None
     assert [(s.step_type, s.group) for s in result.output.steps] == [("read", 0), ("generate", 0)]
+
+
+async def test_thinks_examples_follow_the_setting_and_are_recorded_with_the_call(sessions, user):
+    clarify = {"goal": "g", "outcome": {"decision": "clarify", "clarification_questions": ["?"]}}
+    script = ScriptProvider.from_responses([{"node": "think", "output": clarify, "repeat": True}])
+    ref = await saved(sessions, user, history_words=1)
+    message = "we've run out of coffee filters, put some on the shopping list"
+    think = ThinkRequest(message=message, mode="plan", understand=UnderstandOutput(), state_ref=ref)
+    env = ActivityEnvironment()
+    library = await env.run(nodes(script, sessions, think_examples="library").think, think)
+    abstract = await env.run(nodes(script, sessions).think, think)
+    picked, fixed = script.calls[0].system, script.calls[1].system
+    assert '- "we need paper towels and dish soap" →' in picked
+    assert load("think_patterns").text.strip() not in picked
+    assert load("think_patterns").text.strip() in fixed and "paper towels" not in fixed
+    versions = (load("think").version, load("think_library").version)
+    assert (library.template, library.version) == ("think+think_library", "+".join(versions))
+    assert abstract.template == "think+think_patterns"

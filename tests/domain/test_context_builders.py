@@ -89,6 +89,7 @@ USER = TurnContext(
     profile={"allergies": ["peanuts"], "household_adults": 2, "favorite_cuisines": []},
     dashboard=KitchenDashboard(
         inventory_by_location={"fridge": 4},
+        inventory_expiring_soon=2,
         recipe_count=2,
         recipes_by_cuisine={"indian": 2},
         meal_plan_next_7_days=["2026-11-23 dinner: Dal"],
@@ -149,7 +150,8 @@ def test_think_sees_tags_unsaved_content_memory_curation_profile_and_dashboard()
     assert "- keep `gen_recipe_1`: the side being refined\n- demoted `recipe_2`" in text
     assert "- allergies: peanuts\n- household adults: 2" in text
     assert "favorite cuisines" not in text  # empty fields are left out
-    assert "- inventory: 4 fridge; 0 expiring within 3 days" in text
+    assert "- inventory: 4 fridge\n" in text
+    assert "expir" not in text  # the planner is not primed to read what is expiring
     assert "  - 2026-11-23 dinner: Dal" in text
     assert '`recipe_1` [mentioned:user]: {"name": "Butter Chicken", "servings": 4}' in text
 
@@ -160,18 +162,17 @@ def test_think_with_no_profile_says_so():
     assert "## User profile\n(no preferences saved yet)" in text
 
 
-def plan_of(*types: str) -> list[ThinkStep]:
-    subdomain = {"read": "recipes", "analyze": "recipes", "generate": "recipes", "write": "recipes"}
-    return [
-        ThinkStep(description=f"{t} things", step_type=t, subdomain=subdomain[t]) for t in types
-    ]
+def plan_of(*types: str, subdomain: str = "recipes") -> list[ThinkStep]:
+    return [ThinkStep(description=f"{t} things", step_type=t, subdomain=subdomain) for t in types]
 
 
-def act_text(types: tuple[str, ...], index: int, prior=(), context=USER) -> str:
+def act_text(
+    types: tuple[str, ...], index: int, prior=(), context=USER, subdomain: str = "recipes"
+) -> str:
     state, registry = kitchen_session()
     return act_context(
         goal="g",
-        plan=plan_of(*types),
+        plan=plan_of(*types, subdomain=subdomain),
         step_index=index,
         prior_results=list(prior),
         tool_results=[],
@@ -194,6 +195,32 @@ def test_read_and_write_steps_get_the_schema_and_generate_analyze_write_get_the_
         assert "## Kitchen dashboard" in text
     for text in (read, generate, analyze, write):  # every step sees the user's fresh rows
         assert '"servings": 4' in text
+
+
+@pytest.mark.parametrize(
+    ("step_type", "subdomain", "shown"),
+    [
+        ("generate", "recipes", True),
+        ("analyze", "inventory", True),
+        ("generate", "meal_plans", True),
+        ("analyze", "shopping", False),
+        ("generate", "tasks", False),
+        ("write", "inventory", False),
+    ],
+)
+def test_only_steps_choosing_food_see_how_many_items_near_their_expiry_date(
+    step_type: str, subdomain: str, shown: bool
+):
+    text = act_text((step_type,), 0, subdomain=subdomain)
+    fact = "- inventory: 4 fridge (2 of them past or within 3 days of their expiry date)\n"
+    assert (fact in text) is shown
+    assert ("- inventory: 4 fridge\n" in text) is not shown
+
+
+def test_no_expiry_fact_when_nothing_is_near_its_date():
+    board = USER.dashboard.model_copy(update={"inventory_expiring_soon": 0})
+    text = act_text(("generate",), 0, context=USER.model_copy(update={"dashboard": board}))
+    assert "- inventory: 4 fridge\n" in text and "expiry" not in text
 
 
 def test_a_write_step_sees_what_needs_creating_in_full():

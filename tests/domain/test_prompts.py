@@ -37,6 +37,7 @@ VARIABLES: dict[str, dict[str, object]] = {
         "max_steps": 8,
         "mode_guidance": "Propose complex plans first.",
         "mode_examples": "- one write",
+        "plan_examples": "- read, then analyze",
     },
     "act/base": {
         "step_type": "read",
@@ -242,4 +243,6 @@ def test_template_names_are_sorted_and_complete() -> None:
         "act/write",
         "act/analyze",
         "act/generate",
+        "think_patterns",
+        "think_library",
     }

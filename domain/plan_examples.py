@@ -1,0 +1,180 @@
+"""The plan examples Think is shown: fixed abstract patterns, or library entries picked for
+the request (``ALFRED_THINK_EXAMPLES``: ``abstract`` or ``library``).
+
+- ``abstract``: ``prompts/think_patterns``: step sequences by kind of request, with
+  placeholders and no concrete request, the same for every message.
+- ``library``: ``prompts/think_library``: realistic requests, each with the plan it needs;
+  the entries whose requests share the most words with the user's message (TF-IDF cosine
+  over stemmed content words) are shown, at most ``SHOWN``. A message that shares no word
+  with any entry gets the abstract patterns.
+
+Both are versioned prompt files; the call records which one it used next to Think's own
+template (``think+think_library``, ``v4+v1``). Pure and deterministic: the same message
+picks the same entries.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal
+
+from domain.modes import DEFAULT_MODE, mode_config
+from domain.prompts import RenderedPrompt, load, render
+
+ExampleSet = Literal["abstract", "library"]
+PATTERNS = "think_patterns"
+LIBRARY = "think_library"
+SHOWN = 3
+MIN_SIMILARITY = 0.2
+"""Below this an entry shares little more than an item's name with the message: not shown."""
+
+_WORD = re.compile(r"[a-z0-9']+(?:-[a-z0-9']+)*")
+_NUMBERS = frozenset(
+    "two three four five six seven eight nine ten eleven twelve dozen half couple".split()
+)
+_DAYS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight".split()
+)
+_STOP = frozenset(
+    """a about above after again all already also am an and any are as at be been before
+    being below both but by can could did do does doing don't for from further get
+    got had has have having he her here hers him his how i i'd i'll i'm i've if in into is
+    isn't it it's its itself just let's me more most much my myself next no nor not now of
+    off on once one only or other our ours out over own please same she should so some
+    still such than that that's the their them then there these they this those through to
+    too under until up us very was we we're were what what's when where which while who
+    whom why will with would you you're your yours last""".split()
+)
+_UNITS = frozenset(
+    "g kg ml l liter liters litre litres gram grams cup cups tbsp tsp piece pieces".split()
+)
+_SUFFIXES = ("ies", "ing", "ed", "es", "ic", "s", "y", "e")
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased words, numbers as ``<n>`` and days (weekdays, today, YYYY-MM-DD) as
+    ``<day>``, so "for two" matches "for four" and "on Tuesday" matches "on Monday"."""
+    text = text.lower().replace("\u2019", "'")
+    text = re.sub(r"\d{4}-\d{2}-\d{2}", " today ", text)
+    return [
+        "<n>" if w.isdigit() or w in _NUMBERS else "<day>" if w in _DAYS else w
+        for w in _WORD.findall(text)
+    ]
+
+
+def stem(word: str) -> str:
+    """A crude stem: one common suffix off, a doubled last consonant single, five letters
+    at most ("allergies" and "allergic" are ``aller``, "planned" is ``plan``)."""
+    if word.startswith("<"):
+        return word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou":
+        word = word[:-1]
+    return word[:5]
+
+
+def content_stems(text: str) -> list[str]:
+    """The stems of the words that carry meaning (no function words), in order."""
+    return [stem(w) for w in words(text) if w not in _STOP]
+
+
+@dataclass(frozen=True)
+class Entry:
+    request: str
+    plan: str
+    cues: str = ""
+    """Other words for this kind of request: matched against the message, never shown."""
+
+    def render(self) -> str:
+        return f'- "{self.request}" → {self.plan}'
+
+
+def parse_library(text: str) -> list[Entry]:
+    """``## <request>`` headings, each followed by an optional ``Cues:`` line and its plan
+    (one paragraph); text before the first heading describes the file."""
+    entries = []
+    for block in text.split("\n## ")[1:]:
+        request, _, rest = block.partition("\n")
+        cues = ""
+        if rest.startswith("Cues:"):
+            line, _, rest = rest.partition("\n")
+            cues = line.removeprefix("Cues:").strip()
+        plan = " ".join(rest.split())
+        if request.strip() and plan:
+            entries.append(Entry(request.strip(), plan, cues))
+    return entries
+
+
+def _topic(text: str) -> Counter[str]:
+    """What a text is about, for matching: its content stems without numbers, days and
+    units of measure."""
+    return Counter(
+        stem(w) for w in words(text) if w not in _STOP and w not in _UNITS and w[0] != "<"
+    )
+
+
+def similarities(message: str, entries: list[Entry]) -> list[float]:
+    """Cosine of TF-IDF vectors: the message against each entry's request and its cues,
+    the cues counted twice (they name the kind of request; the request's own words are
+    mostly its items). IDF is over the entries; stems no entry has are left out, which
+    ranks the entries the same."""
+    documents = [_topic(e.request) + _topic(e.cues) + _topic(e.cues) for e in entries]
+    frequency = Counter(s for d in documents for s in d)
+    idf = {s: math.log((1 + len(entries)) / (1 + n)) + 1 for s, n in frequency.items()}
+    query = {s: n * idf[s] for s, n in _topic(message).items() if s in idf}
+    query_norm = math.sqrt(sum(w * w for w in query.values()))
+    scores = []
+    for document in documents:
+        vector = {s: n * idf[s] for s, n in document.items()}
+        dot = sum(w * vector.get(s, 0.0) for s, w in query.items())
+        norm = query_norm * math.sqrt(sum(w * w for w in vector.values()))
+        scores.append(dot / norm if norm else 0.0)
+    return scores
+
+
+def pick(message: str, entries: list[Entry], shown: int = SHOWN) -> list[Entry]:
+    """The entries most like ``message``, highest similarity first (ties in file order),
+    at least ``MIN_SIMILARITY``, at most ``shown``."""
+    scored = sorted(
+        (-score, index)
+        for index, score in enumerate(similarities(message, entries))
+        if score >= MIN_SIMILARITY
+    )
+    return [entries[index] for _, index in scored[:shown]]
+
+
+_LIBRARY_HEAD = "Requests from other users that resemble this one, each with the plan it needed:"
+
+
+def plan_examples(examples: ExampleSet, message: str) -> tuple[str, str, str]:
+    """Think's ``$plan_examples`` for ``message``: (text, template name, version)."""
+    if examples == "library":
+        library = load(LIBRARY)
+        chosen = pick(message, parse_library(library.text))
+        if chosen:
+            lines = "\n".join(e.render() for e in chosen)
+            return f"{_LIBRARY_HEAD}\n\n{lines}", library.name, library.version
+    patterns = load(PATTERNS)
+    return patterns.text.strip(), patterns.name, patterns.version
+
+
+def think_prompt(mode: str | None, examples: ExampleSet, message: str) -> RenderedPrompt:
+    """Think's system prompt for a request: the mode's variables and the plan examples
+    chosen for ``message``; the call records both templates and their versions."""
+    config = mode_config(mode)
+    text, name, version = plan_examples(examples, message)
+    think = render(
+        "think",
+        mode=mode or DEFAULT_MODE,
+        max_steps=config.max_steps,
+        mode_guidance=config.guidance,
+        mode_examples=config.examples,
+        plan_examples=text,
+    )
+    return RenderedPrompt(f"{think.template}+{name}", f"{think.version}+{version}", think.text)

@@ -1,0 +1,145 @@
+"""Think's plan examples: the fixed abstract patterns, or the library entries most like the
+request, chosen by ``ALFRED_THINK_EXAMPLES``."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from domain.modes import MODES
+from domain.plan_examples import (
+    MIN_SIMILARITY,
+    SHOWN,
+    Entry,
+    content_stems,
+    parse_library,
+    pick,
+    similarities,
+    think_prompt,
+    words,
+)
+from domain.prompts import load
+from domain.settings import Settings
+
+LIBRARY = parse_library(load("think_library").text)
+
+
+def requests(entries: list[Entry]) -> list[str]:
+    return [e.request for e in entries]
+
+
+def test_words_stand_numbers_and_days_for_their_kind():
+    assert words("Two eggs on Tuesday, 3 on 2026-12-01") == [
+        "<n>",
+        "eggs",
+        "on",
+        "<day>",
+        "<n>",
+        "on",
+        "<day>",
+    ]
+    assert content_stems("what are my allergies?") == content_stems("what am I allergic to?")
+    assert content_stems("the planned dinners") == content_stems("plan a dinner")
+
+
+def test_the_library_parses_into_requests_plans_and_cues():
+    assert len(LIBRARY) >= 30
+    assert len(set(requests(LIBRARY))) == len(LIBRARY)
+    for entry in LIBRARY:
+        assert entry.plan.startswith(("`plan_direct`", "`propose`", "`read`")), entry
+        assert entry.cues and "Cues:" not in entry.plan
+        assert any(f"`{kind}`" in entry.plan for kind in ("read", "write", "generate"))
+
+
+def test_parse_reads_the_optional_cues_line_and_skips_the_preamble():
+    text = "About this file.\n\n## first request\nCues: alpha beta\nplan one\ncontinues\n\n"
+    text += "## second request\nplan two\n"
+    assert parse_library(text) == [
+        Entry("first request", "plan one continues", "alpha beta"),
+        Entry("second request", "plan two", ""),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("message", "first"),
+    [
+        ("we've run out of coffee filters, put some on the shopping list", "we need paper towels"),
+        ("the cheese has gone mouldy, I binned it", "the spinach went slimy"),
+        ("what do we have in the freezer", "do we still have any frozen peas?"),
+        ("dream up a new dessert", "come up with a gluten-free birthday cake"),
+        ("what meals are planned for the weekend", "when is the lasagna on the menu"),
+    ],
+)
+def test_the_entry_of_the_same_kind_comes_first(message: str, first: str):
+    chosen = pick(message, LIBRARY)
+    assert 1 <= len(chosen) <= SHOWN
+    assert chosen[0].request.startswith(first)
+
+
+def test_picks_are_ordered_by_similarity_and_deterministic():
+    message = "change how many tomatoes are in the cupboard"
+    scores = similarities(message, LIBRARY)
+    chosen = pick(message, LIBRARY)
+    assert chosen == pick(message, LIBRARY)
+    picked = [scores[LIBRARY.index(e)] for e in chosen]
+    assert picked == sorted(picked, reverse=True)
+    assert all(s >= MIN_SIMILARITY for s in picked)
+    left_out = [s for e, s in zip(LIBRARY, scores, strict=True) if e not in chosen]
+    assert len(chosen) < SHOWN or max(left_out) <= min(picked)
+
+
+def test_ties_keep_file_order_and_weak_matches_are_left_out():
+    entries = [
+        Entry("zebra stew", "plan z"),
+        Entry("lemon tart", "plan a"),
+        Entry("lemon cake", "plan b"),
+        Entry("lemon pie", "plan c"),
+        Entry("lemon", "plan d"),
+    ]
+    assert requests(pick("lemon", entries, shown=2)) == ["lemon", "lemon tart"]
+    assert pick("olive", entries) == []
+    assert pick("lemon", entries, shown=0) == []
+    assert similarities("zebra", entries)[0] > 0 and similarities("zebra", entries)[1] == 0
+
+
+def test_a_message_like_no_entry_gets_the_abstract_patterns():
+    assert pick("hello there", LIBRARY) == []
+    prompt = think_prompt("plan", "library", "hello there")
+    assert prompt.template == "think+think_patterns"
+    assert load("think_patterns").text.strip() in prompt.text
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_the_abstract_prompt_is_the_same_for_every_message(mode: str):
+    one = think_prompt(mode, "abstract", "we need paper towels")
+    other = think_prompt(mode, "abstract", "what is in the freezer")
+    assert one == other
+    assert (one.template, one.version) == (
+        "think+think_patterns",
+        f"{load('think').version}+{load('think_patterns').version}",
+    )
+    assert MODES[mode].examples in one.text and f"Mode: {mode}." in one.text
+    assert '- "' not in one.text  # no request is quoted as an example
+
+
+def test_the_library_prompt_shows_the_picked_requests_and_plans_never_their_cues():
+    message = "the cheese has gone mouldy, I binned it"
+    prompt = think_prompt("plan", "library", message)
+    chosen = pick(message, LIBRARY)
+    assert prompt.template == "think+think_library"
+    assert prompt.version == f"{load('think').version}+{load('think_library').version}"
+    for entry in chosen:
+        assert f'- "{entry.request}" → {entry.plan}' in prompt.text
+        assert entry.cues not in prompt.text
+    assert load("think_patterns").text.strip() not in prompt.text
+    assert "Cues:" not in prompt.text and "$" not in prompt.text
+
+
+def test_the_setting_chooses_the_examples_and_defaults_to_abstract(monkeypatch):
+    monkeypatch.delenv("ALFRED_THINK_EXAMPLES", raising=False)
+    assert Settings(_env_file=None).think_examples == "abstract"
+    monkeypatch.setenv("ALFRED_THINK_EXAMPLES", "library")
+    assert Settings(_env_file=None).think_examples == "library"
+    monkeypatch.setenv("ALFRED_THINK_EXAMPLES", "both")
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None)
