@@ -57,6 +57,9 @@ def check_turn(
     for pattern in expect.reply.matches:
         found = re.search(pattern, reply, re.IGNORECASE) is not None
         checks.append(_check(f"reply matches {pattern!r}", found, _quote(reply)))
+    for pattern in expect.reply.not_matches:
+        found = re.search(pattern, reply, re.IGNORECASE) is not None
+        checks.append(_check(f"reply does not match {pattern!r}", not found, _quote(reply)))
     if expect.unsaved is not None:
         labels = [registry.label(ref) for ref in registry.get_truly_pending_artifacts()]
         checks.append(

@@ -82,15 +82,17 @@ class ReplyCheck(_Strict):
     matches: list[str] = Field(default_factory=list)
     """Regular expressions each found in the reply, ignoring case: a fact stated in a way
     no other text satisfies (``\\b3\\s*l\\b`` is "3 l", never "3 tool calls")."""
+    not_matches: list[str] = Field(default_factory=list)
+    """Regular expressions never found in the reply, ignoring case (a wrong claim)."""
 
-    @field_validator("matches")
+    @field_validator("matches", "not_matches")
     @classmethod
     def _compiles(cls, patterns: list[str]) -> list[str]:
         for pattern in patterns:
             try:
                 re.compile(pattern)
             except re.error as error:
-                raise ValueError(f"reply.matches {pattern!r}: {error}") from None
+                raise ValueError(f"reply pattern {pattern!r}: {error}") from None
         return patterns
 
 
