@@ -140,21 +140,15 @@ async def _run(scenario: Scenario, stack: Stack, result: ScenarioResult) -> None
     conversation = created["id"]
     for turn in scenario.turns:
         turn = Turn.model_validate(expand(turn.model_dump(), today, mention))
-        before = await _kitchen(stack, user_id)
         state_before, _ = await load_conversation(stack.sessions, str(user_id), conversation)
         for edit in turn.edits:
             await _edit(stack, auth, user_id, edit)
+        before = await _kitchen(stack, user_id)  # as the turn finds it: after its UI edits
         first_call = len(stack.watch.calls)
         outcome, steps = await _turn(stack, auth, conversation, turn)
         state_after, _ = await load_conversation(stack.sessions, str(user_id), conversation)
         after = await _kitchen(stack, user_id)
-        outcome.checks = check_turn(
-            turn.expect,
-            outcome,
-            after,
-            before,
-            state_after.registry,
-        )
+        outcome.checks = check_turn(turn.expect, outcome, after, before, state_after, state_before)
         reached = _paths(
             turn, outcome, steps, stack.watch.calls[first_call:], state_before, state_after
         )

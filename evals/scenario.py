@@ -20,7 +20,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from domain.nodes import NODE_OUTPUTS
 
@@ -79,18 +79,64 @@ class ReplyCheck(_Strict):
     """Each entry must appear in the reply (a list: any one of its words), ignoring case."""
     not_mentions: list[str] = Field(default_factory=list)
     """Claims the reply must not make (``saved`` when nothing was saved), ignoring case."""
+    matches: list[str] = Field(default_factory=list)
+    """Regular expressions each found in the reply, ignoring case: a fact stated in a way
+    no other text satisfies (``\\b3\\s*l\\b`` is "3 l", never "3 tool calls")."""
+    not_matches: list[str] = Field(default_factory=list)
+    """Regular expressions never found in the reply, ignoring case (a wrong claim)."""
+
+    @field_validator("matches", "not_matches")
+    @classmethod
+    def _compiles(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as error:
+                raise ValueError(f"reply pattern {pattern!r}: {error}") from None
+        return patterns
+
+
+class GeneratedCheck(_Strict):
+    """The generated, unsaved items of ``type`` after the turn: there is one at least, and
+    every one holds all of this."""
+
+    type: Literal["recipe", "meal", "task"] = "recipe"
+    mentions: list[str | list[str]] = Field(default_factory=list)
+    """Words its content holds, anywhere (a list: any one of them), ignoring case."""
+    not_mentions: list[str] = Field(default_factory=list)
+    """Words its content must not hold (what the profile or the request rules out)."""
+    fields: dict[str, Any] = Field(default_factory=dict)
+    """Content fields it must hold (numbers within 1 %, text ignoring case)."""
+    filled: list[str] = Field(default_factory=list)
+    """Content fields that must not be empty (a recipe's ``ingredients``)."""
+    shown: bool = False
+    """The reply names it (its name, or a task's title)."""
+
+
+PauseKind = Literal["proposal", "clarification", "question"]
 
 
 class Expect(_Strict):
     status: Literal["completed", "failed", "awaiting_input", "cancelled", "expired"] = "completed"
-    pauses: list[Literal["proposal", "clarification", "question"]] = Field(default_factory=list)
-    """The pauses the turn makes, in order (each answered from ``answers``)."""
+    pauses: list[PauseKind | list[PauseKind]] = Field(default_factory=list)
+    """The pauses the turn makes, in order (each answered from ``answers``); an entry that
+    is a list accepts any of its kinds (a missing value asked by Think or by Act)."""
     rows: list[RowCheck] = Field(default_factory=list)
     reply: ReplyCheck = Field(default_factory=ReplyCheck)
     unsaved: int | None = None
     """How many generated, unsaved items the session holds after the turn."""
+    generated: list[GeneratedCheck] = Field(default_factory=list)
+    """What the unsaved items say (a recipe that fits the request and the profile)."""
+    saved: int | None = None
+    """How many of the items unsaved before the turn it saved: each is now a row of its
+    table under the generated name (a recipe with every generated ingredient), and no
+    longer unsaved."""
     no_writes: bool = False
-    """The turn changed nothing in the kitchen (every table's rows as before it)."""
+    """The turn changed nothing in the kitchen (every table's rows as before it, after the
+    turn's UI edits)."""
+    session: Literal["open", "ended"] | None = None
+    """A cook or brainstorm session is still going after the turn (``open``), or none is
+    (``ended``)."""
 
 
 class Answer(_Strict):

@@ -10,6 +10,7 @@ import json
 import pytest
 
 from activities.llm.openai_provider import OpenAIProvider
+from domain.batch import MAX_EARLY_COMPLETIONS
 from evals.cassette import CASSETTES_DIR, Call, Cassette, Replay
 from evals.live import _record
 from evals.report import Run, compare, markdown
@@ -161,3 +162,177 @@ def test_a_comparison_says_what_a_change_fixed_and_what_it_broke():
     text = compare(before, after)
     assert "| a | fail | pass |" in text and "| b | pass | fail |" in text
     assert "Fixed: a." in text and "Broke: b." in text
+
+
+# --- scenarios grade the effect, not one model's way to it -------------------------------------
+
+
+def failures(result: ScenarioResult) -> list[str]:
+    assert result.error is None, result.error
+    return [
+        f"turn {n}: {c.name}"
+        for n, t in enumerate(result.turns, 1)
+        for c in t.checks
+        if not c.passed
+    ]
+
+
+def swap(cassette: Cassette, node: str, content: dict, nth: int = 0) -> None:
+    """The ``nth`` recorded answer of ``node`` is ``content`` instead."""
+    [c for c in cassette.calls if c.node == node][nth].content = content
+
+
+async def test_a_missing_value_asked_by_think_instead_of_act_passes(eval_stack):
+    """ask_how_much: Think's clarification reaches the same row as Act's question."""
+    cassette = reference("ask_how_much")
+    asking = next(
+        c for c in cassette.calls if c.content.get("decision", {}).get("action") == "ask_user"
+    )
+    answered = cassette.calls[cassette.calls.index(asking) + 1]  # Understand reads the answer
+    cassette.calls.remove(asking)
+    cassette.calls.remove(answered)
+    clarify = {
+        "goal": "Update the milk",
+        "outcome": {
+            "decision": "clarify",
+            "clarification_questions": ["How much milk do you have now?"],
+        },
+    }
+    think = next(i for i, c in enumerate(cassette.calls) if c.node == "think")
+    cassette.calls[think:think] = [
+        Call(node="think", content=clarify),
+        Call(node="understand", content={}),
+    ]
+    result = await run_with(eval_stack, "ask_how_much", cassette)
+    assert result.turns[0].pauses == ["clarification"]
+    assert failures(result) == []
+
+
+def risotto() -> dict:
+    return {
+        "name": "Mushroom Risotto",
+        "description": None,
+        "cuisine": "italian",
+        "difficulty": "easy",
+        "servings": 2,
+        "prep_time_minutes": 5,
+        "cook_time_minutes": 25,
+        "instructions": ["Toast the rice.", "Add stock a ladle at a time with the mushrooms."],
+        "ingredients": [
+            {"name": "arborio rice", "quantity": 160, "unit": "g", "notes": None},
+            {"name": "mushrooms", "quantity": 250, "unit": "g", "notes": None},
+            {"name": "vegetable stock", "quantity": 800, "unit": "ml", "notes": None},
+        ],
+        "tags": ["vegetarian"],
+    }
+
+
+async def test_any_recipe_that_fits_the_request_is_saved_as_suggested(eval_stack):
+    cassette = reference("suggest_then_save")
+    generate = next(c for c in cassette.calls if "artifacts" in str(c.content))
+    generate.content["decision"]["artifacts"][0]["content"] = risotto()
+    swap(cassette, "reply", {"response": "How about **Mushroom Risotto** for two? Not saved yet."})
+    result = await run_with(eval_stack, "suggest_then_save", cassette)
+    assert failures(result) == []
+
+
+async def test_a_save_that_writes_another_recipe_than_the_suggested_one_fails(eval_stack):
+    cassette = reference("suggest_then_save")
+    other = {
+        "action": "tool_call",
+        "tool": "db_create",
+        "table": "recipes",
+        "rows": [{"name": "Tomato Soup"}],
+    }
+    swap(cassette, "act", {"decision": other}, nth=1)
+    done = {
+        "action": "step_complete",
+        "result_summary": "Saved Tomato Soup.",
+        "data": None,
+        "note_for_next_step": None,
+    }
+    completed = next(
+        c for c in cassette.calls if c.node == "act" and "Saved Chickpea" in str(c.content)
+    )
+    at = cassette.calls.index(completed)
+    # gen_recipe_1 is still unsaved: the step's completion is refused twice, then taken
+    cassette.calls[at : at + 1] = [Call(node="act", step=0, content={"decision": done})] * (
+        MAX_EARLY_COMPLETIONS + 1
+    )
+    result = await run_with(eval_stack, "suggest_then_save", cassette)
+    assert failures(result) == ["turn 2: 0 unsaved", "turn 2: 1 saved"]
+
+
+async def test_a_cook_session_that_goes_on_after_the_user_is_done_fails(eval_stack):
+    cassette = reference("cook_dal")
+    swap(
+        cassette,
+        "cook",
+        {"response": "Next, stir in the spinach.", "exit": False, "handoff": None},
+        nth=2,
+    )
+    result = await run_with(eval_stack, "cook_dal", cassette)
+    assert failures(result) == ["turn 3: session ended"]
+
+
+async def test_a_ui_edit_seen_by_a_turn_that_writes_a_row_fails(eval_stack):
+    """ui_edit_seen once passed with a junk milk row written: the reply's "3" was enough."""
+    cassette = reference("ui_edit_seen")
+    plan = {
+        "goal": "Milk",
+        "outcome": {
+            "decision": "plan_direct",
+            "steps": [
+                {
+                    "description": "Note the milk",
+                    "step_type": "write",
+                    "subdomain": "inventory",
+                    "group": 0,
+                }
+            ],
+        },
+    }
+    write = {
+        "action": "tool_call",
+        "tool": "db_create",
+        "table": "inventory",
+        "rows": [{"name": "milk", "quantity": 3, "unit": "l"}],
+    }
+    done = {
+        "action": "step_complete",
+        "result_summary": "Noted.",
+        "data": None,
+        "note_for_next_step": None,
+    }
+    cassette.calls[:2] = [
+        Call(node="understand", content={}),
+        Call(node="think", content=plan),
+        Call(node="act", step=0, content={"decision": write}),
+        Call(node="act", step=0, content={"decision": done}),
+        Call(node="reply", content={"response": "You have 3 l of milk."}),
+    ]
+    result = await run_with(eval_stack, "ui_edit_seen", cassette)
+    assert failures(result) == ["turn 1: no writes"]
+
+
+async def test_the_week_and_its_list_are_proposed_by_the_rule_whatever_think_decided(eval_stack):
+    """plan_week_confirmed: Think may run the two writes directly; plan mode proposes them."""
+    cassette = reference("plan_week_confirmed")
+    think = next(c for c in cassette.calls if c.node == "think")
+    think.content["outcome"] = {
+        "decision": "plan_direct",
+        "steps": think.content["outcome"]["steps"],
+    }
+    result = await run_with(eval_stack, "plan_week_confirmed", cassette)
+    assert result.turns[0].pauses == ["proposal"]
+    assert failures(result) == []
+
+
+async def test_a_week_of_dinners_without_its_shopping_list_fails(eval_stack):
+    cassette = reference("plan_week_confirmed")
+    think = next(c for c in cassette.calls if c.node == "think")
+    steps = think.content["outcome"]["steps"][:2]
+    think.content["outcome"] = {"decision": "plan_direct", "steps": steps}
+    cassette.calls = [c for c in cassette.calls if c.step != 2]
+    result = await run_with(eval_stack, "plan_week_confirmed", cassette)
+    assert failures(result) == ["turn 1: pauses", "turn 1: shopping_list where "]

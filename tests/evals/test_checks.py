@@ -1,0 +1,145 @@
+"""The check kinds a scenario's turn is graded by, on what a turn left: pauses of either
+kind, reply facts a system message cannot state, what unsaved content says, content saved
+as generated, a cook or brainstorm session still going or ended."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+
+from domain.conversation import BypassSession, ConversationState
+from domain.formatters import format_breaker
+from evals.checks import Check, check_turn
+from evals.runner import TurnResult
+from evals.scenario import SCENARIOS_DIR, Expect, load
+
+CURRY: dict[str, Any] = {
+    "name": "Chickpea Spinach Curry",
+    "servings": 2,
+    "instructions": ["Fry the onion.", "Simmer the chickpeas and spinach."],
+    "ingredients": [{"name": "chickpeas"}, {"name": "spinach"}, {"name": "onion"}],
+}
+
+
+def failed(
+    expect: dict[str, Any],
+    *,
+    reply: str = "",
+    pauses: list[str] | None = None,
+    state: ConversationState | None = None,
+    before: ConversationState | None = None,
+    kitchen: dict[str, list[dict[str, Any]]] | None = None,
+) -> list[str]:
+    """The names of the checks of ``expect`` that fail on this turn."""
+    outcome = TurnResult(say="", status="completed", response=reply, pauses=pauses or [])
+    state = state or ConversationState()
+    checks: list[Check] = check_turn(
+        Expect.model_validate(expect),
+        outcome,
+        kitchen or {},
+        kitchen or {},
+        state,
+        before or state,
+    )
+    return [c.name for c in checks if not c.passed]
+
+
+def test_a_pause_may_be_any_of_the_kinds_an_entry_lists():
+    either = {"pauses": [["question", "clarification"]]}
+    assert failed(either, pauses=["question"]) == []
+    assert failed(either, pauses=["clarification"]) == []
+    assert failed(either, pauses=["proposal"]) == ["pauses"]
+    assert failed(either, pauses=[]) == ["pauses"]
+    assert failed(either, pauses=["clarification", "question"]) == ["pauses"]
+    assert failed({"pauses": ["question"]}, pauses=["clarification"]) == ["pauses"]
+
+
+def test_the_edited_quantity_is_a_fact_the_step_limit_message_cannot_state():
+    """ui_edit_seen passed once on "3" alone: the step-limit message says "3 tool calls"."""
+    expect = load(SCENARIOS_DIR / "ui_edit_seen.toml").turns[0].expect.model_dump()
+    limit = format_breaker("max_tool_calls", "step 0 wanted more than 3 tool calls")
+    assert "3" in limit
+    assert failed(expect, reply=f"milk {limit}") == [
+        "reply matches '\\\\b3(\\\\.0+)?\\\\s*(l|liters?|litres?)\\\\b'"
+    ]
+    assert failed(expect, reply="You have 3 liters of milk.") == []
+    assert failed(expect, reply="- milk — 3 l (expires 2026-11-27)") == []
+    assert failed(expect, reply="milk — 3 l, rice — 1 kg") == ["reply does not say 'rice'"]
+
+
+def test_a_reply_pattern_that_must_not_match():
+    expect = {"reply": {"not_matches": [r"\bcan make\W+both"]}}
+    assert failed(expect, reply="You can make both.") == [
+        "reply does not match '\\\\bcan make\\\\W+both'"
+    ]
+    assert failed(expect, reply="You can make the dal; both need onion.") == []
+
+
+def generated(content: dict[str, Any]) -> tuple[ConversationState, str]:
+    state = ConversationState()
+    ref = state.registry.register_generated("recipe", content)
+    return state, ref
+
+
+def test_unsaved_content_is_checked_for_what_it_says_and_that_the_reply_names_it():
+    expect = {
+        "generated": [
+            {
+                "fields": {"servings": 2},
+                "filled": ["ingredients"],
+                "mentions": [["chickpea", "lentil"]],
+                "not_mentions": ["chicken"],
+                "shown": True,
+            }
+        ]
+    }
+    state, _ = generated(CURRY)
+    assert failed(expect, state=state, reply="How about **Chickpea Spinach Curry**?") == []
+    [name] = failed(expect, state=state, reply="How about a curry?")
+    assert name.startswith("unsaved recipe mentions chickpea | lentil")
+    for wrong in ({"servings": 4}, {"ingredients": []}, {"name": "Chicken Curry"}):
+        state, _ = generated({**CURRY, **wrong})
+        shown = f"How about {state.registry.get_truly_pending_artifacts()['gen_recipe_1']['name']}?"
+        assert len(failed(expect, state=state, reply=shown)) == 1, wrong
+    assert len(failed(expect, state=ConversationState(), reply="Chickpea Spinach Curry")) == 1
+
+
+def saved_state(content: dict[str, Any], row_name: str, lines: int) -> tuple[Any, ...]:
+    """The registry before (the recipe unsaved) and after (saved as a row), and the rows."""
+    before, ref = generated(content)
+    after = before.model_copy(deep=True)
+    row_id = str(uuid.uuid4())
+    record = {"id": row_id, "name": row_name}
+    after.registry.register_created(row_id, "recipes", record, gen_ref=ref)
+    kitchen = {
+        "recipes": [record],
+        "recipe_ingredients": [{"recipe_id": row_id, "name": f"i{n}"} for n in range(lines)],
+    }
+    return before, after, kitchen
+
+
+def test_content_saved_is_a_row_under_the_generated_name_with_every_ingredient():
+    expect = {"saved": 1, "unsaved": 0}
+    before, after, kitchen = saved_state(CURRY, "Chickpea Spinach Curry", 3)
+    assert failed(expect, state=after, before=before, kitchen=kitchen) == []
+    before, after, kitchen = saved_state(CURRY, "Chickpea Spinach Curry", 1)
+    assert failed(expect, state=after, before=before, kitchen=kitchen) == ["1 saved"]
+    before, after, kitchen = saved_state(CURRY, "Something Else", 3)
+    assert failed(expect, state=after, before=before, kitchen=kitchen) == ["1 saved"]
+    unsaved, _ = generated(CURRY)
+    assert failed(expect, state=unsaved, before=unsaved) == ["0 unsaved", "1 saved"]
+
+
+def test_a_session_is_open_while_cook_or_brainstorm_goes_on():
+    going = ConversationState(bypass=BypassSession(mode="cook", started_turn=1))
+    assert failed({"session": "open"}, state=going) == []
+    assert failed({"session": "ended"}, state=going) == ["session ended"]
+    assert failed({"session": "ended"}, state=ConversationState()) == []
+    assert failed({"session": "open"}, state=ConversationState()) == ["session open"]
+
+
+def test_a_reply_pattern_that_does_not_compile_does_not_load():
+    with pytest.raises(ValueError, match="reply pattern"):
+        Expect.model_validate({"reply": {"matches": ["(unclosed"]}})
