@@ -58,7 +58,6 @@ with workflow.unsafe.imports_passed_through():
     from domain.conversation import PendingContext, StepResult
     from domain.curation import apply_curation
     from domain.execution_summary import PlannedStep, unmet_change
-    from domain.intent import requested_change
     from domain.mentions import plain_text
     from domain.modes import BYPASS_MODES, apply_mode
     from domain.nodes import DisambiguationOption, ToolCall, UnderstandOutput
@@ -293,9 +292,6 @@ class TurnWorkflow:
         )
         if text is None:
             return Route.REPLY  # Reply is warned of a mismatch itself
-        asked = requested_change(state.message)
-        if asked:  # a write request answered with a list: say that nothing changed
-            text = f"{formatters.format_nothing_changed(asked)}\n\n{text}"
         state.reply = text
         return Route.DONE
 
