@@ -7,10 +7,13 @@ generate steps make no tool calls, and only a generate step's completion carries
 generated content (typed per entity). The schema says all of this, so a model held to it
 never makes a call the loop would refuse.
 
-Every decision lists what it rests on before what it decides: a call's table, filters,
-rows and changes before its ``action`` and ``tool``; a completion's content, data and
-summary before ``action``; a question, a reason or a message before ``action``. A model
-writes the fields in the schema's order, so its verdict comes after its evidence.
+Every decision opens with its ``action`` (and a call with its ``tool``): a model held to
+the schema chooses the kind of answer at its first key, by the action's name. Behind it,
+what a decision rests on comes before what it concludes: a completion's content and data
+before its summary, a block's details before its reason code. (Measured: with the action
+written last, the branch was chosen by the first field's name, and a 1.5B model answered
+a write step with ``retrieve_step`` of a step that had not run, 13 times in one turn; with
+the action first it never asked for one in 30 scenarios.)
 """
 
 from __future__ import annotations
@@ -90,6 +93,9 @@ class ReadParams(Answer):
 
 
 class _ReadHead(Answer):
+    action: Literal["tool_call"] = "tool_call"
+    tool: Literal["db_read"] = "db_read"
+
     def to_decision(self) -> ActDecision:
         return _call("db_read", ReadParams.params(self))  # type: ignore[arg-type]
 
@@ -98,17 +104,15 @@ ReadCall = create_model(
     "ReadCall",
     __base__=_ReadHead,
     **{name: (f.annotation, f) for name, f in ReadParams.model_fields.items()},  # type: ignore[call-overload]
-    action=(Literal["tool_call"], "tool_call"),
-    tool=(Literal["db_read"], "db_read"),
 )
-"""A read as a decision: the read's parameters, then ``action`` and ``tool``."""
+"""A read as a decision: ``action`` and ``tool`` first, then the read's parameters."""
 
 
 class _Create(Answer):
-    table: str
-    rows: list[Any]
     action: Literal["tool_call"] = "tool_call"
     tool: Literal["db_create"] = "db_create"
+    table: str
+    rows: list[Any]
 
     def to_decision(self) -> ActDecision:
         rows = [row_values(row) for row in self.rows]
@@ -116,12 +120,12 @@ class _Create(Answer):
 
 
 class _Update(Answer):
+    action: Literal["tool_call"] = "tool_call"
+    tool: Literal["db_update"] = "db_update"
     table: str
     filters: list[Filter] = Field(default_factory=list)
     or_filters: list[Filter] = Field(default_factory=list)
     changes: list[Any]
-    action: Literal["tool_call"] = "tool_call"
-    tool: Literal["db_update"] = "db_update"
 
     def to_decision(self) -> ActDecision:
         data = {c.column: c.value for c in self.changes}
@@ -130,11 +134,11 @@ class _Update(Answer):
 
 
 class _Delete(Answer):
+    action: Literal["tool_call"] = "tool_call"
+    tool: Literal["db_delete"] = "db_delete"
     table: str
     filters: list[Filter] = Field(default_factory=list)
     or_filters: list[Filter] = Field(default_factory=list)
-    action: Literal["tool_call"] = "tool_call"
-    tool: Literal["db_delete"] = "db_delete"
 
     def to_decision(self) -> ActDecision:
         return _call("db_delete", {"table": self.table, **_where(self.filters, self.or_filters)})
@@ -206,10 +210,10 @@ class _Completion(Answer):
 
 
 class StepComplete(_Completion):
+    action: Literal["step_complete"] = "step_complete"
     data: StepData | None = None
     result_summary: Text
     note_for_next_step: str | None = None
-    action: Literal["step_complete"] = "step_complete"
 
 
 class RecipeArtifact(Answer):
@@ -243,11 +247,11 @@ class GeneratedComplete(_Completion):
     """A generate step's completion: the content it created, one artifact per item,
     before what is said about it."""
 
+    action: Literal["step_complete"] = "step_complete"
     artifacts: list[Artifact] = Field(default_factory=list)
     data: StepData | None = None
     result_summary: Text
     note_for_next_step: str | None = None
-    action: Literal["step_complete"] = "step_complete"
 
     def generated(self) -> list[GeneratedArtifact]:
         return [
@@ -264,35 +268,35 @@ class _Plain(Answer):
 
 
 class RequestSchema(_Plain):
-    subdomain: Subdomain
     action: Literal["request_schema"] = "request_schema"
+    subdomain: Subdomain
 
 
 class RetrieveStep(_Plain):
-    step_index: int = Field(ge=0)
     action: Literal["retrieve_step"] = "retrieve_step"
+    step_index: int = Field(ge=0)
 
 
 class RetrieveArchive(_Plain):
-    archive_key: Text
     action: Literal["retrieve_archive"] = "retrieve_archive"
+    archive_key: Text
 
 
 class AskUser(_Plain):
-    question: Text
     action: Literal["ask_user"] = "ask_user"
+    question: Text
 
 
 class Blocked(_Plain):
+    action: Literal["blocked"] = "blocked"
     details: Text
     reason_code: Text
     suggested_next: str | None = None
-    action: Literal["blocked"] = "blocked"
 
 
 class Fail(_Plain):
-    user_message: Text
     action: Literal["fail"] = "fail"
+    user_message: Text
 
 
 COMMON: tuple[type[_Plain], ...] = (
@@ -354,7 +358,7 @@ class ActAnswerBase(Answer):
 
     @classmethod
     def from_output(cls, output: Any) -> dict[str, Any]:
-        return {"decision": _verdict_last(decision_answer(output))}
+        return {"decision": decision_answer(output)}
 
 
 @cache
@@ -389,7 +393,7 @@ def decision_answer(decision: ActDecision) -> dict[str, Any]:
         return tool_call_answer(decision.tool_call)
     if action == "step_complete":
         data = decision.data
-        out: dict[str, Any] = {}
+        out: dict[str, Any] = {"action": action}
         if decision.artifacts:
             out["artifacts"] = [
                 {"type": a.type, "ref": a.ref, "content": _content(a)} for a in decision.artifacts
@@ -398,16 +402,8 @@ def decision_answer(decision: ActDecision) -> dict[str, Any]:
             "data": data if _is_step_data(data) else _as_step_data(data),
             "result_summary": decision.result_summary,
             "note_for_next_step": decision.note_for_next_step,
-            "action": action,
         }
     return {name: getattr(decision, name) for name in _PLAIN[action].model_fields}
-
-
-def _verdict_last(answer: dict[str, Any]) -> dict[str, Any]:
-    """``answer`` in its schema's order: what it rests on, then ``action`` and ``tool``."""
-    verdict = ("action", "tool")
-    rest = {k: v for k, v in answer.items() if k not in verdict}
-    return rest | {k: answer[k] for k in verdict if k in answer}
 
 
 def _content(artifact: GeneratedArtifact) -> dict[str, Any]:

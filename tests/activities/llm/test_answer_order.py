@@ -1,6 +1,7 @@
 """Specification: every schema a model is sent lists what a verdict rests on before the
-verdict (issue 28 §2). A model writes JSON in the schema's order, so a decision, a flag or
-an action written after its evidence is decided with the evidence already written.
+verdict (issue 28 §2). A model writes JSON in the schema's order, so a decision or a flag
+written after its evidence is decided with the evidence already written. Act is the
+exception that proves the rule: its action chooses the answer's shape, so it comes first.
 
 The orders are read from the ``response_format`` the ``openai`` provider sends; names and
 nesting are unchanged, so answers recorded in the older order still parse."""
@@ -133,6 +134,8 @@ def test_think_answers_in_either_order_read_as_their_decision(outcome: dict, dec
 
 WRITE_SHOPPING = [
     [
+        "action",
+        "tool",
         "table",
         "filters",
         "or_filters",
@@ -140,47 +143,48 @@ WRITE_SHOPPING = [
         "limit",
         "order_by",
         "order_dir",
-        "action",
-        "tool",
     ],
-    ["table", "rows", "action", "tool"],
-    ["table", "filters", "or_filters", "changes", "action", "tool"],
-    ["table", "filters", "or_filters", "action", "tool"],
-    ["data", "result_summary", "note_for_next_step", "action"],
-    ["subdomain", "action"],
-    ["step_index", "action"],
-    ["archive_key", "action"],
-    ["question", "action"],
-    ["details", "reason_code", "suggested_next", "action"],
-    ["user_message", "action"],
+    ["action", "tool", "table", "rows"],
+    ["action", "tool", "table", "filters", "or_filters", "changes"],
+    ["action", "tool", "table", "filters", "or_filters"],
+    ["action", "data", "result_summary", "note_for_next_step"],
+    ["action", "subdomain"],
+    ["action", "step_index"],
+    ["action", "archive_key"],
+    ["action", "question"],
+    ["action", "details", "reason_code", "suggested_next"],
+    ["action", "user_message"],
 ]
 
 
-def test_act_decides_its_action_after_the_call_or_the_result():
+def test_act_names_its_action_first_then_what_it_rests_on():
+    """The action picks the decision's shape: a model chooses it at the first key, by its
+    name. With the action last, a 1.5B model chose shapes by their first field's name and
+    asked for a step not yet run 13 times in one turn."""
     schema = sent("act", step_type="write", subdomain="shopping")
     assert order(schema) == [["decision"]]
     assert order(schema, "decision") == WRITE_SHOPPING
 
 
-def test_a_generate_step_writes_its_content_before_its_summary_and_action():
+def test_a_generate_step_writes_its_content_before_its_summary():
     schema = sent("act", step_type="generate", subdomain="recipes")
     assert order(schema, "decision")[0] == [
+        "action",
         "artifacts",
         "data",
         "result_summary",
         "note_for_next_step",
-        "action",
     ]
     assert order(schema, "decision", "artifacts", "[]") == [["type", "ref", "content"]] * 3
 
 
 @pytest.mark.parametrize("step_type", ["read", "write", "analyze", "generate"])
 @pytest.mark.parametrize("subdomain", sorted(SUBDOMAINS))
-def test_every_act_decision_ends_with_its_verdict(step_type: str, subdomain: str):
+def test_every_act_decision_opens_with_its_action(step_type: str, subdomain: str):
     schema = sent("act", step_type=step_type, subdomain=subdomain)
     for properties in order(schema, "decision"):
-        verdict = ["action", "tool"] if "tool" in properties else ["action"]
-        assert properties[-len(verdict) :] == verdict, properties
+        opening = ["action", "tool"] if "tool" in properties else ["action"]
+        assert properties[: len(opening)] == opening, properties
 
 
 def test_act_quick_writes_its_read_before_naming_the_tool():
@@ -206,8 +210,9 @@ def test_the_prose_answers_are_one_field():
     assert order(sent("compress")) == [["summary"]]
 
 
-def test_an_act_answer_recorded_in_the_older_order_still_parses():
-    """Cassettes and scripts hold answers written action first."""
+def test_an_act_answer_in_another_order_still_parses():
+    """Answers are read by name: a model that writes the fields in another order is
+    understood the same."""
     model = answer_model("act", step_type="write", subdomain="shopping")
     older = {
         "decision": {
@@ -248,11 +253,11 @@ def test_the_answers_a_script_writes_follow_the_schemas_order():
             },
         }
     )
-    assert list(act.from_output(call)["decision"])[-2:] == ["action", "tool"]
+    assert list(act.from_output(call)["decision"])[:2] == ["action", "tool"]
     done = ActDecision(action="step_complete", result_summary="Added eggs.")
     assert list(act.from_output(done)["decision"]) == [
+        "action",
         "data",
         "result_summary",
         "note_for_next_step",
-        "action",
     ]
