@@ -12,7 +12,8 @@ contract, so each field is declared once; it redeclares only what it asks more s
 (``Text``: something said) or in its own parts' answers.
 
 ``answer_model(node, ...)`` gives the answer model of one call: Act's depends on the
-step's type and subdomain (a shopping write step can only write ``shopping_list``), Act
+step's type and subdomain (a shopping write step can only write ``shopping_list``) and
+on the steps already run (only those can be retrieved), Act
 Quick's on its subdomain, Think's on the mode's step limit.
 """
 
@@ -37,12 +38,14 @@ def answer_model(
     step_type: str | None = None,
     subdomain: str | None = None,
     max_steps: int | None = None,
+    finished: tuple[int, ...] | None = None,
 ) -> type[Answer]:
-    """The answer model of one node call (``KeyError`` for an unknown node)."""
+    """The answer model of one node call (``KeyError`` for an unknown node); ``finished``:
+    the steps an Act step may retrieve (those of earlier groups)."""
     if node == "act":
         if step_type is None or subdomain is None:
             raise ValueError("act's answer depends on the step: give step_type and subdomain")
-        return act_answer(step_type, subdomain)
+        return act_answer(step_type, subdomain, finished)
     if node == "act_quick":
         if subdomain is None:
             raise ValueError("act_quick's answer depends on the subdomain")

@@ -336,8 +336,12 @@ def _tag_of(model: type[Answer]) -> str:
     return tool
 
 
-def decisions(step_type: str, subdomain: str) -> tuple[type[Answer], ...]:
-    """The decisions a step of this type and subdomain may take."""
+def decisions(
+    step_type: str, subdomain: str, finished: tuple[int, ...] | None = None
+) -> tuple[type[Answer], ...]:
+    """The decisions a step of this type and subdomain may take; with ``finished`` (the
+    steps of earlier groups), ``retrieve_step`` names only those, and is not offered
+    before any step has run."""
     complete = GeneratedComplete if step_type == "generate" else StepComplete
     calls: tuple[type[Answer], ...] = ()
     if step_type in ("read", "write"):
@@ -347,7 +351,23 @@ def decisions(step_type: str, subdomain: str) -> tuple[type[Answer], ...]:
         calls += tuple(create_call(t) for t in writable)
         calls += tuple(update_call(t) for t in writable)
         calls += (delete_call(subdomain),)
-    return (*calls, complete, *COMMON)
+    common: tuple[type[Answer], ...] = COMMON
+    if finished is not None:
+        retrieve = (retrieve_step(finished),) if finished else ()
+        common = tuple(m for m in COMMON if m is not RetrieveStep)
+        common = (common[0], *retrieve, *common[1:])
+    return (*calls, complete, *common)
+
+
+@cache
+def retrieve_step(finished: tuple[int, ...]) -> type[Answer]:
+    """``retrieve_step`` of one of the ``finished`` steps (a step of a later group cannot
+    be fetched: it has not run)."""
+    return create_model(
+        "RetrieveStep" + "_".join(map(str, finished)),
+        __base__=RetrieveStep,
+        step_index=(Literal[finished], ...),  # type: ignore[valid-type]
+    )
 
 
 class ActAnswerBase(Answer):
@@ -362,11 +382,14 @@ class ActAnswerBase(Answer):
 
 
 @cache
-def act_answer(step_type: str, subdomain: str) -> type[Answer]:
-    """Act's answer model for a step of ``step_type`` in ``subdomain``."""
+def act_answer(
+    step_type: str, subdomain: str, finished: tuple[int, ...] | None = None
+) -> type[Answer]:
+    """Act's answer model for a step of ``step_type`` in ``subdomain``; ``finished``: the
+    steps it may retrieve (None: any)."""
     if subdomain not in SUBDOMAINS:
         raise KeyError(f"unknown subdomain {subdomain!r}")
-    models = decisions(step_type, subdomain)
+    models = decisions(step_type, subdomain, finished)
     tags = [_tag_of(m) for m in models]
     if len(set(tags)) != len(tags):
         raise ValueError(f"two decisions share a tag: {tags}")

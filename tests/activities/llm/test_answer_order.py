@@ -261,3 +261,16 @@ def test_the_answers_a_script_writes_follow_the_schemas_order():
         "result_summary",
         "note_for_next_step",
     ]
+
+
+def test_retrieve_step_is_sent_with_the_steps_it_may_name():
+    first = sent("act", step_type="write", subdomain="shopping", finished=())
+    later = sent("act", step_type="write", subdomain="shopping", finished=(0, 1))
+    assert ["action", "step_index"] not in order(first, "decision")
+    assert ["action", "step_index"] in order(later, "decision")
+    (branch,) = [
+        b
+        for b in objects(later, later["properties"]["decision"])
+        if "step_index" in b["properties"]
+    ]
+    assert resolve(later, branch["properties"]["step_index"])["enum"] == [0, 1]

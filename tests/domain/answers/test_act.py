@@ -193,3 +193,17 @@ DECISIONS = [
 @pytest.mark.parametrize("decision", DECISIONS, ids=[d.action for d in DECISIONS])
 def test_a_decision_written_as_an_answer_reads_back_the_same(decision: ActDecision):
     assert read(decision_answer(decision)) == decision
+
+
+def test_a_step_retrieves_only_steps_of_earlier_groups():
+    """A step of a later group has not run: its result cannot be fetched, so the schema
+    offers only the finished steps, and no retrieve_step at all before any has run."""
+    assert "RetrieveStep" not in " ".join(m.__name__ for m in decisions("write", "shopping", ()))
+    model = answer_model("act", step_type="write", subdomain="shopping", finished=(0, 2))
+    fetched = model.model_validate({"decision": {"action": "retrieve_step", "step_index": 2}})
+    assert fetched.to_output().step_index == 2
+    with pytest.raises(ValidationError):
+        model.model_validate({"decision": {"action": "retrieve_step", "step_index": 1}})
+    first = answer_model("act", step_type="write", subdomain="shopping", finished=())
+    with pytest.raises(ValidationError, match="does not match any of the expected tags"):
+        first.model_validate({"decision": {"action": "retrieve_step", "step_index": 0}})
