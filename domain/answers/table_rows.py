@@ -15,7 +15,7 @@ from pydantic import Field, create_model
 from domain.answers.base import Answer, Text
 from domain.crud.calls import OPERATORS
 from domain.kitchen.entities import BY_TABLE
-from domain.kitchen.tables import ENUMS, SYSTEM_SET, TABLES, Column
+from domain.kitchen.tables import ENUMS, LINKED_TABLES, SYSTEM_SET, TABLES, Column
 from domain.nodes import Subdomain
 
 Scalar = str | int | float | bool
@@ -84,6 +84,8 @@ def row_model(table: str, *, nested: bool = False) -> type[Answer]:
     for name, column in spec.columns.items():
         if name in SYSTEM_SET or (nested and name == "recipe_id"):
             continue
+        if table in LINKED_TABLES and name == "ingredient_id":
+            continue  # the executor links the row to the catalog by its name
         fields[name] = _field(table, column)
     for key, child in spec.nested.items():
         fields[key] = (list[row_model(child, nested=True)] | None, None)  # type: ignore[misc]

@@ -34,12 +34,10 @@ from domain.db.engine import user_transaction
 from domain.db.models import Base, Operation
 from domain.errors import CrudValidationError, MissingIdempotencyKey
 from domain.kitchen.entities import BY_TABLE, compute_label
-from domain.kitchen.tables import TABLES, TableSpec
+from domain.kitchen.tables import LINKED_TABLES, TABLES, TableSpec
 from domain.registry import PendingRefError, RowTranslator, SessionIdRegistry, UnknownRefError
 
 DEFAULT_LIMIT = 50
-LINKED_TABLES = frozenset({"inventory", "shopping_list", "recipe_ingredients"})
-"""Rows of these tables are linked to the ingredient catalog by name when written."""
 NESTED_ALIASES = {"recipes": {"ingredients": "recipe_ingredients"}}
 """Keys a generated artifact may use for a nested relation."""
 

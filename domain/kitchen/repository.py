@@ -40,15 +40,13 @@ from domain.crud.validate import check_row, table_spec
 from domain.db.models import Base
 from domain.errors import CrudValidationError
 from domain.kitchen.entities import BY_TYPE
-from domain.kitchen.tables import ENUMS, TABLES, TableSpec
+from domain.kitchen.tables import ENUMS, LINKED_TABLES, TABLES, TableSpec
 from domain.turn_store import record_kitchen_change
 
 Row = dict[str, Any]
 
 INGREDIENTS = "ingredients"
 """Key of a recipe's ingredient list, in request data and in returned rows."""
-LINKED_TABLES = frozenset({"inventory", "shopping_list", "recipe_ingredients"})
-"""Rows whose name is linked to the ingredient catalog (exact name or alias) when written."""
 WHERE = "body"
 """Prefix of validation messages: the fields are those of the request body."""
 

@@ -21,6 +21,9 @@ Kind = Literal["text", "integer", "number", "boolean", "date", "datetime", "uuid
 HIDDEN = frozenset({"user_id"})
 """Never shown to the model, never accepted from it: the executor sets it, RLS enforces it."""
 SYSTEM_SET = frozenset({"id", "user_id", "created_at"})
+LINKED_TABLES = frozenset({"inventory", "shopping_list", "recipe_ingredients"})
+"""Rows whose name the system links to the ingredient catalog (exact name or alias) when
+written: their ``ingredient_id`` is the system's, never a model's to write."""
 """Assigned by the database; a write that names one of these is refused."""
 
 

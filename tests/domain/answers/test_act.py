@@ -207,3 +207,27 @@ def test_a_step_retrieves_only_steps_of_earlier_groups():
     first = answer_model("act", step_type="write", subdomain="shopping", finished=())
     with pytest.raises(ValidationError, match="does not match any of the expected tags"):
         first.model_validate({"decision": {"action": "retrieve_step", "step_index": 0}})
+
+
+@pytest.mark.parametrize(
+    ("subdomain", "table"), [("shopping", "shopping_list"), ("inventory", "inventory")]
+)
+def test_a_row_is_linked_to_the_catalog_by_the_system_never_by_the_model(subdomain, table):
+    """The executor links a row to the ingredient catalog by its name: ``ingredient_id``
+    is not the model's to write (a 1.5B model filled it with invented refs, and the
+    write failed)."""
+    with pytest.raises(ValidationError, match="ingredient_id"):
+        read(
+            {
+                "action": "tool_call",
+                "tool": "db_create",
+                "table": table,
+                "rows": [{"name": "lemon", "ingredient_id": "gen_ingredient_1"}],
+            },
+            subdomain=subdomain,
+        )
+    made = read(
+        {"action": "tool_call", "tool": "db_create", "table": table, "rows": [{"name": "lemon"}]},
+        subdomain=subdomain,
+    )
+    assert made.tool_call is not None and made.tool_call.params["data"] == [{"name": "lemon"}]
