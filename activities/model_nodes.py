@@ -42,7 +42,7 @@ from activities.streaming import content_stream, text_stream
 from domain import context
 from domain.answers import answer_model
 from domain.conversation import ConversationState
-from domain.enforced import hold_plan, hold_understand
+from domain.enforced import hold_plan, hold_understand, retrievable
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
 from domain.plan_examples import ExampleSet, think_prompt
@@ -276,7 +276,7 @@ class NodeActivities:
                 step=request.step_index,
                 step_type=step.step_type,
                 subdomain=step.subdomain,
-                finished=tuple(i for i, s in enumerate(request.plan) if s.group < step.group),
+                finished=retrievable(request.plan, request.step_index, request.tool_results),
                 facts=request,
                 shown=registry,
                 stream=stream,

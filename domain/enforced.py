@@ -19,12 +19,17 @@ so a turn's history records the output as held and older histories replay unchan
   earlier steps fetched or generated. A group that holds both is split, the consumer
   after; later groups move up by as many groups. Running a step later only costs time:
   every step still runs after everything it ran after before.
+- **A step retrieves an earlier step's result once** (seed 000's retrieve_step): Act is
+  offered only the steps of earlier groups (a later one has not run) that this step has
+  not fetched yet (the fetched result is in its tool results already); with none left,
+  retrieve_step is not offered, so a model cannot spend the turn's calls fetching again.
 """
 
 from __future__ import annotations
 
 from domain.intent import requested_change
 from domain.nodes import ThinkOutput, ThinkStep, UnderstandOutput
+from domain.tool_results import ToolEntry
 
 CONSUMES: dict[str, frozenset[str]] = {
     "analyze": frozenset({"read", "generate"}),
@@ -82,3 +87,13 @@ def _stages(types: list[str]) -> list[int]:
             fed = [stage[k] + 1 for k in CONSUMES.get(kind, ()) if k in stage]
             stage[kind] = max(fed, default=0)
     return [stage[t] for t in types]
+
+
+def retrievable(
+    plan: list[ThinkStep], index: int, tool_results: list[ToolEntry]
+) -> tuple[int, ...]:
+    """The steps step ``index`` of ``plan`` may still retrieve: those of earlier groups it
+    has not retrieved (``tool_results``) yet."""
+    fetched = {t.retrieved_step for t in tool_results}
+    group = plan[index].group
+    return tuple(i for i, s in enumerate(plan) if s.group < group and i not in fetched)

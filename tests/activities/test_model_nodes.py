@@ -7,13 +7,14 @@ from temporalio.testing import ActivityEnvironment
 from activities.llm.gateway import LlmGateway
 from activities.llm.script_provider import ScriptProvider
 from activities.model_nodes import NodeActivities
-from activities.payloads import StateRef, ThinkRequest, UnderstandRequest
+from activities.payloads import ActRequest, StateRef, ThinkRequest, UnderstandRequest
 from activities.saved_state import SavedStates
 from domain.conversation import ConversationState, TurnRecord
 from domain.modes import MODES
-from domain.nodes import UnderstandOutput
+from domain.nodes import ThinkStep, UnderstandOutput
 from domain.prompts import load
 from domain.tokens import estimate_tokens
+from domain.tool_results import ToolEntry
 from tests.activities.saved_conversation import save
 
 
@@ -154,3 +155,26 @@ async def test_thinks_examples_follow_the_setting_and_are_recorded_with_the_call
     versions = (load("think").version, load("think_library").version)
     assert (library.template, library.version) == ("think+think_library", "+".join(versions))
     assert abstract.template == "think+think_patterns"
+
+
+async def test_act_is_offered_only_the_earlier_steps_it_has_not_retrieved(sessions, user):
+    """A step that fetched step 0 already is offered step 1 only; with both fetched,
+    retrieve_step is not in the answer it may give."""
+    done = {"decision": {"action": "step_complete", "result_summary": "ok"}}
+    script = ScriptProvider.from_responses([{"node": "act", "output": done, "repeat": True}])
+    plan = [
+        ThinkStep(description="Read recipes", step_type="read", subdomain="recipes", group=0),
+        ThinkStep(description="Read pantry", step_type="read", subdomain="inventory", group=0),
+        ThinkStep(description="Pick one", step_type="analyze", subdomain="recipes", group=1),
+    ]
+    ref = await saved(sessions, user, history_words=1)
+    env, activity = ActivityEnvironment(), nodes(script, sessions).act
+    for fetched in ([0], [0, 1]):
+        results = [ToolEntry(retrieved_step=i, result={}) for i in fetched]
+        request = ActRequest(
+            goal="g", plan=plan, step_index=2, mode="plan", tool_results=results, state_ref=ref
+        )
+        await env.run(activity, request)
+    one, none = (call.answer.model_json_schema(mode="serialization") for call in script.calls)
+    assert "RetrieveStep1" in str(one) and "RetrieveStep0" not in str(one)
+    assert "RetrieveStep" not in str(none) and "step_index" not in str(none)

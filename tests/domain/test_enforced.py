@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from domain.enforced import hold_plan, hold_understand, in_data_order
+from domain.enforced import hold_plan, hold_understand, in_data_order, retrievable
 from domain.modes import MODES, apply_mode
 from domain.nodes import ThinkOutput, ThinkStep, UnderstandOutput
+from domain.tool_results import ToolEntry
 
 QUICK = UnderstandOutput(
     quick_mode=True, quick_intent="List the pantry", quick_subdomain="inventory"
@@ -157,3 +158,15 @@ def test_the_plan_keeps_its_order_and_descriptions():
 def test_groups_with_gaps_keep_their_order():
     said = [step("read", 3), step("analyze", 3), step("generate", 7)]
     assert [s.group for s in in_data_order(said)] == [3, 4, 8]
+
+
+# --- a step retrieves an earlier step once -------------------------------------------------
+
+
+def test_a_step_may_retrieve_only_earlier_groups_and_each_of_them_once():
+    steps = [step("read", 0), step("read", 0, "inventory"), step("analyze", 1), step("write", 2)]
+    assert retrievable(steps, 0, []) == ()
+    assert retrievable(steps, 2, []) == (0, 1)
+    assert retrievable(steps, 3, [ToolEntry(retrieved_step=0, result={})]) == (1, 2)
+    fetched = [ToolEntry(retrieved_step=i, result={}) for i in (0, 1, 2)]
+    assert retrievable(steps, 3, [ToolEntry(tool="db_read"), *fetched]) == ()
