@@ -67,6 +67,7 @@ async def call_node(
     subdomain: str | None = None,
     max_steps: int | None = None,
     finished: tuple[int, ...] | None = None,
+    saving: tuple[str, ...] | None = None,
     facts: BaseModel | None = None,
     shown: SessionIdRegistry | None = None,
     stream: AnswerStream | None = None,
@@ -91,6 +92,7 @@ async def call_node(
             subdomain=subdomain,
             max_steps=max_steps,
             finished=finished,
+            saving=saving,
         ),
         complexity=complexity or NODE_COMPLEXITY.get(node, "medium"),
         step=step,
@@ -277,6 +279,11 @@ class NodeActivities:
                 step_type=step.step_type,
                 subdomain=step.subdomain,
                 finished=retrievable(request.plan, request.step_index, request.tool_results),
+                saving=(
+                    tuple(registry.get_truly_pending_artifacts())
+                    if step.step_type == "write"
+                    else None
+                ),
                 facts=request,
                 shown=registry,
                 stream=stream,

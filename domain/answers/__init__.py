@@ -39,13 +39,14 @@ def answer_model(
     subdomain: str | None = None,
     max_steps: int | None = None,
     finished: tuple[int, ...] | None = None,
+    saving: tuple[str, ...] | None = None,
 ) -> type[Answer]:
     """The answer model of one node call (``KeyError`` for an unknown node); ``finished``:
-    the steps an Act step may retrieve (those of earlier groups)."""
+    the steps an Act step may retrieve, ``saving``: the unsaved ``gen_`` refs it may save."""
     if node == "act":
         if step_type is None or subdomain is None:
             raise ValueError("act's answer depends on the step: give step_type and subdomain")
-        return act_answer(step_type, subdomain, finished)
+        return act_answer(step_type, subdomain, finished, saving)
     if node == "act_quick":
         if subdomain is None:
             raise ValueError("act_quick's answer depends on the subdomain")

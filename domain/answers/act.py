@@ -37,6 +37,7 @@ from domain.answers.table_rows import (
     row_model,
     row_values,
 )
+from domain.kitchen.entities import BY_TABLE
 from domain.kitchen.tables import SUBDOMAINS, TABLES
 from domain.nodes import (
     ActDecision,
@@ -145,13 +146,17 @@ class _Delete(Answer):
 
 
 @cache
-def create_call(table: str) -> type[Answer]:
-    """A create in ``table``: one row or several, typed by the table's columns."""
+def create_call(table: str, saving: tuple[str, ...] | None = None) -> type[Answer]:
+    """A create in ``table``: one row or several, typed by the table's columns; ``saving``:
+    the unsaved ``gen_`` refs a row may save (``row_model``)."""
+    if saving is not None:
+        prefix = f"gen_{BY_TABLE[table].type_name}_"
+        saving = tuple(r for r in saving if r.startswith(prefix))
     return create_model(
         f"Create{_camel(table)}",
         __base__=_Create,
         table=(Literal[table], ...),  # type: ignore[valid-type]
-        rows=(list[row_model(table)], Field(min_length=1)),  # type: ignore[misc]
+        rows=(list[row_model(table, saving=saving)], Field(min_length=1)),  # type: ignore[misc]
     )
 
 
@@ -337,18 +342,22 @@ def _tag_of(model: type[Answer]) -> str:
 
 
 def decisions(
-    step_type: str, subdomain: str, finished: tuple[int, ...] | None = None
+    step_type: str,
+    subdomain: str,
+    finished: tuple[int, ...] | None = None,
+    saving: tuple[str, ...] | None = None,
 ) -> tuple[type[Answer], ...]:
     """The decisions a step of this type and subdomain may take; with ``finished`` (the
-    steps of earlier groups), ``retrieve_step`` names only those, and is not offered
-    before any step has run."""
+    steps it may retrieve), ``retrieve_step`` names only those, and is not offered when
+    there are none; with ``saving`` (the unsaved ``gen_`` refs), a created row's ``id``
+    names only those."""
     complete = GeneratedComplete if step_type == "generate" else StepComplete
     calls: tuple[type[Answer], ...] = ()
     if step_type in ("read", "write"):
         calls = (ReadCall,)
     if step_type == "write":
         writable = _writable(subdomain)
-        calls += tuple(create_call(t) for t in writable)
+        calls += tuple(create_call(t, saving) for t in writable)
         calls += tuple(update_call(t) for t in writable)
         calls += (delete_call(subdomain),)
     common: tuple[type[Answer], ...] = COMMON
@@ -383,13 +392,16 @@ class ActAnswerBase(Answer):
 
 @cache
 def act_answer(
-    step_type: str, subdomain: str, finished: tuple[int, ...] | None = None
+    step_type: str,
+    subdomain: str,
+    finished: tuple[int, ...] | None = None,
+    saving: tuple[str, ...] | None = None,
 ) -> type[Answer]:
     """Act's answer model for a step of ``step_type`` in ``subdomain``; ``finished``: the
-    steps it may retrieve (None: any)."""
+    steps it may retrieve, ``saving``: the unsaved ``gen_`` refs it may save (None: any)."""
     if subdomain not in SUBDOMAINS:
         raise KeyError(f"unknown subdomain {subdomain!r}")
-    models = decisions(step_type, subdomain, finished)
+    models = decisions(step_type, subdomain, finished, saving)
     tags = [_tag_of(m) for m in models]
     if len(set(tags)) != len(tags):
         raise ValueError(f"two decisions share a tag: {tags}")

@@ -72,13 +72,18 @@ def _camel(table: str) -> str:
 
 
 @cache
-def row_model(table: str, *, nested: bool = False) -> type[Answer]:
-    """A row to create in ``table``; ``nested``: a recipe ingredient inside its recipe."""
+def row_model(
+    table: str, *, nested: bool = False, saving: tuple[str, ...] | None = None
+) -> type[Answer]:
+    """A row to create in ``table``; ``nested``: a recipe ingredient inside its recipe;
+    ``saving``: the unsaved ``gen_`` refs of the table's type a row may save (its ``id``
+    names one of them, or none; with no such ref there is no ``id``); None: any text."""
     spec = TABLES[table]
     fields: dict[str, Any] = {}
-    if table in GENERATED_TABLES and not nested:
+    if table in GENERATED_TABLES and not nested and saving != ():
+        ref: Any = str if saving is None else Literal[saving]  # type: ignore[valid-type]
         fields["id"] = (
-            str | None,
+            ref | None,
             Field(default=None, description="to save generated content: its gen_ ref"),
         )
     for name, column in spec.columns.items():

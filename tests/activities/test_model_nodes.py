@@ -178,3 +178,26 @@ async def test_act_is_offered_only_the_earlier_steps_it_has_not_retrieved(sessio
     one, none = (call.answer.model_json_schema(mode="serialization") for call in script.calls)
     assert "RetrieveStep1" in str(one) and "RetrieveStep0" not in str(one)
     assert "RetrieveStep" not in str(none) and "step_index" not in str(none)
+
+
+async def test_a_write_step_may_save_only_the_generated_content_still_unsaved(sessions, user):
+    """The created row's ``id`` is offered as the unsaved ``gen_`` refs the registry
+    holds, of the table's type; with none, a created row has no ``id`` at all."""
+    done = {"decision": {"action": "step_complete", "result_summary": "ok"}}
+    script = ScriptProvider.from_responses([{"node": "act", "output": done, "repeat": True}])
+    plan = [ThinkStep(description="Add it", step_type="write", subdomain="tasks", group=0)]
+    state = ConversationState()
+    state.registry.register_generated("task", {"title": "Defrost the chicken"})
+    state.registry.register_generated("recipe", {"name": "Dal"})
+    conversation, version = await save(sessions, user, state)
+    with_one = StateRef(user_id=str(user), conversation_id=conversation, version=version)
+    empty = await saved(sessions, user, history_words=1)
+    env, activity = ActivityEnvironment(), nodes(script, sessions).act
+    for ref in (with_one, empty):
+        await env.run(
+            activity, ActRequest(goal="g", plan=plan, step_index=0, mode="plan", state_ref=ref)
+        )
+    one, none = (c.answer.model_json_schema()["$defs"]["TasksRow"] for c in script.calls)
+    allowed = [v.get("const") or v.get("enum") for v in one["properties"]["id"]["anyOf"]]
+    assert allowed == ["gen_task_1", None]  # the task's ref or nothing; not the recipe's
+    assert "id" not in none["properties"]

@@ -231,3 +231,24 @@ def test_a_row_is_linked_to_the_catalog_by_the_system_never_by_the_model(subdoma
         subdomain=subdomain,
     )
     assert made.tool_call is not None and made.tool_call.params["data"] == [{"name": "lemon"}]
+
+
+def test_a_created_row_saves_only_generated_content_that_is_still_unsaved():
+    """A row's ``id`` is the database's; a model names one only to save generated content,
+    so the schema offers exactly the unsaved ``gen_`` refs of the table's type (a 1.5B
+    model filled it with ``task_2`` and ``gen_task_1``, refs that did not exist)."""
+    unsaved = ("gen_recipe_1", "gen_task_1")
+
+    def create(row: dict, saving: tuple[str, ...] | None) -> ActDecision:
+        model = answer_model("act", step_type="write", subdomain="tasks", saving=saving)
+        call = {"action": "tool_call", "tool": "db_create", "table": "tasks", "rows": [row]}
+        return model.model_validate({"decision": call}).to_output()
+
+    saved = create({"id": "gen_task_1", "title": "Defrost"}, unsaved)
+    assert saved.tool_call is not None and saved.tool_call.params["data"][0]["id"] == "gen_task_1"
+    for invented in ("gen_task_2", "task_2", "gen_recipe_1"):
+        with pytest.raises(ValidationError):
+            create({"id": invented, "title": "Defrost"}, unsaved)
+    with pytest.raises(ValidationError, match="id"):
+        create({"id": "gen_task_1", "title": "Defrost"}, ())  # nothing left to save
+    assert create({"title": "Defrost"}, ()).tool_call is not None
