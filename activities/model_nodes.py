@@ -42,7 +42,7 @@ from activities.streaming import content_stream, text_stream
 from domain import context
 from domain.answers import answer_model
 from domain.conversation import ConversationState
-from domain.enforced import hold_plan, hold_understand, retrievable
+from domain.enforced import hold_act, hold_plan, hold_understand, retrievable
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
 from domain.plan_examples import ExampleSet, think_prompt
@@ -289,6 +289,10 @@ class NodeActivities:
                 stream=stream,
             )
         result = _result(ActResult, output, call)
+        held = hold_act(result.output, request.tool_results)
+        if held != result.output:
+            activity.logger.info("act held: %s -> %s", result.output, held)
+            result.output = held
         decided = result.output
         if decided.action == "step_complete":
             claims = [decided.result_summary, decided.data, decided.note_for_next_step]

@@ -23,12 +23,21 @@ so a turn's history records the output as held and older histories replay unchan
   offered only the steps of earlier groups (a later one has not run) that this step has
   not fetched yet (the fetched result is in its tool results already); with none left,
   retrieve_step is not offered, so a model cannot spend the turn's calls fetching again.
+- **A call that repeats the step's last call is the step's end** (seed 000's circuit
+  breakers stop a loop; this one needs none): when that call succeeded, the same read
+  returns what the step has just seen and the same write is refused as done. Act's
+  decision is held as ``step_complete``, summarized from what the call returned, so the
+  step completes with its results instead of looping into the tool-call limit. (A call
+  after a failed one, or after another call, runs: it may be the retry that works.)
 """
 
 from __future__ import annotations
 
+from domain.crud.calls import WRITE_TOOLS
+from domain.formatters import format_write_confirmation
 from domain.intent import requested_change
-from domain.nodes import ThinkOutput, ThinkStep, UnderstandOutput
+from domain.nodes import ActDecision, ThinkOutput, ThinkStep, UnderstandOutput
+from domain.step_checks import write_key
 from domain.tool_results import ToolEntry
 
 CONSUMES: dict[str, frozenset[str]] = {
@@ -36,6 +45,8 @@ CONSUMES: dict[str, frozenset[str]] = {
     "write": frozenset({"generate", "analyze"}),
 }
 """Step type -> the step types whose output it uses when they share its group."""
+
+CRUD_TOOLS = frozenset({"db_read", *WRITE_TOOLS})
 
 
 def hold_understand(understand: UnderstandOutput, message: str) -> UnderstandOutput:
@@ -97,3 +108,27 @@ def retrievable(
     fetched = {t.retrieved_step for t in tool_results}
     group = plan[index].group
     return tuple(i for i, s in enumerate(plan) if s.group < group and i not in fetched)
+
+
+def hold_act(decision: ActDecision, tool_results: list[ToolEntry]) -> ActDecision:
+    """Act's decision, as ``step_complete`` when it repeats the step's last call and that
+    call succeeded."""
+    call = decision.tool_call
+    if decision.action != "tool_call" or call is None:
+        return decision
+    last = next((t for t in reversed(tool_results) if t.tool in CRUD_TOOLS), None)
+    if last is None or last.failed or last.params is None or last.tool != call.tool:
+        return decision
+    if write_key(last.tool, last.params) != write_key(call.tool, call.params):
+        return decision
+    return ActDecision(action="step_complete", result_summary=_done(last))
+
+
+def _done(entry: ToolEntry) -> str:
+    """What the repeated call's first run did, in a sentence (its rows stay in the step's
+    tool results)."""
+    table = entry.table or str((entry.params or {}).get("table"))
+    if entry.is_write:
+        return format_write_confirmation(entry.tool or "", table, entry.rows or [])
+    count = entry.count if entry.count is not None else len(entry.rows or [])
+    return f"Read {count} row(s) from {table}."

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain.enforced import hold_plan, hold_understand, in_data_order, retrievable
+from domain.enforced import hold_act, hold_plan, hold_understand, in_data_order, retrievable
 from domain.modes import MODES, apply_mode
-from domain.nodes import ThinkOutput, ThinkStep, UnderstandOutput
+from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
 from domain.tool_results import ToolEntry
 
 QUICK = UnderstandOutput(
@@ -170,3 +170,48 @@ def test_a_step_may_retrieve_only_earlier_groups_and_each_of_them_once():
     assert retrievable(steps, 3, [ToolEntry(retrieved_step=0, result={})]) == (1, 2)
     fetched = [ToolEntry(retrieved_step=i, result={}) for i in (0, 1, 2)]
     assert retrievable(steps, 3, [ToolEntry(tool="db_read"), *fetched]) == ()
+
+
+# --- a call that repeats the step's last call ends the step --------------------------------
+
+READ = ToolCall(tool="db_read", params={"table": "recipes", "filters": [], "limit": 50})
+
+
+def read_entry(params: dict, **result) -> ToolEntry:
+    return ToolEntry(tool="db_read", params=params, **result)
+
+
+def test_the_same_read_again_completes_the_step_with_what_it_found():
+    found = read_entry(dict(reversed(READ.params.items())), table="recipes", count=2, rows=[])
+    held = hold_act(ActDecision(action="tool_call", tool_call=READ), [found])
+    assert held.action == "step_complete"
+    assert held.result_summary == "Read 2 row(s) from recipes."
+
+
+def test_the_same_write_again_completes_the_step_saying_what_it_wrote():
+    create = ToolCall(tool="db_create", params={"table": "tasks", "data": [{"title": "Defrost"}]})
+    made = ToolEntry(
+        tool="db_create", params=create.params, table="tasks", count=1, rows=[{"title": "Defrost"}]
+    )
+    held = hold_act(ActDecision(action="tool_call", tool_call=create), [made])
+    assert held.action == "step_complete" and "Defrost" in (held.result_summary or "")
+
+
+@pytest.mark.parametrize(
+    "earlier",
+    [
+        [],  # the first call
+        [read_entry(READ.params, error="unknown column")],  # a retry of a failed call
+        [read_entry(READ.params, count=2), read_entry({"table": "recipes", "limit": 5}, count=2)],
+        [read_entry({**READ.params, "limit": 5}, count=2)],  # another read
+    ],
+    ids=["first", "after-a-failure", "not-the-last-call", "other-params"],
+)
+def test_a_call_that_does_not_repeat_the_last_successful_one_runs(earlier):
+    decision = ActDecision(action="tool_call", tool_call=READ)
+    assert hold_act(decision, earlier) == decision
+
+
+def test_only_tool_calls_are_held():
+    done = ActDecision(action="step_complete", result_summary="Two recipes")
+    assert hold_act(done, [read_entry(READ.params, count=2)]) == done

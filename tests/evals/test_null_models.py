@@ -10,7 +10,7 @@ import pytest
 
 from evals.null_models import NULL_MODELS
 from evals.runner import run_scenario
-from evals.scenario import Expect, ReplyCheck, load_all
+from evals.scenario import Expect, load_all
 
 SCENARIOS = load_all()
 
@@ -36,10 +36,12 @@ async def test_a_model_that_knows_nothing_passes_no_scenario(model, eval_stack):
 
 
 async def test_a_scenario_that_checks_too_little_is_passed_by_a_null_model(eval_stack):
-    """ui_edit_seen as it once was (the reply says "3"): the minimal model's turn stops at
-    the step limit, whose message says "3 tool calls", and passes. Its checks now fail it."""
+    """ui_edit_seen checking only that the turn ends without a pause is passed by the
+    minimal model, whose reply is one letter; the scenario's checks fail it. (Until a
+    repeated call ended its step, ui_edit_seen's old "the reply says 3" check was passed
+    too: the minimal model looped into the step limit, whose message says "3 tool calls".)"""
     weak = next(s for s in SCENARIOS if s.id == "ui_edit_seen").model_copy(deep=True)
-    weak.turns[0].expect = Expect(reply=ReplyCheck(mentions=["3"]))
+    weak.turns[0].expect = Expect()
     async with eval_stack(NULL_MODELS["minimal"]()) as stack:
         result = await run_scenario(weak, stack)
-    assert result.passed and "3 tool calls" in result.turns[0].response
+    assert result.passed and result.turns[0].response == "x"

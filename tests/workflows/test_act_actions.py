@@ -205,11 +205,14 @@ def test_a_generate_step_revises_only_unsaved_content_of_the_same_type_in_place(
 async def test_the_same_write_twice_in_a_step_is_answered_already_done_not_run(
     turns: Turns, executor
 ):
+    """Made again after another call (the same write as the last call ends the step:
+    test_a_step_that_repeats_its_last_call_completes_with_what_it_found)."""
     create = tool("db_create", table="recipes", data={"name": "Dal", "servings": 2})
     script = turns.script(
         understand(),
         plan("Save the dal", step("Save the dal recipe", "write", "recipes")),
         create,
+        tool("db_read", table="recipes"),
         create,
         complete("Saved the dal"),
         reply("Saved."),
@@ -221,8 +224,8 @@ async def test_the_same_write_twice_in_a_step_is_answered_already_done_not_run(
     assert result.status == "completed"
     names = await Kitchen(executor, turns.user_id, SessionIdRegistry()).names("recipes")
     assert names == ["Dal"]
-    second = [c for c in script.calls if c.node == "act"][2].user
-    assert "already done: this exact db_create succeeded earlier in this step" in second
+    after = [c for c in script.calls if c.node == "act"][3].user
+    assert "already done: this exact db_create succeeded earlier in this step" in after
 
 
 async def test_a_write_outside_the_steps_subdomain_is_not_an_answer_the_step_takes(
@@ -266,3 +269,24 @@ async def test_a_completion_its_outcomes_do_not_support_is_flagged_to_reply(turn
     reply_request = next(c for c in script.calls if c.node == "reply").user
     assert "NOT CONFIRMED (it wrote nothing" in reply_request
     assert "do not present it as done" in reply_request
+
+
+async def test_a_step_that_repeats_its_last_call_completes_with_what_it_found(turns: Turns):
+    """A model that asks for the same read again is done: the step completes with the rows
+    it has (no second read, no tool-call limit), and the reply is told what was found."""
+    script = turns.script(
+        understand(),
+        plan("Show the list", step("Read the list", "read", "shopping")),
+        tool("db_read", table="shopping_list"),
+        tool("db_read", table="shopping_list"),
+        reply("Your list is empty."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("what's on my list?")
+        result = await handle.result()
+        await keep_history(handle, "repeated_call")
+    assert result.status == "completed" and result.breakers == []
+    assert result.response == "Your list is empty."
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    assert "Read the list → completed. Read 0 row(s) from shopping_list." in reply_call.user
+    assert reply_call.user.count('"tool": "db_read"') == 1  # the repeat was not run

@@ -29,14 +29,12 @@ async def stock(turns: Turns, executor) -> None:
 
 async def test_a_fourth_tool_call_in_one_step_is_refused(turns: Turns, executor):
     await stock(turns, executor)
-    read = tool("db_read", table="inventory")
+    # four different reads (the same read again would end the step: test_act_actions)
+    reads = [tool("db_read", table="inventory", limit=n) for n in (10, 20, 30, 40)]
     script = turns.script(
         understand(),
         plan("Look", READ_INVENTORY),
-        read,
-        read,
-        read,
-        read,
+        *reads,
         reply("Your inventory is empty."),
     )
     async with turns.worker(script):
@@ -56,12 +54,15 @@ async def test_a_fourth_tool_call_in_one_step_is_refused(turns: Turns, executor)
 
 
 async def test_a_second_empty_read_of_one_table_ends_the_step(turns: Turns):
-    read = tool("db_read", table="shopping_list")
+    def read(name: str) -> dict:
+        where = [{"field": "name", "op": "=", "value": name}]
+        return tool("db_read", table="shopping_list", filters=where)
+
     script = turns.script(
         understand(),
         plan("Look", step("Read list", "read", "shopping")),
-        read,
-        read,
+        read("milk"),
+        read("eggs"),
         reply("Your list is empty."),
     )
     async with turns.worker(script):
