@@ -33,9 +33,15 @@ from domain.crud.validate import check_filter, check_row, column, table_spec
 from domain.db.engine import user_transaction
 from domain.db.models import Base, Operation
 from domain.errors import CrudValidationError, MissingIdempotencyKey
-from domain.kitchen.entities import BY_TABLE, compute_label
-from domain.kitchen.tables import LINKED_TABLES, TABLES, TableSpec
-from domain.registry import PendingRefError, RowTranslator, SessionIdRegistry, UnknownRefError
+from domain.kitchen.entities import BY_TABLE, BY_TYPE, compute_label
+from domain.kitchen.tables import LINKED_TABLES, TABLES, Column, TableSpec
+from domain.registry import (
+    PendingRefError,
+    RowTranslator,
+    SessionIdRegistry,
+    UnknownRefError,
+)
+from domain.registry.refs import parse_ref
 
 DEFAULT_LIMIT = 50
 NESTED_ALIASES = {"recipes": {"ingredients": "recipe_ingredients"}}
@@ -199,7 +205,7 @@ class CrudExecutor:
             for i, flt in enumerate(items):
                 where = f"{group}[{i}]"
                 col = check_filter(spec, flt, where)
-                flt = self._translate_filter(col.kind, flt, registry, where)
+                flt = self._translate_filter(spec, col, flt, registry, where)
                 match: NameMatch | None = None
                 if (
                     smart
@@ -226,11 +232,12 @@ class CrudExecutor:
 
     @staticmethod
     def _translate_filter(
-        kind: str, flt: Filter, registry: SessionIdRegistry, where: str
+        spec: TableSpec, col: Column, flt: Filter, registry: SessionIdRegistry, where: str
     ) -> Filter:
-        if kind != "uuid" or flt.value is None:
+        if col.kind != "uuid" or flt.value is None:
             return flt
-        return flt.model_copy(update={"value": _translate(registry, flt.value, f"{where}.value")})
+        value = _translate(registry, flt.value, f"{where}.value", _ref_type(spec, col))
+        return flt.model_copy(update={"value": value})
 
     async def _has_trigram(self, session: AsyncSession) -> bool:
         if self._trigram is None:
@@ -349,7 +356,7 @@ class CrudExecutor:
         for name, value in row.items():
             col = spec.columns.get(name)
             if col is not None and col.kind == "uuid" and value is not None:
-                out[name] = _translate(registry, value, f"{where}.{name}")
+                out[name] = _translate(registry, value, f"{where}.{name}", _ref_type(spec, col))
         return out
 
     async def _insert(self, session: AsyncSession, spec: TableSpec, clean: dict[str, Any]) -> Row:
@@ -518,7 +525,25 @@ def _visible(table: Table) -> list[Any]:
     return visible_columns(table)
 
 
-def _translate(registry: SessionIdRegistry, value: Any, where: str) -> Any:
+def _ref_type(spec: TableSpec, col: Column) -> str | None:
+    """The entity type whose refs ``col`` takes: the table's own for ``id``, the target of a
+    foreign key; None when the column names no entity."""
+    if col.name == "id":
+        entity = BY_TABLE.get(spec.name)
+        return entity.type_name if entity else None
+    return col.fk
+
+
+def _translate(registry: SessionIdRegistry, value: Any, where: str, ref_type: str | None) -> Any:
+    """``value``'s refs as UUIDs; a ref of another type than the column's is an error (it
+    would match nothing, or link the wrong row)."""
+    for item in value if isinstance(value, list) else [value]:
+        parts = parse_ref(item)
+        if parts is not None and ref_type is not None and parts.type_name != ref_type:
+            raise CrudValidationError(
+                f"{where}: {item!r} is a ref to {BY_TYPE[parts.type_name].table}, but this "
+                f"column takes a ref to {BY_TYPE[ref_type].table}"
+            )
     try:
         return registry.translate_value(value)
     except (UnknownRefError, PendingRefError) as exc:

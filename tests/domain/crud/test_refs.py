@@ -75,3 +75,29 @@ async def test_a_pending_gen_ref_cannot_be_used_as_a_foreign_key(kitchen: Kitche
         await kitchen.create(
             "meal_plans", {"date": "2026-11-24", "meal_type": "dinner", "recipe_id": gen_ref}
         )
+
+
+@pytest.mark.parametrize(
+    ("call", "where"),
+    [
+        (DbRead(table="inventory", filters=[f("ingredient_id", "=", "inv_1")]), "filters[0]"),
+        (DbRead(table="recipes", filters=[f("id", "in", ["recipe_1", "inv_1"])]), "filters[0]"),
+        (
+            DbUpdate(table="tasks", filters=[f("id", "=", "task_1")], data={"recipe_id": "inv_1"}),
+            "data",
+        ),
+    ],
+    ids=["ingredient-of-an-inventory-row", "one-of-a-list", "fk-in-a-change"],
+)
+async def test_a_ref_of_another_type_than_the_column_takes_is_an_error(
+    kitchen: Kitchen, call, where
+):
+    """``ingredient_id = inv_1`` would match nothing (the 1.5B local model looked for the
+    milk that way and said there was none): the model is told which refs the column takes."""
+    await kitchen.create("inventory", {"name": "milk", "quantity": 3, "unit": "l"})
+    await kitchen.create("recipes", {"name": "Dal"})
+    await kitchen.create("tasks", {"title": "shop"})
+    with pytest.raises(
+        CrudValidationError, match=rf"{re.escape(where)}.*'inv_1' is a ref to inventory"
+    ):
+        await kitchen.run(call)
