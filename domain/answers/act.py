@@ -38,7 +38,7 @@ from domain.answers.table_rows import (
     row_values,
 )
 from domain.kitchen.entities import BY_TABLE
-from domain.kitchen.tables import SUBDOMAINS, TABLES
+from domain.kitchen.tables import ONE_ROW_TABLES, SUBDOMAINS, TABLES
 from domain.nodes import (
     ActDecision,
     ActQuickDecision,
@@ -134,6 +134,19 @@ class _Update(Answer):
         return _call("db_update", {"table": self.table, **where, "data": data})
 
 
+class _Set(Answer):
+    """An update of the user's one row (``ONE_ROW_TABLES``): no rows to name."""
+
+    action: Literal["tool_call"] = "tool_call"
+    tool: Literal["db_update"] = "db_update"
+    table: str
+    changes: list[Any]
+
+    def to_decision(self) -> ActDecision:
+        data = {c.column: c.value for c in self.changes}
+        return _call("db_update", {"table": self.table, "data": data})
+
+
 class _Delete(Answer):
     action: Literal["tool_call"] = "tool_call"
     tool: Literal["db_delete"] = "db_delete"
@@ -162,10 +175,11 @@ def create_call(table: str, saving: tuple[str, ...] | None = None) -> type[Answe
 
 @cache
 def update_call(table: str) -> type[Answer]:
-    """An update in ``table``: which rows (filters), and the columns it sets."""
+    """An update in ``table``: which rows (filters), and the columns it sets; in a table of
+    one row per user, only the columns (the row is the user's)."""
     return create_model(
         f"Update{_camel(table)}",
-        __base__=_Update,
+        __base__=_Set if table in ONE_ROW_TABLES else _Update,
         table=(Literal[table], ...),  # type: ignore[valid-type]
         changes=(list[change_model(table)], Field(min_length=1)),  # type: ignore[misc]
     )

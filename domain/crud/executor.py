@@ -34,7 +34,7 @@ from domain.db.engine import user_transaction
 from domain.db.models import Base, Operation
 from domain.errors import CrudValidationError, MissingIdempotencyKey
 from domain.kitchen.entities import BY_TABLE, BY_TYPE, compute_label
-from domain.kitchen.tables import LINKED_TABLES, TABLES, Column, TableSpec
+from domain.kitchen.tables import LINKED_TABLES, ONE_ROW_TABLES, TABLES, Column, TableSpec
 from domain.registry import (
     PendingRefError,
     RowTranslator,
@@ -76,6 +76,8 @@ class CrudExecutor:
                 raise MissingIdempotencyKey(f"{request.tool} needs an idempotency key")
             if isinstance(request, DbCreate):
                 return await self.create(request, user_id, registry, idempotency_key)
+            if isinstance(request, DbUpdate) and request.table in ONE_ROW_TABLES:
+                return await self._set_one_row(request, user_id, registry, idempotency_key)
             return await self.change(request, user_id, registry, idempotency_key)
         except DataError:
             # A value validation let through (a read, a catalog look-up, the write's record):
@@ -366,7 +368,7 @@ class CrudExecutor:
         merged = await merge_into_existing(session, table, clean)
         if merged is not None:  # already on the list, or in the same place: more of it
             return merged
-        if spec.name == "preferences":  # one row per user: a create is an upsert
+        if spec.name in ONE_ROW_TABLES:  # one row per user: a create is an upsert
             stmt = pg_insert(table).values(**clean)
             stmt = stmt.on_conflict_do_update(
                 index_elements=["user_id"], set_=clean or {"id": table.c.id}
@@ -397,6 +399,19 @@ class CrudExecutor:
                 values["category"] = found.category
 
     # --- update / delete ----------------------------------------------------------------------
+
+    async def _set_one_row(
+        self, request: DbUpdate, user_id: Any, registry: SessionIdRegistry, key: str
+    ) -> CrudResult:
+        """An update of the user's one row (``ONE_ROW_TABLES``): it sets the columns given,
+        creating the row if the user has none yet. Rows named by filters can only be the
+        user's, so none are needed; any given must still be valid."""
+        if request.filters or request.or_filters:
+            return await self.change(request, user_id, registry, key)
+        created = await self.create(
+            DbCreate(table=request.table, data=request.data), user_id, registry, key
+        )
+        return created.model_copy(update={"tool": "db_update"})
 
     async def change(
         self,

@@ -21,10 +21,13 @@ Kind = Literal["text", "integer", "number", "boolean", "date", "datetime", "uuid
 HIDDEN = frozenset({"user_id"})
 """Never shown to the model, never accepted from it: the executor sets it, RLS enforces it."""
 SYSTEM_SET = frozenset({"id", "user_id", "created_at"})
+"""Assigned by the database; a write that names one of these is refused."""
 LINKED_TABLES = frozenset({"inventory", "shopping_list", "recipe_ingredients"})
 """Rows whose name the system links to the ingredient catalog (exact name or alias) when
 written: their ``ingredient_id`` is the system's, never a model's to write."""
-"""Assigned by the database; a write that names one of these is refused."""
+ONE_ROW_TABLES = frozenset({"preferences"})
+"""One row per user: a create or an update sets the user's row (creating it if absent),
+so an update names no rows (no filters)."""
 
 
 @dataclass(frozen=True)
@@ -114,7 +117,12 @@ _DEFS: tuple[tuple[type[models.Base], str, bool, str], ...] = (
     (models.ShoppingListItem, "shopping", True, "The shopping list."),
     (models.MealPlan, "meal_plans", True, "Planned meals by date and meal type."),
     (models.Task, "tasks", True, "Kitchen tasks: prep, shopping, cleanup."),
-    (models.Preferences, "preferences", True, "The user's profile (one row per user)."),
+    (
+        models.Preferences,
+        "preferences",
+        True,
+        "The user's profile, one row per user: an update sets the columns it names.",
+    ),
 )
 
 TABLES: dict[str, TableSpec] = {

@@ -252,3 +252,17 @@ def test_a_created_row_saves_only_generated_content_that_is_still_unsaved():
     with pytest.raises(ValidationError, match="id"):
         create({"id": "gen_task_1", "title": "Defrost"}, ())  # nothing left to save
     assert create({"title": "Defrost"}, ()).tool_call is not None
+
+
+def test_the_profile_is_updated_without_naming_rows():
+    """Preferences are one row per user: the update names only the columns it sets."""
+    change = {"column": "dietary_restrictions", "value": ["vegetarian"]}
+    update = {"action": "tool_call", "tool": "db_update", "table": "preferences"}
+    made = read({**update, "changes": [change]}, subdomain="preferences")
+    assert made.tool_call is not None
+    assert made.tool_call.params == {
+        "table": "preferences",
+        "data": {"dietary_restrictions": ["vegetarian"]},
+    }
+    with pytest.raises(ValidationError, match="filters"):
+        read({**update, "changes": [change], "filters": []}, subdomain="preferences")
