@@ -7,6 +7,7 @@ security is in force in every test.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import sys
@@ -110,6 +111,10 @@ def dev_temporal() -> Iterator[str]:
         yield address
 
 
+REPLAY_SECONDS = 600
+"""The session-end replay of every history the run wrote takes about 30 s."""
+
+
 @asynccontextmanager
 async def replayed_environment() -> AsyncIterator[WorkflowEnvironment]:
     """A time-skipping test server whose every workflow history is replayed at the end
@@ -124,7 +129,11 @@ async def replayed_environment() -> AsyncIterator[WorkflowEnvironment]:
     try:
         await register_search_attributes(env.client)
         yield env
-        failures = await recorder.replay_all(env.client)
+        try:  # a hang here would hold the whole run (CI) until its own limit
+            async with asyncio.timeout(REPLAY_SECONDS):
+                failures = await recorder.replay_all(env.client)
+        except TimeoutError:
+            failures = [f"the replay did not finish in {REPLAY_SECONDS} s"]
     finally:
         await env.shutdown()
     if failures:
