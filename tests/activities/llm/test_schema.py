@@ -29,6 +29,22 @@ def every_answer_model() -> list[tuple[str, type[Answer]]]:
         for t in STEP_TYPES
         for s in SUBDOMAINS
     ]
+    # as the act activity sends a write step that may save generated content (its id an
+    # enum of the unsaved refs), and one with nothing to save (no id), fetching none
+    unsaved = ("gen_recipe_1", "gen_meal_1", "gen_task_1")
+    models += [
+        (
+            f"act/write/{s}/saving",
+            answer_model("act", step_type="write", subdomain=s, saving=unsaved),
+        )
+        for s in ("recipes", "meal_plans", "tasks")
+    ]
+    models.append(
+        (
+            "act/write/tasks/nothing-to-save",
+            answer_model("act", step_type="write", subdomain="tasks", finished=(), saving=()),
+        )
+    )
     models += [(f"act_quick/{s}", answer_model("act_quick", subdomain=s)) for s in SUBDOMAINS]
     return models
 
