@@ -150,13 +150,15 @@ async def test_proposal_expires_after_the_deadline(turns: Turns, temporal_env):
     script = turns.script(understand(), propose("Stock up", "Add milk?", SHOP))
     async with turns.worker(script):
         handle = await turns.start("stock me up")
-        await awaiting(handle)
+        paused = await awaiting(handle)
         before = await temporal_env.get_current_time()
         result = await handle.result()  # waiting on the result lets the test server skip time
         after = await temporal_env.get_current_time()
         await keep_history(handle, "proposal_expired")
     assert result.status == "expired"
-    assert after - before >= timedelta(hours=24)
+    deadline = paused.pending.expires_at  # set a moment before `before` was read
+    assert timedelta(hours=24) - timedelta(minutes=1) < deadline - before <= timedelta(hours=24)
+    assert after >= deadline
     row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)
     assert row.status == "expired"
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
