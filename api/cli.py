@@ -345,6 +345,9 @@ def _add_eval(commands: argparse._SubParsersAction) -> None:
     )
     run.add_argument("--response-format", choices=["json_schema", "json_object"])
     run.add_argument("--timeout", type=float, help="seconds per model request")
+    run.add_argument(
+        "--temperature", type=float, help="sampling temperature (default: the server's)"
+    )
     run.add_argument("--turn-timeout", type=float, default=1800, help="seconds per turn")
     run.add_argument("--record", action="store_true", help="keep the answers as cassettes")
     run.add_argument("--replay", metavar="LABEL", help="serve the cassettes of this label")

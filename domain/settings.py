@@ -64,6 +64,10 @@ class Settings(BaseSettings):
     """``json_schema``: the answer's schema is sent with ``strict: true`` (OpenAI and
     servers with structured outputs). ``json_object``: for servers without it, JSON mode
     with the schema written into the system prompt."""
+    llm_temperature: float | None = Field(default=None, ge=0, le=2)
+    """Sampling temperature sent with every model request; unset sends none (the server's
+    default). ``0`` makes a small local model's runs comparable (``alfred eval
+    --temperature``)."""
     llm_timeout_seconds: float = 60.0
     """One model request's HTTP timeout; the model activities' Temporal timeouts follow it
     (three requests per attempt: the output and up to two repairs)."""

@@ -113,6 +113,7 @@ def _model_settings(settings: Settings, args: argparse.Namespace) -> Settings:
         ("mini_model", "openai_mini_model"),
         ("response_format", "openai_response_format"),
         ("timeout", "llm_timeout_seconds"),
+        ("temperature", "llm_temperature"),
     ):
         value = getattr(args, flag)
         if value is not None:

@@ -39,8 +39,10 @@ class OpenAIProvider:
         timeout: float,
         response_format: str = "json_schema",
         node_models: dict[str, str] | None = None,
+        temperature: float | None = None,
     ) -> None:
         self.model = model
+        self.temperature = temperature
         self.mini_model = mini_model
         self.response_format = response_format
         self.node_models = dict(node_models or {})
@@ -63,6 +65,7 @@ class OpenAIProvider:
             timeout=settings.llm_timeout_seconds,
             response_format=settings.openai_response_format,
             node_models=settings.openai_node_models,
+            temperature=settings.llm_temperature,
         )
 
     async def aclose(self) -> None:
@@ -80,6 +83,8 @@ class OpenAIProvider:
         }
         if request.max_tokens:
             arguments["max_tokens"] = request.max_tokens
+        if self.temperature is not None:
+            arguments["temperature"] = self.temperature
         try:
             if request.stream is not None:
                 return await self._streamed(request, request.stream, arguments)

@@ -387,6 +387,31 @@ async def test_every_request_carries_the_nodes_output_cap(
     assert fake.requests[0].body["max_tokens"] == 1200
 
 
+async def test_no_temperature_is_sent_unless_one_is_set(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    fake.reply('{"response": "Hi"}')
+
+    await gateway.call(reply_request())
+
+    assert "temperature" not in fake.requests[0].body  # the server's own default
+
+
+async def test_a_set_temperature_is_sent_with_every_request(fake: FakeOpenAI) -> None:
+    settings = Settings(
+        _env_file=None, openai_api_key="sk-x", openai_base_url=fake.base_url, llm_temperature=0
+    )
+    provider = OpenAIProvider.from_settings(settings)
+    fake.reply('{"response": "Hi"}')
+    fake.reply('{"response": "Hi"}')
+
+    await LlmGateway(provider).call(reply_request())
+    await LlmGateway(provider).call(reply_request(stream=Pieces()))
+    await provider.aclose()
+
+    assert [r.body["temperature"] for r in fake.requests] == [0, 0]
+
+
 async def test_an_output_cut_off_at_the_cap_is_repaired_even_when_it_parses(
     fake: FakeOpenAI, gateway: LlmGateway
 ) -> None:
