@@ -200,7 +200,10 @@ class NodeActivities:
         result = _result(UnderstandResult, output, call)
         held = hold_understand(result.output, request.message)
         if held != result.output:
-            activity.logger.info("understand: a change was asked for, so not the quick path")
+            changed = [
+                f for f in type(held).model_fields if getattr(held, f) != getattr(result.output, f)
+            ]
+            activity.logger.info("understand: held by domain.enforced: %s", ", ".join(changed))
         result.output = held
         result.known = self._known(whole, result.output.model_dump())
         return result

@@ -8,17 +8,22 @@ so a turn's history records the output as held and older histories replay unchan
 
 - **Quick mode is read-only** (seed 004 §6, V7.1): a message that asks for a change
   (``domain.intent.requested_change``) never takes the quick path; Think plans it.
+- **The user's own message is not a question to them** (seed 000: Understand asks only
+  what is unclear): a clarification question that quotes the whole message
+  (``domain.intent.echoes``) asks nothing the user has not said, so it is dropped; with no
+  question left, there is no clarification and the turn goes on.
 - **A plan that writes nothing is never proposed** (seeds 000 and 003: a proposal is
   confirmed before a plan changes the kitchen): it runs directly. This holds for a plan
   that only generates too: generated content is itself unsaved (a ``gen_`` ref, seed
   003's "pending: generated, awaiting confirmation"); the user confirms it by asking to
   save it, so a proposal before it would ask twice.
-- **A step runs after the steps of its group whose output its type consumes** (seed
-  002's step types, seed 003's groups): a write persists content that must already exist
-  (a generate's ``gen_`` refs, an analysis's choice), and an analyze reasons over what
-  earlier steps fetched or generated. A group that holds both is split, the consumer
-  after; later groups move up by as many groups. Running a step later only costs time:
-  every step still runs after everything it ran after before.
+- **A step runs after the steps of its group whose output it consumes** (seed 002's step
+  types, seed 003's groups): a write persists content that must already exist (a
+  generate's ``gen_`` refs, an analysis's choice) and changes rows that a read of its own
+  subdomain finds; an analyze reasons over what earlier steps fetched or generated. A
+  group that holds both is split, the consumer after; later groups move up by as many
+  groups. Running a step later only costs time: every step still runs after everything
+  it ran after before.
 - **A step retrieves an earlier step's result once** (seed 000's retrieve_step): Act is
   offered only the steps of earlier groups (a later one has not run) that this step has
   not fetched yet (the fetched result is in its tool results already); with none left,
@@ -35,7 +40,7 @@ from __future__ import annotations
 
 from domain.crud.calls import WRITE_TOOLS
 from domain.formatters import format_write_confirmation
-from domain.intent import requested_change
+from domain.intent import echoes, requested_change
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, UnderstandOutput
 from domain.step_checks import write_key
 from domain.tool_results import ToolEntry
@@ -44,14 +49,23 @@ CONSUMES: dict[str, frozenset[str]] = {
     "analyze": frozenset({"read", "generate"}),
     "write": frozenset({"generate", "analyze"}),
 }
-"""Step type -> the step types whose output it uses when they share its group."""
+"""Step type -> the step types whose output it uses when they share its group (and a
+write uses a read of its own subdomain: ``consumes``)."""
+KINDS = ("read", "generate", "analyze", "write")
+"""Step types, each after every type it may consume."""
 
 CRUD_TOOLS = frozenset({"db_read", *WRITE_TOOLS})
 
 
 def hold_understand(understand: UnderstandOutput, message: str) -> UnderstandOutput:
-    """Understand's answer with the quick path held off when ``message`` asks for a
-    change: the turn goes to Think."""
+    """Understand's answer without questions that ask ``message`` back, and with the
+    quick path held off when ``message`` asks for a change: the turn goes to Think."""
+    if understand.needs_clarification:
+        asked = [q for q in understand.clarification_questions if not echoes(q, message)]
+        if asked != understand.clarification_questions:
+            understand = understand.model_copy(
+                update={"clarification_questions": asked, "needs_clarification": bool(asked)}
+            )
     if not understand.quick_mode or requested_change(message) is None:
         return understand
     return understand.model_copy(
@@ -76,11 +90,11 @@ def writes(steps: list[ThinkStep]) -> bool:
 
 def in_data_order(steps: list[ThinkStep]) -> list[ThinkStep]:
     """``steps`` with every group split so that no step shares a group with a step it
-    consumes (``CONSUMES``); the list's order is kept (Act runs by group)."""
+    consumes (``consumes``); the list's order is kept (Act runs by group)."""
     shift, moved = 0, {}
     for group in sorted({s.group for s in steps}):
         members = [i for i, s in enumerate(steps) if s.group == group]
-        stages = _stages([steps[i].step_type for i in members])
+        stages = _stages([steps[i] for i in members])
         for i, stage in zip(members, stages, strict=True):
             moved[i] = group + shift + stage
         shift += max(stages)
@@ -89,15 +103,25 @@ def in_data_order(steps: list[ThinkStep]) -> list[ThinkStep]:
     return [s.model_copy(update={"group": moved[i]}) for i, s in enumerate(steps)]
 
 
-def _stages(types: list[str]) -> list[int]:
+def consumes(step: ThinkStep, other: ThinkStep) -> bool:
+    """Whether ``step`` uses ``other``'s output when they share a group."""
+    if other.step_type in CONSUMES.get(step.step_type, ()):
+        return True
+    return (step.step_type, other.step_type) == ("write", "read") and (
+        step.subdomain == other.subdomain
+    )
+
+
+def _stages(group: list[ThinkStep]) -> list[int]:
     """Each step's place within its group: 0 runs first; a consumer runs one stage after
     the latest step of the group it consumes."""
-    stage: dict[str, int] = {}
-    for kind in ("read", "generate", "analyze", "write"):  # each after what it consumes
-        if kind in types:
-            fed = [stage[k] + 1 for k in CONSUMES.get(kind, ()) if k in stage]
-            stage[kind] = max(fed, default=0)
-    return [stage[t] for t in types]
+    stage: dict[int, int] = {}
+    for kind in KINDS:  # each after what it consumes
+        for i, s in enumerate(group):
+            if s.step_type == kind:
+                fed = [stage[j] + 1 for j in stage if consumes(s, group[j])]
+                stage[i] = max(fed, default=0)
+    return [stage[i] for i in range(len(group))]
 
 
 def retrievable(

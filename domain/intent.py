@@ -55,6 +55,25 @@ def requested_change(message: str) -> str | None:
     return None
 
 
+ECHO_MIN_WORDS = 3
+"""A message this long or longer, quoted whole in a question, is asked back (``echoes``);
+a shorter one ("milk?") may well be part of a real question."""
+
+
+def echoes(question: str, message: str) -> bool:
+    """Whether ``question`` holds the whole of ``message``, word for word: it asks the
+    user what they have just said ("Can you suggest a quick dinner?" for "suggest a quick
+    dinner")."""
+    said, asked = _words(message), _words(question)
+    if len(said) < ECHO_MIN_WORDS:
+        return False
+    return any(asked[i : i + len(said)] == said for i in range(len(asked) - len(said) + 1))
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
 def unplaced_delete(message: str) -> bool:
     """A delete request that says what, not where ("delete the eggs", not "remove the eggs
     from my list"): it could mean rows of several tables."""

@@ -66,6 +66,61 @@ def test_an_answer_off_the_quick_path_is_left_alone():
     assert hold_understand(UnderstandOutput(), "add eggs") == UnderstandOutput()
 
 
+# --- the user's own message is not a question to them -------------------------------------
+
+
+def asking(*questions: str) -> UnderstandOutput:
+    return UnderstandOutput(needs_clarification=True, clarification_questions=list(questions))
+
+
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        # both asked by the 1.5B local model, with needs_clarification set
+        (
+            "suggest a quick vegetarian dinner for two",
+            "Can you suggest a quick vegetarian dinner for two?",
+        ),
+        (
+            "put the Red Lentil Dal on next Monday's dinner",
+            "When should I put the Red Lentil Dal on next Monday's dinner?",
+        ),
+    ],
+)
+def test_a_question_that_asks_the_message_back_is_no_clarification(message: str, question: str):
+    held = hold_understand(asking(question), message)
+    assert (held.needs_clarification, held.clarification_questions) == (False, [])
+
+
+def test_a_real_question_beside_the_echo_is_still_asked():
+    message = "plan dinners for next week"
+    held = hold_understand(asking("Plan dinners for next week?", "Which days?"), message)
+    assert (held.needs_clarification, held.clarification_questions) == (True, ["Which days?"])
+
+
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        ("milk?", "How much milk do you have now?"),  # too short to be asked back whole
+        ("add the dal to monday", "Which dal do you mean, the red lentil or the chana?"),
+    ],
+)
+def test_a_question_that_asks_something_new_stands(message: str, question: str):
+    assert hold_understand(asking(question), message) == asking(question)
+
+
+def test_a_choice_keeps_its_question():
+    choice = UnderstandOutput(
+        needs_disambiguation=True,
+        disambiguation_options=[
+            {"ref": "recipe_1", "label": "a"},
+            {"ref": "recipe_2", "label": "b"},
+        ],
+        clarification_questions=["Which one: show me the dal recipe?"],
+    )
+    assert hold_understand(choice, "show me the dal recipe") == choice
+
+
 # --- a plan that writes nothing is never proposed -------------------------------------------
 
 
@@ -134,8 +189,20 @@ def test_a_write_after_an_analysis_of_an_earlier_group():
     assert [s.group for s in in_data_order(said)] == [0, 1, 2]
 
 
+def test_a_write_sharing_a_group_with_a_read_of_its_subdomain_runs_after_it():
+    """ "I used up the rice", planned as a read and an update of the inventory in group 0:
+    the update changes the row the read finds."""
+    said = [step("read", 0, "inventory"), step("write", 0, "inventory"), step("read", 1, "tasks")]
+    assert [(s.step_type, s.group) for s in in_data_order(said)] == [
+        ("read", 0),
+        ("write", 1),
+        ("read", 2),
+    ]
+
+
 def test_steps_that_do_not_feed_each_other_keep_sharing_a_group():
-    """Reads with reads, writes with writes, a write beside a read: no split, no delay."""
+    """Reads with reads, writes with writes, a write beside a read of another subdomain:
+    no split, no delay."""
     said = [
         step("read"),
         step("read", subdomain="inventory"),
