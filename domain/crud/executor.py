@@ -34,7 +34,14 @@ from domain.db.engine import user_transaction
 from domain.db.models import Base, Operation
 from domain.errors import CrudValidationError, MissingIdempotencyKey
 from domain.kitchen.entities import BY_TABLE, BY_TYPE, compute_label
-from domain.kitchen.tables import LINKED_TABLES, ONE_ROW_TABLES, TABLES, Column, TableSpec
+from domain.kitchen.tables import (
+    HIDDEN,
+    LINKED_TABLES,
+    ONE_ROW_TABLES,
+    TABLES,
+    Column,
+    TableSpec,
+)
 from domain.registry import (
     PendingRefError,
     RowTranslator,
@@ -44,6 +51,10 @@ from domain.registry import (
 from domain.registry.refs import parse_ref
 
 DEFAULT_LIMIT = 50
+SCOPED = "the filter on user_id was dropped: every row you read is the user's own"
+"""A read's filter on the owner column (which no model is shown, and whose value none
+knows) means "the user's rows", which every read is: the filter is dropped, with this
+note. Only a read's: an update or delete that names no other row is refused."""
 NESTED_ALIASES = {"recipes": {"ingredients": "recipe_ingredients"}}
 """Keys a generated artifact may use for a nested relation."""
 
@@ -111,10 +122,13 @@ class CrudExecutor:
         if limit < 1:
             raise CrudValidationError("limit: must be at least 1")
 
+        filters = [f for f in request.filters if f.field not in HIDDEN]
         async with user_transaction(self._sessions, user_id) as session:
             notes: list[str] = []
+            if len(filters) < len(request.filters):
+                notes.append(SCOPED)
             where = await self._where(
-                session, spec, request.filters, request.or_filters, registry, notes, smart=True
+                session, spec, filters, request.or_filters, registry, notes, smart=True
             )
             query = select(*(table.c[c] for c in selected)).where(where).limit(limit)
             if request.order_by:

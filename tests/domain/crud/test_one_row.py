@@ -30,6 +30,16 @@ async def test_an_update_sets_only_the_columns_it_names(kitchen: Kitchen):
     assert row["allergies"] == ["peanut"] and row["dietary_restrictions"] == ["vegetarian"]
 
 
+async def test_the_profile_read_as_the_users_own_row_is_found(kitchen: Kitchen):
+    """ "What am I allergic to?", read by the 1.5B local model with a filter on user_id:
+    the only value it could give was an invented ref."""
+    await kitchen.run(DbCreate(table="preferences", data={"allergies": ["peanut"]}))
+    read = await kitchen.run(
+        DbRead(table="preferences", filters=[f("user_id", "=", "gen_user_id")])
+    )
+    assert [r["allergies"] for r in read.rows] == [["peanut"]]
+
+
 async def test_rows_named_by_filters_are_still_checked(kitchen: Kitchen):
     bad = DbUpdate(table="preferences", filters=[f("id", "=", "user_id")], data={"allergies": []})
     with pytest.raises(CrudValidationError, match="not a valid uuid"):

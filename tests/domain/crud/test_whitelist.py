@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from domain.crud.calls import DbCreate, DbDelete, DbRead, DbUpdate
+from domain.crud.executor import SCOPED
+from domain.registry import SessionIdRegistry
 from domain.errors import CrudValidationError, MissingIdempotencyKey
 from tests.kitchen_helper import Kitchen, f
 
@@ -29,10 +31,24 @@ async def test_unknown_column_is_named_with_its_position(kitchen: Kitchen):
     await refused(kitchen, DbRead(table="inventory", order_by="price"), "order_by")
 
 
-async def test_user_id_is_never_accepted_from_the_model(kitchen: Kitchen, other_user):
+async def test_user_id_is_never_accepted_from_the_model(kitchen: Kitchen, other_user, executor):
+    theirs = Kitchen(executor, other_user, SessionIdRegistry())
+    await theirs.create("inventory", {"name": "caviar"})
+    await kitchen.create("inventory", {"name": "salt"})
+
+    # a read's filter on the owner only ever means "mine": it is dropped, and said so
+    read = await kitchen.run(
+        DbRead(table="inventory", filters=[f("user_id", "=", str(other_user))])
+    )
+    assert [r["name"] for r in read.rows] == ["salt"] and SCOPED in read.notes
     await refused(
         kitchen,
-        DbRead(table="inventory", filters=[f("user_id", "=", str(other_user))]),
+        DbRead(table="inventory", or_filters=[f("user_id", "=", str(other_user))]),
+        "unknown column 'user_id'",
+    )
+    await refused(
+        kitchen,
+        DbDelete(table="inventory", filters=[f("user_id", "=", str(other_user))]),
         "unknown column 'user_id'",
     )
     await refused(
