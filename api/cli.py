@@ -349,6 +349,11 @@ def _add_eval(commands: argparse._SubParsersAction) -> None:
         "--temperature", type=float, help="sampling temperature (default: the server's)"
     )
     run.add_argument("--turn-timeout", type=float, default=1800, help="seconds per turn")
+    run.add_argument(
+        "--node",
+        choices=["understand", "think"],
+        help="only this node is the model's, on each scenario's first turn (evals.nodes)",
+    )
     run.add_argument("--record", action="store_true", help="keep the answers as cassettes")
     run.add_argument("--replay", metavar="LABEL", help="serve the cassettes of this label")
     run.add_argument("--out", type=Path, help="results file (default: evals/results/LABEL.json)")

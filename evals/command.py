@@ -12,19 +12,22 @@ import argparse
 import asyncio
 import re
 import sys
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from pydantic import SecretStr
 
 from activities.llm.openai_provider import OpenAIProvider
+from activities.llm.provider import LlmProvider
 from api.devserver import dev_server
 from domain.db.server import prepare_database
 from domain.settings import Settings
-from evals.cassette import CASSETTES_DIR
+from evals.cassette import CASSETTES_DIR, Cassette, Replay
+from evals.nodes import NodeResult
 from evals.report import RESULTS_DIR, Run, compare, markdown
 from evals.runner import ScenarioResult
-from evals.scenario import load_all
+from evals.scenario import Scenario, load_all
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "EVALS.md"
 
@@ -58,27 +61,24 @@ def cmd_eval(settings: Settings, args: argparse.Namespace) -> int:
         label = args.label or f"{settings.openai_model} / {settings.openai_mini_model}"
         endpoint = settings.openai_base_url or "https://api.openai.com/v1"
     record_dir = CASSETTES_DIR / slug(label) if args.record else None
+    if args.node:
+        if args.record:
+            print("alfred eval: --node runs are not recorded", file=sys.stderr)
+            return 2
+        return _node_run(settings, args, scenarios, label, provider)
 
     def progress(result: ScenarioResult) -> None:
         verdict = "pass" if result.passed else ("ERROR" if result.error else "FAIL")
         print(f"  {result.id}: {verdict} ({result.seconds:.0f} s)", flush=True)
 
     print(f"alfred eval: {len(scenarios)} scenarios, {label}", flush=True)
-    with ExitStack() as parts:
-        eval_settings = settings.model_copy(
-            update={"data_dir": settings.data_dir / "eval", "database_name": "alfred_eval"}
-        )
-        database = prepare_database(eval_settings)
-        parts.callback(database.close)
-        if settings.temporal_address is None:
-            address = parts.enter_context(dev_server(host=settings.temporal_host))
-            settings = settings.model_copy(update={"temporal_address": address})
+    with _stack(settings) as (settings, app_url):
         from evals.live import run_suite
 
         run = asyncio.run(
             run_suite(
                 settings,
-                database.app_url,
+                app_url,
                 scenarios,
                 label=label,
                 endpoint=endpoint,
@@ -102,6 +102,67 @@ def cmd_eval(settings: Settings, args: argparse.Namespace) -> int:
         write_docs(DOCS, run, report)
         print(f"alfred eval: {DOCS} updated")
     return 0 if run.passed == len(run.scenarios) else 1
+
+
+@contextmanager
+def _stack(settings: Settings) -> Iterator[tuple[Settings, str]]:
+    """The eval's PostgreSQL and Temporal: the settings that reach them, and the app's
+    database URL."""
+    with ExitStack() as parts:
+        eval_settings = settings.model_copy(
+            update={"data_dir": settings.data_dir / "eval", "database_name": "alfred_eval"}
+        )
+        database = prepare_database(eval_settings)
+        parts.callback(database.close)
+        if settings.temporal_address is None:
+            address = parts.enter_context(dev_server(host=settings.temporal_host))
+            settings = settings.model_copy(update={"temporal_address": address})
+        yield settings, database.app_url
+
+
+def _node_run(
+    settings: Settings,
+    args: argparse.Namespace,
+    scenarios: list[Scenario],
+    label: str,
+    provider: OpenAIProvider | None,
+) -> int:
+    """``--node``: one node against the model (or a recording), on the first turns."""
+    from evals.live import run_node_suite
+
+    def model_for(scenario: Scenario) -> LlmProvider | None:
+        if provider is not None:
+            return provider
+        try:
+            return Replay(Cassette.load(CASSETTES_DIR / slug(args.replay), scenario.id))
+        except FileNotFoundError:
+            print(f"  {scenario.id}: not recorded", flush=True)
+            return None
+
+    def progress(result: NodeResult) -> None:
+        print(f"  {result.id}: {result.verdict} ({result.seconds:.0f} s)", flush=True)
+
+    print(f"alfred eval: {args.node} alone, {label}", flush=True)
+    with _stack(settings) as (settings, app_url):
+        run = asyncio.run(
+            run_node_suite(
+                settings,
+                app_url,
+                scenarios,
+                node=args.node,
+                model_for=model_for,
+                label=label,
+                turn_timeout=args.turn_timeout,
+                progress=progress,
+            )
+        )
+    out = args.out or RESULTS_DIR / f"{slug(label)}-{args.node}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(run.model_dump_json(indent=1))
+    print()
+    print(run.markdown(), end="")
+    print(f"\nalfred eval: results in {out}")
+    return 0
 
 
 def _model_settings(settings: Settings, args: argparse.Namespace) -> Settings:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Callable
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,11 +25,14 @@ from api.temporal import TurnClient, connect
 from domain.crud.executor import CrudExecutor
 from domain.db.engine import create_engine, session_factory
 from domain.settings import Settings
-from evals.cassette import Cassette, Replay, Watch
+from evals.cassette import CASSETTES_DIR, Cassette, Replay, Watch
+from evals.nodes import NodeResult, NodeRun, plan_node_run, reference_answer, run_node
 from evals.report import Run
 from evals.runner import ScenarioResult, Stack, run_scenario, scenario_today
 from evals.scenario import Scenario, tokenize, tokens
 from workflows.worker import build_worker
+
+REFERENCE_DIR = CASSETTES_DIR / "reference"
 
 
 @dataclass
@@ -70,38 +73,8 @@ async def run_suite(
         replayed=replay_dir is not None,
         prices=prices or {},
     )
-    switch = Switch(provider if provider is not None else _Unset())
-    watch = Watch(switch)
-    queue = f"alfred-eval-{uuid.uuid4().hex[:8]}"
-    settings = settings.model_copy(update={"task_queue": queue, "api_wait_seconds": 5})
-    engine = create_engine(app_url, pool_size=settings.db_pool_size)
-    sessions = session_factory(engine)
-    client = await connect(settings)
-    await ensure_search_attributes(client, settings)
-    services = Services(
-        settings=settings, sessions=sessions, turns=TurnClient.from_settings(client, settings)
-    )
-    async with AsyncExitStack() as stack:
-        await stack.enter_async_context(
-            build_worker(
-                client, task_queue=queue, sessions=sessions, provider=watch, settings=settings
-            )
-        )
-        http = await stack.enter_async_context(
-            httpx.AsyncClient(
-                transport=httpx.ASGITransport(app=create_app(services)),
-                base_url="http://alfred-eval",
-                timeout=settings.api_wait_seconds + 30,
-            )
-        )
-        on = Stack(
-            http=http,
-            sessions=sessions,
-            executor=CrudExecutor(sessions, max_rows=settings.crud_max_rows),
-            watch=watch,
-            turn_timeout=turn_timeout,
-            poll=0.5,
-        )
+    async with eval_stack(settings, app_url, turn_timeout) as (on, switch):
+        switch.current = provider if provider is not None else _Unset()
         for scenario in scenarios:
             replay = None
             if replay_dir is not None:
@@ -113,8 +86,78 @@ async def run_suite(
             run.scenarios.append(result)
             if progress is not None:
                 progress(result)
-    await engine.dispose()
     return run
+
+
+async def run_node_suite(
+    settings: Settings,
+    app_url: str,
+    scenarios: list[Scenario],
+    *,
+    node: str,
+    model_for: Callable[[Scenario], LlmProvider | None],
+    label: str,
+    turn_timeout: float = 600.0,
+    progress: Callable[[NodeResult], None] | None = None,
+) -> NodeRun:
+    """``node`` alone against the scenario's model on the first turns (``evals.nodes``);
+    a scenario without a model (not recorded) is left out."""
+    chosen = plan_node_run(scenarios, node, lambda id: Cassette.load(REFERENCE_DIR, id))
+    run = NodeRun(label=label, node=node)
+    async with eval_stack(settings, app_url, turn_timeout) as (on, switch):
+        for case in chosen:
+            model = model_for(case.scenario)
+            expected = await reference_answer(case, node, on, switch) if model else None
+            if model is None or expected is None:
+                continue
+            result = await run_node(case, node, expected, model, on, switch)
+            run.results.append(result)
+            if progress is not None:
+                progress(result)
+    return run
+
+
+@asynccontextmanager
+async def eval_stack(
+    settings: Settings, app_url: str, turn_timeout: float
+) -> AsyncIterator[tuple[Stack, Switch]]:
+    """The worker (its model behind the ``Switch``) and the API, on a task queue of their own."""
+    switch = Switch(_Unset())
+    watch = Watch(switch)
+    queue = f"alfred-eval-{uuid.uuid4().hex[:8]}"
+    settings = settings.model_copy(update={"task_queue": queue, "api_wait_seconds": 5})
+    engine = create_engine(app_url, pool_size=settings.db_pool_size)
+    sessions = session_factory(engine)
+    client = await connect(settings)
+    await ensure_search_attributes(client, settings)
+    services = Services(
+        settings=settings, sessions=sessions, turns=TurnClient.from_settings(client, settings)
+    )
+    try:
+        async with AsyncExitStack() as stack:
+            await stack.enter_async_context(
+                build_worker(
+                    client, task_queue=queue, sessions=sessions, provider=watch, settings=settings
+                )
+            )
+            http = await stack.enter_async_context(
+                httpx.AsyncClient(
+                    transport=httpx.ASGITransport(app=create_app(services)),
+                    base_url="http://alfred-eval",
+                    timeout=settings.api_wait_seconds + 30,
+                )
+            )
+            on = Stack(
+                http=http,
+                sessions=sessions,
+                executor=CrudExecutor(sessions, max_rows=settings.crud_max_rows),
+                watch=watch,
+                turn_timeout=turn_timeout,
+                poll=0.5,
+            )
+            yield on, switch
+    finally:
+        await engine.dispose()
 
 
 def _record(scenario: Scenario, result: ScenarioResult, label: str, directory: Path) -> None:

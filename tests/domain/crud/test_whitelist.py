@@ -6,8 +6,8 @@ import pytest
 
 from domain.crud.calls import DbCreate, DbDelete, DbRead, DbUpdate
 from domain.crud.executor import SCOPED
-from domain.registry import SessionIdRegistry
 from domain.errors import CrudValidationError, MissingIdempotencyKey
+from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import Kitchen, f
 
 
