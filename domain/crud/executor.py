@@ -140,6 +140,9 @@ class CrudExecutor:
             else:
                 query = query.order_by(*_default_order(table))
             rows = [row_to_json(r) for r in (await session.execute(query)).all()]
+            if not rows and (filters or request.or_filters):
+                held = await session.scalar(select(func.count()).select_from(table))
+                notes.append(unmatched(spec.name, held or 0))
             for key in nested:
                 await self._attach_nested(session, spec, key, rows)
             out = await self._to_refs(session, rows, spec.name, registry)
@@ -540,6 +543,14 @@ def _parent_fk(parent: str, child: str) -> str:
     """The child's FK column that points at its parent (``recipe_ingredients.recipe_id``)."""
     parent_type = BY_TABLE[parent].type_name
     return next(c for c, t in BY_TABLE[child].fk_fields.items() if t == parent_type)
+
+
+def unmatched(table: str, held: int) -> str:
+    """The note on a filtered read that found nothing: how many rows the filters left out,
+    so that "none match" is not read as "there are none"."""
+    if held == 0:
+        return f"{table} is empty"
+    return f"no row matches the filters; {table} holds {held} row(s) in all"
 
 
 def _default_order(table: Table) -> list[Any]:
