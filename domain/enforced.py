@@ -6,8 +6,10 @@ types and groups, the user's words) and changes it only where the answer contrad
 rule of the seeds. They run in the node's activity, where the answer becomes its output,
 so a turn's history records the output as held and older histories replay unchanged.
 
-- **Quick mode is read-only** (seed 004 §6, V7.1): a message that asks for a change
-  (``domain.intent.requested_change``) never takes the quick path; Think plans it.
+- **Quick mode is a lookup** (seed 004 §6, V7.1; seed 000: quick is for simple reads): a
+  message that asks for a change (``domain.intent.requested_change``) or for something
+  new to be thought of ("suggest…", "invent…": ``domain.intent.requested_content``) never
+  takes the quick path; Think plans it.
 - **The user's own message is not a question to them** (seed 000: Understand asks only
   what is unclear): a clarification question that quotes the whole message
   (``domain.intent.echoes``) asks nothing the user has not said, so it is dropped; with no
@@ -40,7 +42,7 @@ from __future__ import annotations
 
 from domain.crud.calls import WRITE_TOOLS
 from domain.formatters import format_write_confirmation
-from domain.intent import echoes, requested_change
+from domain.intent import echoes, requested_change, requested_content
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, UnderstandOutput
 from domain.step_checks import write_key
 from domain.tool_results import ToolEntry
@@ -59,14 +61,15 @@ CRUD_TOOLS = frozenset({"db_read", *WRITE_TOOLS})
 
 def hold_understand(understand: UnderstandOutput, message: str) -> UnderstandOutput:
     """Understand's answer without questions that ask ``message`` back, and with the
-    quick path held off when ``message`` asks for a change: the turn goes to Think."""
+    quick path held off when ``message`` asks for a change or for new content: the turn
+    goes to Think."""
     if understand.needs_clarification:
         asked = [q for q in understand.clarification_questions if not echoes(q, message)]
         if asked != understand.clarification_questions:
             understand = understand.model_copy(
                 update={"clarification_questions": asked, "needs_clarification": bool(asked)}
             )
-    if not understand.quick_mode or requested_change(message) is None:
+    if not understand.quick_mode or not (requested_change(message) or requested_content(message)):
         return understand
     return understand.model_copy(
         update={"quick_mode": False, "quick_intent": None, "quick_subdomain": None}

@@ -74,6 +74,24 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
 
 
+CONTENT_VERBS = frozenset("suggest invent recommend propose brainstorm devise".split())
+CONTENT_PHRASES = re.compile(r"^(?:come up with|think (?:of|up)|give me (?:some |an )?ideas?)\b")
+
+
+def requested_content(message: str) -> str | None:
+    """The verb (or phrase) of a clause that asks for something new to be thought of
+    ("suggest a dinner", "can you invent a cod dish", "come up with a menu"), or None: not
+    a lookup of what is stored."""
+    for clause in CLAUSES.split(message):
+        clause = LEAD_INS.sub("", SYMBOLS.sub("", clause.strip())).lower()
+        words = clause.split()
+        if words and (verb := words[0].strip(",:")) in CONTENT_VERBS:
+            return verb
+        if phrase := CONTENT_PHRASES.match(clause):
+            return phrase.group(0)
+    return None
+
+
 def unplaced_delete(message: str) -> bool:
     """A delete request that says what, not where ("delete the eggs", not "remove the eggs
     from my list"): it could mean rows of several tables."""

@@ -50,7 +50,29 @@ def test_a_message_that_asks_for_a_change_never_takes_the_quick_path(message: st
 
 @pytest.mark.parametrize(
     "message",
-    ["what's in my pantry?", "make a list of what's in my fridge", "what should I add?"],
+    [
+        "suggest a fast vegan lunch for one",
+        "can you invent something with leeks",
+        "please recommend a soup",
+        "come up with three breakfast ideas",
+        "ok, give me some ideas for tonight",
+    ],
+)
+def test_a_message_that_asks_for_new_content_never_takes_the_quick_path(message: str):
+    """The 1.5B local model took the quick path (a read of the meal plans) for a request
+    to suggest a quick dinner: quick mode only looks up what is stored."""
+    held = hold_understand(QUICK, message)
+    assert (held.quick_mode, held.quick_intent, held.quick_subdomain) == (False, None, None)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what's in my pantry?",
+        "make a list of what's in my fridge",
+        "what should I add?",
+        "show me the soup you suggested",
+    ],
 )
 def test_a_lookup_keeps_the_quick_path(message: str):
     assert hold_understand(QUICK, message) == QUICK
