@@ -62,9 +62,7 @@ class Endings:
 
         record, summary = self._turn_record(response)
         state.registry.clear_turn_promoted_artifacts()
-        archive = prune_archive(
-            state.conversation.content_archive, state.registry.promoted()
-        )
+        archive = prune_archive(state.conversation.content_archive, state.registry.promoted())
         # Turns that executed nothing (a rejected proposal, a capped turn) get deterministic
         # summaries (seed 002: no LLM summarization for proposals and clarifications).
         use_llm = self.calls.llm_budget_left >= 2 and bool(state.step_results)
