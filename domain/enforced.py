@@ -34,8 +34,11 @@ so a turn's history records the output as held and older histories replay unchan
   breakers stop a loop; this one needs none): when that call succeeded, the same read
   returns what the step has just seen and the same write is refused as done. Act's
   decision is held as ``step_complete``, summarized from what the call returned, so the
-  step completes with its results instead of looping into the tool-call limit. (A call
-  after a failed one, or after another call, runs: it may be the retry that works.)
+  step completes with its results instead of looping into the tool-call limit. When that
+  call was refused (a validation error: the same call is refused the same way), the
+  decision is held as ``blocked`` with the refusal, and the reply says why. (A changed
+  call after a refused one, or a call after another call, runs: it may be the retry
+  that works.)
 """
 
 from __future__ import annotations
@@ -139,15 +142,22 @@ def retrievable(
 
 def hold_act(decision: ActDecision, tool_results: list[ToolEntry]) -> ActDecision:
     """Act's decision, as ``step_complete`` when it repeats the step's last call and that
-    call succeeded."""
+    call succeeded, and as ``blocked`` when that call was refused."""
     call = decision.tool_call
     if decision.action != "tool_call" or call is None:
         return decision
     last = next((t for t in reversed(tool_results) if t.tool in CRUD_TOOLS), None)
-    if last is None or last.failed or last.params is None or last.tool != call.tool:
+    if last is None or last.params is None or last.tool != call.tool:
         return decision
     if write_key(last.tool, last.params) != write_key(call.tool, call.params):
         return decision
+    if last.failed:
+        return ActDecision(
+            action="blocked",
+            reason_code="refused_call",
+            details=f"The same {call.tool} was sent again after it was refused: {last.error}",
+            suggested_next="Ask again in other words.",
+        )
     return ActDecision(action="step_complete", result_summary=_done(last))
 
 

@@ -290,15 +290,24 @@ def test_the_same_write_again_completes_the_step_saying_what_it_wrote():
     "earlier",
     [
         [],  # the first call
-        [read_entry(READ.params, error="unknown column")],  # a retry of a failed call
+        [read_entry({**READ.params, "limit": 5}, error="unknown column")],  # a changed retry
         [read_entry(READ.params, count=2), read_entry({"table": "recipes", "limit": 5}, count=2)],
         [read_entry({**READ.params, "limit": 5}, count=2)],  # another read
     ],
-    ids=["first", "after-a-failure", "not-the-last-call", "other-params"],
+    ids=["first", "changed-after-a-failure", "not-the-last-call", "other-params"],
 )
-def test_a_call_that_does_not_repeat_the_last_successful_one_runs(earlier):
+def test_a_call_that_does_not_repeat_the_last_one_runs(earlier):
     decision = ActDecision(action="tool_call", tool_call=READ)
     assert hold_act(decision, earlier) == decision
+
+
+def test_the_same_call_again_after_it_was_refused_blocks_the_step_with_the_refusal():
+    """The 1.5B local model read the profile filtered on a column it may not name four
+    times over, each refused the same way, into the tool-call limit."""
+    refused = read_entry(READ.params, error="filters[0].field: unknown column 'user_id'")
+    held = hold_act(ActDecision(action="tool_call", tool_call=READ), [refused])
+    assert (held.action, held.reason_code) == ("blocked", "refused_call")
+    assert "unknown column 'user_id'" in (held.details or "")
 
 
 def test_only_tool_calls_are_held():
