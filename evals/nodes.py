@@ -28,7 +28,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field, ValidationError
 
-from activities.llm.provider import LlmProvider, LlmReply, LlmRequest
+from activities.llm.provider import LlmError, LlmProvider, LlmReply, LlmRequest
 from domain.answers import answer_model
 from domain.enforced import hold_plan, hold_understand
 from evals.cassette import Cassette, Replay
@@ -37,7 +37,9 @@ from evals.runner import ScenarioResult, Stack, run_scenario, scenario_today
 from evals.scenario import Scenario
 
 NODES = ("understand", "think")
-Verdict = Literal["match", "differs", "invalid", "not reached"]
+Verdict = Literal["match", "differs", "invalid", "error", "not reached"]
+"""``invalid``: the answer fits no contract; ``error``: the model gave none (a timeout, an
+HTTP error); ``not reached``: the turn never asked the node."""
 
 
 class NodeResult(BaseModel):
@@ -89,12 +91,18 @@ class NodeOnly:
     rest: LlmProvider = field(default_factory=minimal_model)
     answers: list[Any] = field(default_factory=list)
     """What the model answered the node, repairs included (the last one stands)."""
+    error: str | None = None
+    """Why the model gave no answer, when it failed."""
     name: str = "node-only"
     done: bool = False
 
     async def complete(self, request: LlmRequest) -> LlmReply:
         if not self.done and request.node == self.node:
-            reply = await self.model.complete(request)
+            try:
+                reply = await self.model.complete(request)
+            except LlmError as failure:
+                self.error, self.done = f"{failure.kind}: {failure}", True
+                raise
             self.answers.append(reply.content)
             return reply
         if self.answers:
@@ -152,6 +160,9 @@ def grade(
         reference=graded(node, answer, content, message),
         seconds=round(seconds, 1),
     )
+    if routed.error is not None:
+        result.verdict, result.model = "error", routed.error[:80]
+        return result
     if not routed.answers:
         return result
     try:

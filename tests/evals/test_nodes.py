@@ -8,6 +8,8 @@ import json
 
 import pytest
 
+from activities.llm.provider import LlmError, LlmRequest
+from domain.answers import answer_model
 from evals.cassette import CASSETTES_DIR, Cassette, Replay
 from evals.live import Switch
 from evals.nodes import NodeOnly, grade, graded, plan_node_run, reference_answer, run_node
@@ -15,6 +17,25 @@ from evals.null_models import first_option_model, minimal_model
 from evals.scenario import load_all
 
 SCENARIOS = load_all()
+WRITE_SHOPPING = {
+    "goal": "g",
+    "outcome": {
+        "steps": [
+            {"description": "add", "step_type": "write", "subdomain": "shopping", "group": 0}
+        ],
+        "decision": "plan_direct",
+    },
+}
+
+
+def think_request() -> LlmRequest:
+    return LlmRequest(
+        node="think",
+        system="Plan.",
+        user="add eggs",
+        answer=answer_model("think"),
+        complexity="medium",
+    )
 
 
 def reference(scenario_id: str) -> Cassette:
@@ -108,25 +129,23 @@ async def test_the_reference_model_matches_every_case_and_the_null_models_none(n
         assert [v for v in verdicts["first option"] if v.endswith(": match")] == planned
 
 
+async def test_a_model_that_fails_is_an_error_not_a_verdict_on_its_answer():
+    class Down:
+        name = "down"
+
+        async def complete(self, request):
+            raise LlmError("connection refused", kind="connection", retryable=True)
+
+    (case,) = [c for c in cases("think") if c.scenario.id == "add_to_shopping_list"]
+    routed = NodeOnly("think", Down(), Replay(case.reference))
+    with pytest.raises(LlmError):
+        await routed.complete(think_request())
+    result = grade(case, "think", ("ThinkAnswer8", WRITE_SHOPPING), routed)
+    assert result.verdict == "error" and "connection refused" in result.model
+
+
 def test_a_node_the_model_never_answered_is_not_reached():
     (case,) = [c for c in cases("think") if c.scenario.id == "add_to_shopping_list"]
     routed = NodeOnly("think", minimal_model(), Replay(case.reference))
-    expected = (
-        "ThinkAnswer8",
-        {
-            "goal": "g",
-            "outcome": {
-                "steps": [
-                    {
-                        "description": "add",
-                        "step_type": "write",
-                        "subdomain": "shopping",
-                        "group": 0,
-                    }
-                ],
-                "decision": "plan_direct",
-            },
-        },
-    )
-    result = grade(case, "think", expected, routed)
+    result = grade(case, "think", ("ThinkAnswer8", WRITE_SHOPPING), routed)
     assert (result.verdict, result.reference) == ("not reached", "plan_direct: write shopping")
