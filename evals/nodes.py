@@ -49,6 +49,9 @@ class NodeResult(BaseModel):
     """The model's answer, graded (``plan_direct: read inventory, write shopping``)."""
     reference: str = ""
     seconds: float = 0.0
+    answer: Any = None
+    """What the model answered, as it came (its last answer, after any repairs): the words
+    the grade leaves out (a plan's descriptions, its filters) are read here."""
 
 
 class NodeRun(BaseModel):
@@ -165,6 +168,7 @@ def grade(
         return result
     if not routed.answers:
         return result
+    result.answer = routed.answers[-1]
     try:
         result.model = graded(node, answer, routed.answers[-1], message)
     except ValueError as error:
