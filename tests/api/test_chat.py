@@ -10,6 +10,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 from activities.llm.script_provider import ScriptProvider
 from api.chat import ChatSession, describe, parse_events
 from tests.api.conftest import Api
@@ -113,7 +115,8 @@ def test_ctrl_c_at_the_prompt_leaves_at_once(tmp_path):
     """Nothing waits for Enter: the prompt is read on the main thread."""
     server = _Conversations()
     process = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "chat", "--url", server.url, "--token", "t"],
+        [sys.executable, "-X", "faulthandler", "-m", "api.cli", "chat", "--url", server.url]
+        + ["--token", "t"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -126,7 +129,13 @@ def test_ctrl_c_at_the_prompt_leaves_at_once(tmp_path):
         time.sleep(0.3)  # at the prompt, waiting for a line
         process.send_signal(signal.SIGINT)
         # stdin stays open with no line on it: a prompt that waited for Enter never returns
-        assert process.wait(timeout=30) == 0
+        try:
+            code = process.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # seen once in CI: say where it waits
+            process.send_signal(signal.SIGABRT)  # faulthandler prints every thread's stack
+            stuck = process.communicate(timeout=10)[0].decode(errors="replace")
+            pytest.fail(f"chat did not leave after Ctrl-C; its stacks:\n{stuck[-4000:]}")
+        assert code == 0
     finally:
         process.kill()
         server.stop()
