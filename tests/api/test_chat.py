@@ -112,7 +112,10 @@ async def test_chat_writes_the_reply_as_it_streams(api: Api):
 
 
 def test_ctrl_c_at_the_prompt_leaves_at_once(tmp_path):
-    """Nothing waits for Enter: the prompt is read on the main thread."""
+    """Nothing waits for Enter: the prompt is read on the main thread. The process gets
+    Ctrl-C as a terminal gives it: a suite started in the background (``make test &``)
+    ignores SIGINT, its children inherit that, and Python then never raises
+    KeyboardInterrupt (CI hung here twice, its stack at ``input``)."""
     server = _Conversations()
     process = subprocess.Popen(
         [sys.executable, "-X", "faulthandler", "-m", "api.cli", "chat", "--url", server.url]
@@ -122,6 +125,7 @@ def test_ctrl_c_at_the_prompt_leaves_at_once(tmp_path):
         stderr=subprocess.STDOUT,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
         cwd=ROOT,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert process.stdout is not None
