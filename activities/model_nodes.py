@@ -233,7 +233,7 @@ class NodeActivities:
             shown=registry,
         )
         result = _result(ThinkResult, output, call)
-        held = hold_plan(result.output)
+        held = hold_plan(result.output, request.mode)
         if held != result.output:
             activity.logger.info("think held: %s -> %s", result.output, held)
         result.output = held

@@ -19,6 +19,12 @@ so a turn's history records the output as held and older histories replay unchan
   that only generates too: generated content is itself unsaved (a ``gen_`` ref, seed
   003's "pending: generated, awaiting confirmation"); the user confirms it by asking to
   save it, so a proposal before it would ask twice.
+- **The mode's confirmation rules** (seed 000's mode table, seed 003's "Plan mode can
+  still do simple ops quickly"): in quick mode a proposal runs at once ("execute, inform
+  after"); in plan mode a plan that saves content it generates (a write in a later group
+  than a generate: meals chosen for the week, a recipe invented and kept) is proposed
+  first, since the user has not seen what it saves, while a plan that writes only what the
+  user spelled out runs directly, in however many writes. Create mode forces nothing.
 - **A step runs after the steps of its group whose output it consumes** (seed 002's step
   types, seed 003's groups): a write persists content that must already exist (a
   generate's ``gen_`` refs, an analysis's choice) and changes rows that a read of its own
@@ -46,6 +52,7 @@ from __future__ import annotations
 from domain.crud.calls import WRITE_TOOLS
 from domain.formatters import format_write_confirmation
 from domain.intent import echoes, requested_change, requested_content
+from domain.modes import mode_config
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, UnderstandOutput
 from domain.step_checks import write_key
 from domain.tool_results import ToolEntry
@@ -79,19 +86,38 @@ def hold_understand(understand: UnderstandOutput, message: str) -> UnderstandOut
     )
 
 
-def hold_plan(think: ThinkOutput) -> ThinkOutput:
-    """Think's answer with its steps in data order and a proposal that writes nothing
-    run directly."""
+def hold_plan(think: ThinkOutput, mode: str | None) -> ThinkOutput:
+    """Think's answer in ``mode`` with its steps in data order, a proposal that writes
+    nothing (or any proposal in quick mode) run directly, and a plan-mode plan that saves
+    what it generates proposed."""
     steps = in_data_order(think.steps)
     if steps != think.steps:
         think = think.model_copy(update={"steps": steps})
-    if think.decision == "propose" and think.steps and not writes(think.steps):
-        think = think.model_copy(update={"decision": "plan_direct", "proposal_message": None})
+    config = mode_config(mode)
+    runs_at_once = not writes(think.steps) or config.skip_think
+    if think.decision == "propose" and think.steps and runs_at_once:
+        return think.model_copy(update={"decision": "plan_direct", "proposal_message": None})
+    if (
+        think.decision == "plan_direct"
+        and config.proposal_required
+        and saves_generated(think.steps)
+    ):
+        message = (
+            "This saves what I come up with, so I'd like your go-ahead first: "
+            f"{think.goal.rstrip('.')}."
+        )
+        return think.model_copy(update={"decision": "propose", "proposal_message": message})
     return think
 
 
 def writes(steps: list[ThinkStep]) -> bool:
     return any(s.step_type == "write" for s in steps)
+
+
+def saves_generated(steps: list[ThinkStep]) -> bool:
+    """Whether a write runs after a generate: it may save what the generate invents."""
+    first = min((s.group for s in steps if s.step_type == "generate"), default=None)
+    return first is not None and any(s.step_type == "write" and s.group > first for s in steps)
 
 
 def in_data_order(steps: list[ThinkStep]) -> list[ThinkStep]:

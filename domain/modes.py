@@ -45,12 +45,12 @@ MODES: dict[str, ModeConfig] = {
         False,
         True,
         "detailed",
-        "Propose a plan that writes in more than one step, or writes content the user has not "
-        "seen yet; run everything else directly.",
+        "Propose a plan that saves content the user has not seen yet; run everything else "
+        "directly.",
         examples=(
-            "- Writes what the user spelled out, in one step: `plan_direct`.\n"
-            "- Writes in two or more steps, or writes content the user has not seen (meals chosen "
-            "for several days): `propose`, with the steps confirming runs.\n"
+            "- Writes what the user spelled out, in one step or several: `plan_direct`.\n"
+            "- Saves content the user has not seen (meals chosen for several days): `propose`, "
+            "with the steps confirming runs.\n"
             "- Writes nothing: `plan_direct`, never `propose`."
         ),
         understand_hint="The user is in plan mode, the default.",
@@ -83,20 +83,18 @@ def mode_config(mode: str | None) -> ModeConfig:
 
 
 WRITES_NEEDING_CONFIRMATION = 2
-"""In plan mode, a plan that writes in this many steps or more is proposed first."""
+"""In plan mode, 1.0's workflow proposed a plan that writes in this many steps or more."""
 
 
-def apply_mode(mode: str | None, think: ThinkOutput) -> ThinkOutput:
-    """Think's decision held to the mode's flags (seed 000's mode table, seed 003's
-    confirmation rules; docs/ARCHITECTURE.md "Modes"):
+def apply_mode_1_0(mode: str | None, think: ThinkOutput) -> ThinkOutput:
+    """The workflow's mode rules for turns that started on 1.0 (without the change
+    ``mode-rules-in-think``, ``workflows.versions``); today's rules are held in Think's
+    activity (``domain.enforced.hold_plan``). Leaves with the change's old path, in 1.2
+    (docs/HOWTO.md "Change the turn's control flow").
 
-    - ``quick`` (``skip_think``): Think is only reached when Understand could not take the
-      quick path, and then runs minimally: a proposal is run at once ("execute, inform
-      after"); a question about critical missing information still stands.
-    - ``plan`` (``proposal_required``): a complex plan is confirmed first. A plan that
-      writes in two or more steps, which Think chose to run directly, becomes a proposal;
-      a simple one still runs directly ("Plan mode can still do simple ops quickly").
-    - ``create``: no proposal is forced; Think may still propose (confirmation optional).
+    - ``quick`` (``skip_think``): a proposal is run at once.
+    - ``plan`` (``proposal_required``): a plan that writes in two or more steps, which Think
+      chose to run directly, becomes a proposal.
     """
     config = mode_config(mode)
     if config.skip_think and think.decision == "propose" and think.steps:

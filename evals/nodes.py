@@ -119,7 +119,7 @@ def first_turn(scenario: Scenario) -> Scenario:
     return scenario.model_copy(update={"turns": scenario.turns[:1]})
 
 
-def graded(node: str, answer: str, content: Any, message: str) -> str:
+def graded(node: str, answer: str, content: Any, message: str, mode: str | None = None) -> str:
     """The answer as the system holds it, in the words it is graded by (``ValueError``
     when it does not fit the answer model)."""
     if isinstance(content, str):
@@ -137,7 +137,7 @@ def graded(node: str, answer: str, content: Any, message: str) -> str:
     except ValidationError as error:
         raise ValueError(str(error).splitlines()[0]) from None
     if node == "think":
-        plan = hold_plan(output)
+        plan = hold_plan(output, mode)
         kinds = sorted({f"{s.step_type} {s.subdomain}" for s in plan.steps})
         changes = [k for k in kinds if k.startswith(("write", "generate"))]
         kinds = changes or [k for k in kinds if k.startswith("read")]
@@ -156,11 +156,11 @@ def grade(
     """The model's last answer to ``node`` against the reference's (``expected``: its
     answer model's name and answer)."""
     answer, content = expected
-    message = case.scenario.turns[0].say
+    message, mode = case.scenario.turns[0].say, case.scenario.turns[0].mode
     result = NodeResult(
         id=case.scenario.id,
         verdict="not reached",
-        reference=graded(node, answer, content, message),
+        reference=graded(node, answer, content, message, mode),
         seconds=round(seconds, 1),
     )
     if routed.error is not None:
@@ -170,7 +170,7 @@ def grade(
         return result
     result.answer = routed.answers[-1]
     try:
-        result.model = graded(node, answer, routed.answers[-1], message)
+        result.model = graded(node, answer, routed.answers[-1], message, mode)
     except ValueError as error:
         result.verdict, result.model = "invalid", str(error)[:80]
         return result

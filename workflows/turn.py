@@ -39,6 +39,7 @@ from workflows.routing import (
     route_after_understand,
 )
 from workflows.state import TurnState
+from workflows.versions import MODE_RULES_IN_THINK
 
 with workflow.unsafe.imports_passed_through():
     from activities.model_nodes import NodeActivities
@@ -59,7 +60,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.curation import apply_curation
     from domain.execution_summary import PlannedStep, unmet_change
     from domain.mentions import plain_text
-    from domain.modes import BYPASS_MODES, apply_mode
+    from domain.modes import BYPASS_MODES, apply_mode_1_0
     from domain.nodes import DisambiguationOption, ToolCall, UnderstandOutput
     from domain.tool_results import ToolEntry
     from workflows.events import Clarifying, Proposed, Thinking
@@ -198,7 +199,9 @@ class TurnWorkflow:
         think = result.output
         workflow.logger.info("think: %s, %d steps", think.decision, len(think.steps))
         state.progress.goal = think.goal
-        think = state.think = apply_mode(state.mode, think)  # held to the mode's rules
+        if not state.versions.has(MODE_RULES_IN_THINK):  # a turn started on 1.0
+            think = apply_mode_1_0(state.mode, think)
+        state.think = think  # held to the mode's rules in the activity
         route = route_after_think(think)
         if route == Route.ASK and think.decision == "propose":
             self.log.emit(

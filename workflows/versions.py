@@ -34,7 +34,19 @@ class Change:
     so that runs which recorded the marker still replay; removed a release later."""
 
 
-CHANGES: tuple[Change, ...] = ()
+MODE_RULES_IN_THINK = "mode-rules-in-think"
+
+CHANGES: tuple[Change, ...] = (
+    Change(
+        id=MODE_RULES_IN_THINK,
+        release="1.1.0",
+        what=(
+            "Think's activity holds the plan to the mode's rules (domain.enforced.hold_plan: "
+            "plan mode proposes a plan that saves what it generates); the workflow no longer "
+            "proposes a plan-mode plan because it writes in two or more steps"
+        ),
+    ),
+)
 """The changes in force, in the order they are asked (append; never reorder)."""
 
 

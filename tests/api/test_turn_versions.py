@@ -14,11 +14,11 @@ from temporalio.client import Client, WorkflowHandle
 from temporalio.worker import Worker
 
 from api.temporal import connect
-from api.turn_versions import CHANGE_VERSION, lines, report, waiting
+from api.turn_versions import CHANGE_VERSION, Report, lines, report, waiting
 from domain.settings import Settings
 from tests.api.test_cli import alfred
 from tests.workflows.variants import TurnOfARelease
-from workflows.versions import Change
+from workflows.versions import CHANGES, Change
 
 LIVE = Change(id="live-change", release="9.1.0", what="a test change, shipped")
 OLD = Change(id="old-change", release="9.0.0", what="a test change, deprecated", deprecated=True)
@@ -99,7 +99,8 @@ async def test_the_command_names_turns_of_a_release_before_1_0_until_they_end(
             alfred, "turns", "versions", cwd=tmp_path, ALFRED_TEMPORAL_ADDRESS=dev_temporal
         )
     assert held.returncode == 1, held.stderr
-    assert "CHANGES is empty" in held.stdout
+    for change in CHANGES:  # a turn of before 1.0 recorded none of them
+        assert f"{change.id} (live, since {change.release}): " in held.stdout
     assert f"release before 1.0, which this release cannot run: {ids['old-turn']}" in held.stdout
     ended = f'WorkflowId = "{ids["old-turn"]}" AND ExecutionStatus = "Running"'
     await visible(client, ended, {})  # visibility sees the turn end
@@ -108,3 +109,11 @@ async def test_the_command_names_turns_of_a_release_before_1_0_until_they_end(
     )
     assert free.returncode == 0, free.stdout + free.stderr
     assert ids["old-turn"] not in free.stdout
+
+
+def test_with_no_change_in_flight_the_report_says_so():
+    said = lines(Report(running=["turn-1"], holding=[], before_1_0=[]))
+    assert said == [
+        "1 running turn(s)",
+        "no change of the turn's control flow is in flight (CHANGES is empty)",
+    ]

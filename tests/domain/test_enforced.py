@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.enforced import hold_act, hold_plan, hold_understand, in_data_order, retrievable
-from domain.modes import MODES, apply_mode
+from domain.modes import MODES, apply_mode_1_0
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
 from domain.tool_results import ToolEntry
 
@@ -146,40 +146,87 @@ def test_a_choice_keeps_its_question():
 # --- a plan that writes nothing is never proposed -------------------------------------------
 
 
-def test_a_proposal_that_only_reads_runs_directly():
-    held = hold_plan(proposal(step("read"), step("analyze", 1)))
+@pytest.mark.parametrize("mode", list(MODES))
+def test_a_proposal_that_only_reads_runs_directly(mode: str):
+    held = hold_plan(proposal(step("read"), step("analyze", 1)), mode)
     assert held.decision == "plan_direct" and held.proposal_message is None
     assert groups(held) == [("read", 0), ("analyze", 1)]
 
 
 def test_a_proposal_that_only_generates_runs_directly():
     """Generated content is unsaved until a write: the user confirms it by saving it."""
-    held = hold_plan(proposal(step("read", subdomain="inventory"), step("generate", 1)))
+    held = hold_plan(proposal(step("read", subdomain="inventory"), step("generate", 1)), "plan")
     assert held.decision == "plan_direct"
 
 
-def test_a_proposal_that_writes_stands():
-    said = proposal(step("generate"), step("write", 1))
-    assert hold_plan(said) == said
+@pytest.mark.parametrize("mode", ["plan", "create"])
+def test_a_proposal_that_writes_stands(mode: str):
+    said = proposal(step("write", subdomain="shopping"))
+    assert hold_plan(said, mode) == said
 
 
 def test_a_proposal_without_steps_stands():
     """Confirming it sends the turn back to Think: there is nothing to run directly."""
     said = proposal()
-    assert hold_plan(said) == said
-
-
-def test_a_question_and_a_direct_plan_stand():
-    question = ThinkOutput(goal="g", decision="clarify", clarification_questions=["Which days?"])
-    direct = plan(step("read"), step("write", 1, "shopping"))
-    assert hold_plan(question) == question and hold_plan(direct) == direct
+    assert hold_plan(said, "plan") == said
 
 
 @pytest.mark.parametrize("mode", list(MODES))
-def test_the_modes_rules_keep_a_held_plan_as_it_is(mode: str):
-    """apply_mode (the workflow's) never turns a held no-write plan back into a proposal."""
-    held = hold_plan(proposal(step("read"), step("generate", 1)))
-    assert apply_mode(mode, held) == held
+def test_a_question_and_a_direct_plan_of_what_the_user_said_stand(mode: str):
+    question = ThinkOutput(goal="g", decision="clarify", clarification_questions=["Which days?"])
+    direct = plan(step("read"), step("write", 1, "shopping"))
+    assert hold_plan(question, mode) == question and hold_plan(direct, mode) == direct
+
+
+# --- the mode's confirmation rules ---------------------------------------------------------
+
+
+def test_quick_mode_runs_a_proposal_that_writes_at_once():
+    held = hold_plan(proposal(step("generate"), step("write", 1)), "quick")
+    assert held.decision == "plan_direct" and held.proposal_message is None
+
+
+@pytest.mark.parametrize("mode", ["plan", None])
+def test_plan_mode_proposes_a_plan_that_saves_what_it_generates(mode: str | None):
+    """The default mode is plan: the user has not seen what the write would save."""
+    held = hold_plan(plan(step("read"), step("generate", 1), step("write", 2)), mode)
+    assert held.decision == "propose"
+    assert held.proposal_message == (
+        "This saves what I come up with, so I'd like your go-ahead first: g."
+    )
+
+
+def test_a_save_planned_beside_its_generate_is_proposed_once_it_runs_after_it():
+    held = hold_plan(plan(step("generate"), step("write", subdomain="meal_plans")), "plan")
+    assert held.decision == "propose" and groups(held) == [("generate", 0), ("write", 1)]
+
+
+def test_plan_mode_runs_writes_the_user_spelled_out_directly_however_many():
+    """ "I bought eggs and ticked them off": an inventory write and a shopping write."""
+    spelled_out = plan(
+        step("write", subdomain="inventory"),
+        step("write", subdomain="shopping"),
+        step("write", 1, "tasks"),
+    )
+    assert hold_plan(spelled_out, "plan") == spelled_out
+
+
+def test_a_write_before_the_generate_saves_none_of_it():
+    earlier = plan(step("write", subdomain="shopping"), step("generate", 1))
+    assert hold_plan(earlier, "plan") == earlier
+
+
+def test_create_mode_forces_no_proposal():
+    generated_and_saved = plan(step("generate"), step("write", 1))
+    assert hold_plan(generated_and_saved, "create") == generated_and_saved
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_the_1_0_workflow_rules_keep_a_held_plan_as_it_is(mode: str):
+    """apply_mode_1_0 (turns started on 1.0) never turns a held no-write plan back into a
+    proposal."""
+    held = hold_plan(proposal(step("read"), step("generate", 1)), mode)
+    assert apply_mode_1_0(mode, held) == held
 
 
 # --- a step runs after the steps of its group it consumes -----------------------------------
@@ -187,12 +234,12 @@ def test_the_modes_rules_keep_a_held_plan_as_it_is(mode: str):
 
 def test_a_write_sharing_a_group_with_a_generate_runs_after_it():
     """Seed 002's "generate then save", written with both steps in group 0."""
-    held = hold_plan(plan(step("generate"), step("write")))
+    held = hold_plan(plan(step("generate"), step("write")), "create")
     assert groups(held) == [("generate", 0), ("write", 1)]
 
 
 def test_later_groups_move_up_by_the_groups_a_split_adds():
-    held = hold_plan(plan(step("generate"), step("write"), step("read", 1, "shopping")))
+    held = hold_plan(plan(step("generate"), step("write"), step("read", 1, "shopping")), "create")
     assert groups(held) == [("generate", 0), ("write", 1), ("read", 2)]
 
 

@@ -315,8 +315,10 @@ async def test_a_ui_edit_seen_by_a_turn_that_writes_a_row_fails(eval_stack):
     assert failures(result) == ["turn 1: no writes"]
 
 
-async def test_the_week_and_its_list_are_proposed_by_the_rule_whatever_think_decided(eval_stack):
-    """plan_week_confirmed: Think may run the two writes directly; plan mode proposes them."""
+async def test_a_week_run_directly_is_thinks_error_and_fails(eval_stack):
+    """plan_week_confirmed: meals the plan chooses are content the user has not seen, which
+    plan mode's guidance says to propose; no rule can tell from these steps (read, write,
+    write) that a write chooses them, so a direct plan is Think's call, and wrong."""
     cassette = reference("plan_week_confirmed")
     think = next(c for c in cassette.calls if c.node == "think")
     think.content["outcome"] = {
@@ -324,8 +326,8 @@ async def test_the_week_and_its_list_are_proposed_by_the_rule_whatever_think_dec
         "steps": think.content["outcome"]["steps"],
     }
     result = await run_with(eval_stack, "plan_week_confirmed", cassette)
-    assert result.turns[0].pauses == ["proposal"]
-    assert failures(result) == []
+    assert result.turns[0].pauses == []
+    assert "turn 1: pauses" in failures(result)
 
 
 async def test_a_week_of_dinners_without_its_shopping_list_fails(eval_stack):

@@ -50,7 +50,7 @@ async def test_completing_with_items_pending_is_refused_until_every_item_is_save
         )
     )
     async with turns.worker(script):
-        handle = await turns.start("plan an Indian dinner and save the recipes")
+        handle = await turns.start("plan an Indian dinner and save the recipes", mode="create")
         result = await handle.result()
         await keep_history(handle, "batch_saved")
         batch = (await progress(handle)).steps[1].batch
@@ -82,7 +82,8 @@ async def test_a_step_that_keeps_completing_early_ends_with_the_unsaved_items_fl
         )
     )
     async with turns.worker(script):
-        result = await (await turns.start("an Indian dinner, and save it all")).result()
+        started = await turns.start("an Indian dinner, and save it all", mode="create")
+        result = await started.result()
     assert result.status == "completed"
     assert await saved_names(turns, executor) == ["Butter Chicken"]
     reply_prompt = [c.user for c in script.calls if c.node == "reply"][0]

@@ -1,14 +1,37 @@
-"""The mode's flags in a running turn (``domain.modes.apply_mode``)."""
+"""The mode's confirmation rules in a running turn (``domain.enforced.hold_plan``)."""
 
 from __future__ import annotations
 
 from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import Kitchen
-from tests.workflows.conftest import Turns, progress, wait_for
+from tests.workflows.conftest import Turns, keep_history, progress, wait_for
 from tests.workflows.script import complete, plan, propose, reply, step, tool, understand
 
 
-async def test_in_plan_mode_a_plan_that_writes_twice_is_proposed_first(turns: Turns, executor):
+async def test_in_plan_mode_a_plan_that_saves_what_it_generates_is_proposed_first(
+    turns: Turns, executor
+):
+    script = turns.script(
+        understand(),
+        plan(
+            "Dinners for the week",
+            step("Choose the week's dinners", "generate", "meal_plans"),
+            step("Save gen_meal_1", "write", "meal_plans", group=1),
+        ),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("sort out my dinners this week")
+        paused = await wait_for(handle, lambda p: p.pending is not None)
+        await handle.cancel()  # and let it end while the worker runs: no task left open
+        await wait_for(handle, lambda p: p.status == "cancelled")
+        await keep_history(handle, "plan_saving_generated_proposed")
+    assert paused.pending.kind == "proposal"
+    assert paused.pending.message.startswith("This saves what I come up with")
+    assert [c.node for c in script.calls] == ["understand", "think"]  # nothing generated yet
+    assert await Kitchen(executor, turns.user_id, SessionIdRegistry()).names("meal_plans") == []
+
+
+async def test_in_plan_mode_writes_the_user_spelled_out_run_directly(turns: Turns, executor):
     script = turns.script(
         understand(),
         plan(
@@ -16,15 +39,21 @@ async def test_in_plan_mode_a_plan_that_writes_twice_is_proposed_first(turns: Tu
             step("Add milk", "write", "shopping"),
             step("Remind me to buy bread", "write", "tasks", group=1),
         ),
+        tool("db_create", table="shopping_list", data={"name": "milk"}),
+        complete("Added milk"),
+        tool("db_create", at_step=1, table="tasks", data={"title": "Buy bread"}),
+        complete("Added the task", at_step=1),
+        reply("Added milk and a reminder about bread."),
     )
     async with turns.worker(script):
         handle = await turns.start("add milk and remind me about bread")
-        paused = await wait_for(handle, lambda p: p.pending is not None)
-        await handle.cancel()  # and let it end while the worker runs: no task left open
-        await wait_for(handle, lambda p: p.status == "cancelled")
-    assert paused.pending.kind == "proposal"
-    assert paused.pending.message.startswith("This changes your kitchen in 2 steps")
-    assert await Kitchen(executor, turns.user_id, SessionIdRegistry()).names("shopping_list") == []
+        result = await handle.result()
+        shown = await progress(handle)
+    assert result.response == "Added milk and a reminder about bread."
+    assert shown.pending is None and [s.status for s in shown.steps] == ["completed"] * 2
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert await kitchen.names("shopping_list") == ["milk"]
+    assert await kitchen.names("tasks") == ["Buy bread"]
 
 
 async def test_in_quick_mode_a_proposal_runs_at_once(turns: Turns, executor):

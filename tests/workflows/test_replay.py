@@ -186,9 +186,10 @@ async def test_a_change_is_asked_at_start_and_runs_from_before_it_keep_the_old_p
     turns: Turns,
 ):
     before = await _quick_read_history(turns, TurnWorkflow)
-    assert patches(before) == []  # a 1.0 run records no marker
+    in_force = [change.id for change in CHANGES]
+    assert patches(before) == in_force  # a run of the release before
     after = await _quick_read_history(turns, TurnWorkflowWithAChange)
-    assert patches(after) == [MARK_FIRST.id]
+    assert patches(after) == [*in_force, MARK_FIRST.id]
     # asked in the first workflow task, before any local activity's result
     marker = next(
         i for i, e in enumerate(after.events) if e.HasField("marker_recorded_event_attributes")
@@ -210,7 +211,7 @@ async def test_a_deprecated_change_replays_the_runs_that_recorded_it_then_leaves
     released = await _quick_read_history(turns, TurnWorkflowWithAChange)
     assert await replays(released, TurnWorkflowChangeDeprecated)  # release N+1
     deprecated = await _quick_read_history(turns, TurnWorkflowChangeDeprecated)
-    assert patches(deprecated) == [MARK_FIRST.id]
+    assert patches(deprecated) == [*(change.id for change in CHANGES), MARK_FIRST.id]
     assert await replays(deprecated, TurnWorkflowChangeDeprecated)
     # release N+2: a deprecated marker is skipped, a release N marker is not
     assert await replays(deprecated, TurnWorkflowChangeRemoved)

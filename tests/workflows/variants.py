@@ -13,14 +13,15 @@ from temporalio import workflow
 with workflow.unsafe.imports_passed_through():
     from workflows.interface import TurnInput, TurnOutput
     from workflows.turn import TurnWorkflow
-    from workflows.versions import Change, Versions
+    from workflows.versions import CHANGES, Change, Versions
 
 MARK_FIRST = Change(
     id="mark-first",
     release="test",
     what="the turn's row is marked running once more before Understand",
 )
-"""A change for the tests: its new path issues one command more (a ``mark_turn``)."""
+"""A change for the tests: its new path issues one command more (a ``mark_turn``), asked
+after the changes in force."""
 
 
 @workflow.defn(name="TurnWorkflow")
@@ -55,7 +56,7 @@ class TurnWorkflowWithAChange(_WithMarkFirst):
 
     @workflow.run
     async def run(self, turn: TurnInput) -> TurnOutput:
-        self.state.versions = Versions((self.change,))
+        self.state.versions = Versions((*CHANGES, self.change))
         return await super().run(turn)
 
 
@@ -68,7 +69,7 @@ class TurnWorkflowChangeDeprecated(_WithMarkFirst):
 
     @workflow.run
     async def run(self, turn: TurnInput) -> TurnOutput:
-        self.state.versions = Versions((self.change,))
+        self.state.versions = Versions((*CHANGES, self.change))
         return await super().run(turn)
 
 
