@@ -233,7 +233,8 @@ class NodeActivities:
             shown=registry,
         )
         result = _result(ThinkResult, output, call)
-        held = hold_plan(result.output, request.mode)
+        answered = request.pending is not None and request.pending.kind == "proposal"
+        held = hold_plan(result.output, request.mode, answered_proposal=answered)
         if held != result.output:
             activity.logger.info("think held: %s -> %s", result.output, held)
         result.output = held

@@ -24,7 +24,9 @@ so a turn's history records the output as held and older histories replay unchan
   after"); in plan mode a plan that saves content it generates (a write in a later group
   than a generate: meals chosen for the week, a recipe invented and kept) is proposed
   first, since the user has not seen what it saves, while a plan that writes only what the
-  user spelled out runs directly, in however many writes. Create mode forces nothing.
+  user spelled out runs directly, in however many writes; so does a plan made after the
+  user answered the turn's proposal (they have confirmed or adjusted it). Create mode
+  forces nothing.
 - **A step runs after the steps of its group whose output it consumes** (seed 002's step
   types, seed 003's groups): a write persists content that must already exist (a
   generate's ``gen_`` refs, an analysis's choice) and changes rows that a read of its own
@@ -86,10 +88,14 @@ def hold_understand(understand: UnderstandOutput, message: str) -> UnderstandOut
     )
 
 
-def hold_plan(think: ThinkOutput, mode: str | None) -> ThinkOutput:
+def hold_plan(
+    think: ThinkOutput, mode: str | None, *, answered_proposal: bool = False
+) -> ThinkOutput:
     """Think's answer in ``mode`` with its steps in data order, a proposal that writes
     nothing (or any proposal in quick mode) run directly, and a plan-mode plan that saves
-    what it generates proposed."""
+    what it generates proposed, unless the user has just answered this turn's proposal
+    (``answered_proposal``: "yes, but only three days" is planned directly, not asked
+    again)."""
     steps = in_data_order(think.steps)
     if steps != think.steps:
         think = think.model_copy(update={"steps": steps})
@@ -100,6 +106,7 @@ def hold_plan(think: ThinkOutput, mode: str | None) -> ThinkOutput:
     if (
         think.decision == "plan_direct"
         and config.proposal_required
+        and not answered_proposal
         and saves_generated(think.steps)
     ):
         message = (

@@ -196,6 +196,12 @@ def test_plan_mode_proposes_a_plan_that_saves_what_it_generates(mode: str | None
     )
 
 
+def test_a_plan_made_after_the_user_answered_the_proposal_is_not_proposed_again():
+    """ "Yes, but only three days": Think plans the adjusted steps directly."""
+    adjusted = plan(step("generate", subdomain="meal_plans"), step("write", 1, "meal_plans"))
+    assert hold_plan(adjusted, "plan", answered_proposal=True) == adjusted
+
+
 def test_a_save_planned_beside_its_generate_is_proposed_once_it_runs_after_it():
     held = hold_plan(plan(step("generate"), step("write", subdomain="meal_plans")), "plan")
     assert held.decision == "propose" and groups(held) == [("generate", 0), ("write", 1)]

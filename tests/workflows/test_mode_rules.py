@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import Kitchen
-from tests.workflows.conftest import Turns, keep_history, progress, wait_for
+from tests.workflows.conftest import Turns, keep_history, progress, send, wait_for
 from tests.workflows.script import complete, plan, propose, reply, step, tool, understand
+from workflows.interface import UserInput
 
 
 async def test_in_plan_mode_a_plan_that_saves_what_it_generates_is_proposed_first(
@@ -29,6 +30,36 @@ async def test_in_plan_mode_a_plan_that_saves_what_it_generates_is_proposed_firs
     assert paused.pending.message.startswith("This saves what I come up with")
     assert [c.node for c in script.calls] == ["understand", "think"]  # nothing generated yet
     assert await Kitchen(executor, turns.user_id, SessionIdRegistry()).names("meal_plans") == []
+
+
+async def test_a_plan_adjusted_in_answer_to_the_proposal_runs_without_a_second_one(
+    turns: Turns, executor
+):
+    """ "Yes, but just one": Think plans the adjusted steps, which run; no second proposal."""
+    invent = step("Invent a soup", "generate", "recipes")
+    save = step("Save gen_recipe_1", "write", "recipes", group=1)
+    soup = {"type": "recipe", "content": {"name": "Leek Soup", "servings": 2}}
+    script = turns.script(
+        understand(),
+        plan("Soups to keep", invent, save),
+        understand(),
+        plan("One soup to keep", invent, save),
+        complete("Invented a soup", artifacts=[soup]),
+        tool("db_create", at_step=1, table="recipes", data=[{"id": "gen_recipe_1"}]),
+        complete("Saved it", at_step=1),
+        reply("Saved Leek Soup."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("invent a few soups and keep them")
+        paused = await wait_for(handle, lambda p: p.pending is not None)
+        assert paused.pending.kind == "proposal"
+        await send(handle, UserInput(input_id="adjust-1", action="answer", text="yes, just one"))
+        result = await handle.result()
+    assert result.status == "completed" and result.response == "Saved Leek Soup."
+    thinks = [c for c in script.calls if c.node == "think"]
+    assert len(thinks) == 2 and "yes, just one" in thinks[1].user
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert await kitchen.names("recipes") == ["Leek Soup"]
 
 
 async def test_in_plan_mode_writes_the_user_spelled_out_run_directly(turns: Turns, executor):
