@@ -158,7 +158,8 @@ async def test_a_finished_turn_shows_each_batch_items_status(api: Api):
     )
     async with api.worker(script(*save_all)):
         started = await api.post(
-            f"/v1/conversations/{conversation}/messages", json={"text": "dinner, saved"}
+            f"/v1/conversations/{conversation}/messages",
+            json={"text": "dinner, saved", "mode": "create"},  # plan mode would propose it
         )
         done = await settled(api, started.json()["id"], "completed")
     batch = done["steps"][1]["batch"]
