@@ -45,7 +45,7 @@ from domain.conversation import ConversationState
 from domain.enforced import hold_act, hold_plan, hold_understand, retrievable
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
-from domain.plan_examples import ExampleSet, think_prompt
+from domain.plan_examples import DEFAULT_EXAMPLES, ExampleSet, think_prompt
 from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
 from domain.registry import RegistryDelta, SessionIdRegistry
 from domain.step_checks import refs_claimed
@@ -155,7 +155,7 @@ class NodeActivities:
         context_budget: int = context.CONDENSED_BUDGET,
         act_budget: int = context.ACT_BUDGET,
         states: SavedStates,
-        think_examples: ExampleSet = "abstract",
+        think_examples: ExampleSet = DEFAULT_EXAMPLES,
     ) -> None:
         self.gateway = gateway
         self.context_budget = context_budget

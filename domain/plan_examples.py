@@ -25,6 +25,9 @@ from domain.modes import DEFAULT_MODE, mode_config
 from domain.prompts import RenderedPrompt, load, render
 
 ExampleSet = Literal["abstract", "library"]
+DEFAULT_EXAMPLES: ExampleSet = "library"
+"""Chosen by measurement: Think alone matched the reference plan more often with the
+library in every A/B run so far (docs/EVALS.md)."""
 PATTERNS = "think_patterns"
 LIBRARY = "think_library"
 SHOWN = 3

@@ -8,6 +8,8 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from domain.plan_examples import DEFAULT_EXAMPLES, ExampleSet
+
 EVAL_PRICES: dict[str, tuple[float, float]] = {
     "gpt-4.1": (2.00, 8.00),
     "gpt-4.1-mini": (0.40, 1.60),
@@ -105,10 +107,11 @@ class Settings(BaseSettings):
     """Understand, Think and Reply context budget (estimated tokens; seed 000)."""
     act_budget_tokens: int = 25_000
     """Act context budget (estimated tokens; seed 000)."""
-    think_examples: Literal["abstract", "library"] = "abstract"
-    """The plan examples in Think's prompt (``ALFRED_THINK_EXAMPLES``): ``abstract``, the
-    same step patterns with placeholders for every request; ``library``, up to three
-    entries of ``prompts/think_library`` most like the request (``domain.plan_examples``)."""
+    think_examples: ExampleSet = DEFAULT_EXAMPLES
+    """The plan examples in Think's prompt (``ALFRED_THINK_EXAMPLES``): ``library`` (the
+    default), up to three entries of ``prompts/think_library`` most like the request, the
+    abstract patterns when none is like it; ``abstract``, the same step patterns with
+    placeholders for every request (``domain.plan_examples``)."""
 
     # --- the front door and the embedded stack ---------------------------------------------
     api_host: str = "127.0.0.1"

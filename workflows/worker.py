@@ -20,7 +20,7 @@ from activities.saved_state import SavedStates
 from activities.turn_state import TurnStateActivities
 from domain.crud.executor import CrudExecutor
 from domain.ledger import Prices
-from domain.plan_examples import ExampleSet
+from domain.plan_examples import DEFAULT_EXAMPLES, ExampleSet
 from domain.settings import Settings
 from domain.turn_store import Sessions
 from workflows.bypass_turn import BypassTurnWorkflow
@@ -59,7 +59,7 @@ def turn_activities(
     context_budget: int = 8_000,
     act_budget: int = 25_000,
     prices: Prices | None = None,
-    think_examples: ExampleSet = "abstract",
+    think_examples: ExampleSet = DEFAULT_EXAMPLES,
 ) -> dict[str, Callable[..., Any]]:
     """Every activity of a turn by its registered name (tests replace one by name).
     ``prices`` is the table model calls are charged at (none: every call unpriced);

@@ -12,6 +12,7 @@ from activities.saved_state import SavedStates
 from domain.conversation import ConversationState, TurnRecord
 from domain.modes import MODES
 from domain.nodes import ThinkStep, UnderstandOutput
+from domain.plan_examples import DEFAULT_EXAMPLES, plan_examples
 from domain.prompts import load
 from domain.tokens import estimate_tokens
 from domain.tool_results import ToolEntry
@@ -83,7 +84,7 @@ async def test_the_mode_shapes_understands_and_thinks_system_prompts(sessions, u
         config = MODES[mode]
         assert config.understand_hint in prompts[("understand", i)]
         assert f"In {mode} mode:\n\n{config.examples}" in prompts[("think", i)]
-        assert load("think_patterns").text.strip() in prompts[("think", i)]
+        assert plan_examples(DEFAULT_EXAMPLES, "add milk")[0] in prompts[("think", i)]
         assert f"At most {config.max_steps} steps." in prompts[("think", i)]
     assert "quick path whenever" in prompts[("understand", 0)]
     assert "quick path whenever" not in prompts[("understand", 1)]
@@ -139,15 +140,17 @@ async def test_think_records_a_proposal_that_writes_nothing_as_a_plan_run_direct
     assert [(s.step_type, s.group) for s in result.output.steps] == [("read", 0), ("generate", 0)]
 
 
-async def test_thinks_examples_follow_the_setting_and_are_recorded_with_the_call(sessions, user):
+async def test_thinks_examples_are_the_librarys_unless_set_and_are_recorded_with_the_call(
+    sessions, user
+):
     clarify = {"goal": "g", "outcome": {"decision": "clarify", "clarification_questions": ["?"]}}
     script = ScriptProvider.from_responses([{"node": "think", "output": clarify, "repeat": True}])
     ref = await saved(sessions, user, history_words=1)
     message = "we've run out of coffee filters, put some on the shopping list"
     think = ThinkRequest(message=message, mode="plan", understand=UnderstandOutput(), state_ref=ref)
     env = ActivityEnvironment()
-    library = await env.run(nodes(script, sessions, think_examples="library").think, think)
-    abstract = await env.run(nodes(script, sessions).think, think)
+    library = await env.run(nodes(script, sessions).think, think)
+    abstract = await env.run(nodes(script, sessions, think_examples="abstract").think, think)
     picked, fixed = script.calls[0].system, script.calls[1].system
     assert '- "we need paper towels and dish soap" →' in picked
     assert load("think_patterns").text.strip() not in picked

@@ -135,11 +135,11 @@ def test_the_library_prompt_shows_the_picked_requests_and_plans_never_their_cues
     assert "Cues:" not in prompt.text and "$" not in prompt.text
 
 
-def test_the_setting_chooses_the_examples_and_defaults_to_abstract(monkeypatch):
+def test_the_setting_chooses_the_examples_and_defaults_to_the_library(monkeypatch):
     monkeypatch.delenv("ALFRED_THINK_EXAMPLES", raising=False)
-    assert Settings(_env_file=None).think_examples == "abstract"
-    monkeypatch.setenv("ALFRED_THINK_EXAMPLES", "library")
     assert Settings(_env_file=None).think_examples == "library"
+    monkeypatch.setenv("ALFRED_THINK_EXAMPLES", "abstract")
+    assert Settings(_env_file=None).think_examples == "abstract"
     monkeypatch.setenv("ALFRED_THINK_EXAMPLES", "both")
     with pytest.raises(ValidationError):
         Settings(_env_file=None)
