@@ -28,7 +28,7 @@ from domain.execution_summary import (
     batch_progress,
     next_step,
     plan_overview,
-    primary_output,
+    primary_step,
     stopped_step,
     warnings,
 )
@@ -377,7 +377,9 @@ def think_context(
     )
 
 
-def _format_step_result(result: StepResult, *, full: bool) -> str:
+def _format_step_result(result: StepResult, *, full: bool, data_shown: str = "") -> str:
+    """``data_shown``: the section that shows the step's data instead (Reply's primary
+    output), so it is not sent twice."""
     head = (
         f"Step {result.step_index} ({result.step_type}, {result.subdomain}): "
         f"{result.description} → {result.outcome}. {result.summary}"
@@ -391,7 +393,7 @@ def _format_step_result(result: StepResult, *, full: bool) -> str:
         return f"{head} [{rows} rows; use retrieve_step {result.step_index} for the data]"
     parts = [head]
     if result.data is not None:
-        parts.append(f"data: {_json(result.data)}")
+        parts.append(f"data: under {data_shown}" if data_shown else f"data: {_json(result.data)}")
     for tool in result.tool_results:
         parts.append(f"tool result: {_json(tool.as_dict())}")
     if result.note:
@@ -540,7 +542,12 @@ def reply_context(
 ) -> Fitted:
     """``written`` is the turn's record of its writes: the execution summary ends with what
     was changed, in the words the turn's ending uses, a blocked step's writes included."""
-    outcome = [_format_step_result(r, full=True) for r in step_results]
+    primary = primary_step(step_results)
+    lead = primary if primary is not None and primary.data is not None else None
+    outcome = [
+        _format_step_result(r, full=True, data_shown="Primary output" if r is lead else "")
+        for r in step_results
+    ]
     if blocked is not None:
         outcome.append(_format_step_result(stopped_step(blocked, plan), full=True))
     if quick_result is not None:
@@ -554,7 +561,11 @@ def reply_context(
             "NOT YET SAVED (show in full, offer to save): "
             + ", ".join(f"{registry.label(r)}" for r in generated)
         )
-        status += [f"{registry.label(r)}: {_json(c)}" for r, c in generated.items()]
+        shown = set(lead.artifacts) if lead is not None else set()
+        status += [
+            f"{registry.label(r)}: {'under Primary output' if r in shown else _json(c)}"
+            for r, c in generated.items()
+        ]
     if saved:
         status.append(
             "ALREADY SAVED this turn (don't offer to save): "
@@ -574,7 +585,7 @@ def reply_context(
             Section("Warnings", "\n".join(warned), 99),
             Section("Plan overview", plan_overview(plan), 87),
             Section("Batch progress", batch_progress(step_results), 89),
-            Section("Primary output", primary_output(step_results), 86),
+            Section("Primary output", _primary_output(primary), 86),
             Section("Execution summary", "\n\n".join(outcome) or "(nothing was executed)", 85),
             Section("Saved vs generated", "\n".join(status), 88),
             Section("Problems", "\n".join(problems), 88),
@@ -584,6 +595,14 @@ def reply_context(
         ],
         budget,
     )
+
+
+def _primary_output(step: StepResult | None) -> str:
+    """The step Reply leads with, and its data: the one place Reply is sent it."""
+    if step is None:
+        return ""
+    head = f"Step {step.step_index} ({step.step_type}): {step.description}"
+    return f"{head}\n{_json(step.data)}" if step.data is not None else head
 
 
 def phase_section(state: ConversationState) -> str:

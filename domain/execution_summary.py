@@ -68,12 +68,12 @@ def batch_progress(step_results: Sequence[StepResult]) -> str:
     )
 
 
-def primary_output(step_results: Sequence[StepResult]) -> str:
-    """The last analyze or generate step: what the user most likely wants to see."""
+def primary_step(step_results: Sequence[StepResult]) -> StepResult | None:
+    """The last completed analyze or generate step: what the user most likely wants to see."""
     for result in reversed(step_results):
         if result.step_type in ("analyze", "generate") and result.outcome == "completed":
-            return f"Step {result.step_index} ({result.step_type}): {result.description}"
-    return ""
+            return result
+    return None
 
 
 def changed_anything(step_results: Sequence[StepResult], stopped: StepExit | None = None) -> bool:

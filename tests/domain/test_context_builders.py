@@ -270,6 +270,42 @@ def test_reply_marks_saved_and_generated_content_and_the_conversation_phase():
     assert "## Conversation phase\nnarrowing; the user expressed: wants quick sides" in text
 
 
+def test_reply_is_sent_the_turns_primary_output_once_in_its_own_section():
+    """The last generate step's content is the primary output: shown there, in full, and
+    pointed to from the execution summary and the unsaved list; content left unsaved by
+    an earlier turn is still shown in full."""
+    state, registry = kitchen_session()
+    lassi = {"name": "Mango Lassi", "instructions": ["blend the mango with yogurt"]}
+    ref = registry.register_generated("recipe", lassi)
+    generate = StepResult(
+        step_index=0,
+        description="a drink",
+        step_type="generate",
+        subdomain="recipes",
+        data={ref: lassi},
+        artifacts=[ref],
+    )
+    sections = reply_context(
+        message="make a drink",
+        goal="a drink",
+        step_results=[generate],
+        quick_result=None,
+        blocked=None,
+        breakers=[],
+        registry=registry,
+        state=state,
+    ).text.split("\n## ")
+    primary, summary, unsaved = (
+        next(s for s in sections if s.startswith(name))
+        for name in ("Primary output", "Execution summary", "Saved vs generated")
+    )
+    assert primary.startswith("Primary output\nStep 0 (generate): a drink\n")
+    assert "\n".join(sections).count("blend the mango") == 1 and "blend the mango" in primary
+    assert "data: under Primary output" in summary
+    assert "Mango Lassi: under Primary output" in unsaved
+    assert 'Lime Rice: {"name": "Lime Rice", "instructions": ["boil"]}' in unsaved
+
+
 def test_generate_and_analyze_steps_see_unsaved_content_in_full_to_revise_it():
     for step_type in ("generate", "analyze"):
         text = act_text((step_type,), 0)

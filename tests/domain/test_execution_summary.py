@@ -10,7 +10,7 @@ from domain.execution_summary import (
     PlannedStep,
     next_step,
     plan_overview,
-    primary_output,
+    primary_step,
     warnings,
 )
 from domain.registry import SessionIdRegistry
@@ -50,8 +50,8 @@ def test_the_plan_overview_counts_steps_by_outcome_including_the_skipped():
 
 def test_the_primary_output_is_the_last_completed_analyze_or_generate_step():
     steps = [result(0, "read"), result(1, "generate"), result(2, "analyze"), result(3, "write")]
-    assert primary_output(steps) == "Step 2 (analyze): analyze things"
-    assert primary_output([result(0, "read")]) == ""
+    assert primary_step(steps) is steps[2]
+    assert primary_step([result(0, "read")]) is None
 
 
 def test_a_change_asked_for_and_only_reads_made_is_an_action_mismatch():
