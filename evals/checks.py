@@ -109,11 +109,23 @@ def _generated(check: GeneratedCheck, registry: SessionIdRegistry, reply: str) -
             if not _equal(content.get(k), v)
         ]
         problems += [f"no {k}" for k in check.filled if not content.get(k)]
-        if check.shown and (not label.strip() or label.lower() not in reply):
-            problems.append(f"the reply does not name {label!r}")
+        if check.shown:
+            problems += _not_shown(check.type, content, label, reply)
         if problems:
             return _check(name, False, f"{ref} ({label}): {'; '.join(problems)}")
     return _check(name, True, "")
+
+
+def _not_shown(kind: str, content: dict[str, Any], label: str, reply: str) -> list[str]:
+    """What a reply showing this item leaves out: its name, and a recipe's ingredients by
+    name (Reply's prompt: generated content is shown in full)."""
+    named = label.strip() and label.lower() in reply
+    missing = [] if named else [f"the reply does not name {label!r}"]
+    if kind == "recipe":
+        names = [str(i.get("name") or "") for i in content.get("ingredients") or []]
+        left = [n for n in names if n.strip() and n.lower() not in reply]
+        missing += [f"the reply leaves out {', '.join(left)}"] if left else []
+    return missing
 
 
 def _saved(

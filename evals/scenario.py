@@ -110,7 +110,8 @@ class GeneratedCheck(_Strict):
     filled: list[str] = Field(default_factory=list)
     """Content fields that must not be empty (a recipe's ``ingredients``)."""
     shown: bool = False
-    """The reply names it (its name, or a task's title)."""
+    """The reply shows it: names it (its name, or a task's title) and, for a recipe, lists
+    every ingredient by name."""
 
 
 PauseKind = Literal["proposal", "clarification", "question"]

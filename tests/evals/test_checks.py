@@ -23,7 +23,7 @@ CURRY: dict[str, Any] = {
 }
 
 
-def failed(
+def checks_of(
     expect: dict[str, Any],
     *,
     reply: str = "",
@@ -31,11 +31,11 @@ def failed(
     state: ConversationState | None = None,
     before: ConversationState | None = None,
     kitchen: dict[str, list[dict[str, Any]]] | None = None,
-) -> list[str]:
-    """The names of the checks of ``expect`` that fail on this turn."""
+) -> list[Check]:
+    """The checks of ``expect`` on this turn."""
     outcome = TurnResult(say="", status="completed", response=reply, pauses=pauses or [])
     state = state or ConversationState()
-    checks: list[Check] = check_turn(
+    return check_turn(
         Expect.model_validate(expect),
         outcome,
         kitchen or {},
@@ -43,7 +43,11 @@ def failed(
         state,
         before or state,
     )
-    return [c.name for c in checks if not c.passed]
+
+
+def failed(expect: dict[str, Any], **turn: Any) -> list[str]:
+    """The names of the checks of ``expect`` that fail on this turn."""
+    return [c.name for c in checks_of(expect, **turn) if not c.passed]
 
 
 def test_a_pause_may_be_any_of_the_kinds_an_entry_lists():
@@ -83,7 +87,10 @@ def generated(content: dict[str, Any]) -> tuple[ConversationState, str]:
     return state, ref
 
 
-def test_unsaved_content_is_checked_for_what_it_says_and_that_the_reply_names_it():
+SHOWN = "How about **Chickpea Spinach Curry**?\n- 400 g chickpeas\n- 100 g spinach\n- 1 onion"
+
+
+def test_unsaved_content_is_checked_for_what_it_says_and_that_the_reply_shows_it():
     expect = {
         "generated": [
             {
@@ -96,14 +103,29 @@ def test_unsaved_content_is_checked_for_what_it_says_and_that_the_reply_names_it
         ]
     }
     state, _ = generated(CURRY)
-    assert failed(expect, state=state, reply="How about **Chickpea Spinach Curry**?") == []
-    [name] = failed(expect, state=state, reply="How about a curry?")
+    assert failed(expect, state=state, reply=SHOWN) == []
+    [name] = failed(expect, state=state, reply=SHOWN.replace("Chickpea Spinach Curry", "a curry"))
     assert name.startswith("unsaved recipe mentions chickpea | lentil")
     for wrong in ({"servings": 4}, {"ingredients": []}, {"name": "Chicken Curry"}):
         state, _ = generated({**CURRY, **wrong})
-        shown = f"How about {state.registry.get_truly_pending_artifacts()['gen_recipe_1']['name']}?"
+        name = state.registry.get_truly_pending_artifacts()["gen_recipe_1"]["name"]
+        shown = SHOWN.replace("Chickpea Spinach Curry", name)
         assert len(failed(expect, state=state, reply=shown)) == 1, wrong
-    assert len(failed(expect, state=ConversationState(), reply="Chickpea Spinach Curry")) == 1
+    assert len(failed(expect, state=ConversationState(), reply=SHOWN)) == 1
+
+
+def test_a_reply_that_names_a_recipe_without_its_ingredients_has_not_shown_it():
+    state, _ = generated(CURRY)
+
+    def shown(reply: str) -> Check:
+        checks = checks_of({"generated": [{"shown": True}]}, state=state, reply=reply)
+        return next(c for c in checks if c.name == "unsaved recipe shown")
+
+    assert shown(SHOWN).passed
+    named = shown("I suggest saving Chickpea Spinach Curry.")
+    assert not named.passed and named.detail.endswith("leaves out chickpeas, onion")
+    no_onion = shown(SHOWN.replace("- 1 onion", ""))
+    assert not no_onion.passed and no_onion.detail.endswith("leaves out onion")
 
 
 def saved_state(content: dict[str, Any], row_name: str, lines: int) -> tuple[Any, ...]:

@@ -231,7 +231,8 @@ async def test_any_recipe_that_fits_the_request_is_saved_as_suggested(eval_stack
     cassette = reference("suggest_then_save")
     generate = next(c for c in cassette.calls if "artifacts" in str(c.content))
     generate.content["decision"]["artifacts"][0]["content"] = risotto()
-    swap(cassette, "reply", {"response": "How about **Mushroom Risotto** for two? Not saved yet."})
+    shown = "How about **Mushroom Risotto** for two?\n- 160 g arborio rice\n- 250 g mushrooms\n"
+    swap(cassette, "reply", {"response": shown + "- 800 ml vegetable stock\n\nNot saved yet."})
     result = await run_with(eval_stack, "suggest_then_save", cassette)
     assert failures(result) == []
 
