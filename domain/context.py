@@ -377,9 +377,10 @@ def think_context(
     )
 
 
-def _format_step_result(result: StepResult, *, full: bool, data_shown: str = "") -> str:
-    """``data_shown``: the section that shows the step's data instead (Reply's primary
-    output), so it is not sent twice."""
+def _format_step_result(result: StepResult, *, full: bool, data_elsewhere: bool = False) -> str:
+    """``data_elsewhere``: another section shows the step's data (Reply's primary output),
+    so it is not sent twice. Nothing stands in its place: a weak model copies a pointer
+    ("under Primary output") as its answer."""
     head = (
         f"Step {result.step_index} ({result.step_type}, {result.subdomain}): "
         f"{result.description} → {result.outcome}. {result.summary}"
@@ -392,8 +393,8 @@ def _format_step_result(result: StepResult, *, full: bool, data_shown: str = "")
         rows = sum(len(t.rows or []) for t in result.tool_results)
         return f"{head} [{rows} rows; use retrieve_step {result.step_index} for the data]"
     parts = [head]
-    if result.data is not None:
-        parts.append(f"data: under {data_shown}" if data_shown else f"data: {_json(result.data)}")
+    if result.data is not None and not data_elsewhere:
+        parts.append(f"data: {_json(result.data)}")
     for tool in result.tool_results:
         parts.append(f"tool result: {_json(tool.as_dict())}")
     if result.note:
@@ -545,7 +546,7 @@ def reply_context(
     primary = primary_step(step_results)
     lead = primary if primary is not None and primary.data is not None else None
     outcome = [
-        _format_step_result(r, full=True, data_shown="Primary output" if r is lead else "")
+        _format_step_result(r, full=True, data_elsewhere=r is lead)
         for r in step_results
     ]
     if blocked is not None:
@@ -563,8 +564,7 @@ def reply_context(
         )
         shown = set(lead.artifacts) if lead is not None else set()
         status += [
-            f"{registry.label(r)}: {'under Primary output' if r in shown else _json(c)}"
-            for r, c in generated.items()
+            f"{registry.label(r)}: {_json(c)}" for r, c in generated.items() if r not in shown
         ]
     if saved:
         status.append(

@@ -272,8 +272,8 @@ def test_reply_marks_saved_and_generated_content_and_the_conversation_phase():
 
 def test_reply_is_sent_the_turns_primary_output_once_in_its_own_section():
     """The last generate step's content is the primary output: shown there, in full, and
-    pointed to from the execution summary and the unsaved list; content left unsaved by
-    an earlier turn is still shown in full."""
+    nowhere else (no pointer either: a weak model answered "Under Primary output");
+    content left unsaved by an earlier turn is still shown in full."""
     state, registry = kitchen_session()
     lassi = {"name": "Mango Lassi", "instructions": ["blend the mango with yogurt"]}
     ref = registry.register_generated("recipe", lassi)
@@ -301,8 +301,8 @@ def test_reply_is_sent_the_turns_primary_output_once_in_its_own_section():
     )
     assert primary.startswith("Primary output\nStep 0 (generate): a drink\n")
     assert "\n".join(sections).count("blend the mango") == 1 and "blend the mango" in primary
-    assert "data: under Primary output" in summary
-    assert "Mango Lassi: under Primary output" in unsaved
+    assert "data:" not in summary and "under Primary output" not in "\n".join(sections)
+    assert "NOT YET SAVED (show in full, offer to save): Lime Rice, Mango Lassi" in unsaved
     assert 'Lime Rice: {"name": "Lime Rice", "instructions": ["boil"]}' in unsaved
 
 
