@@ -9,7 +9,7 @@ the request (``ALFRED_THINK_EXAMPLES``: ``abstract`` or ``library``).
   with any entry gets the abstract patterns.
 
 Both are versioned prompt files; the call records which one it used next to Think's own
-template (``think+think_library``, ``v4+v1``). Pure and deterministic: the same message
+template (``think+think_library``, ``v5+v2``). Pure and deterministic: the same message
 picks the same entries.
 """
 
@@ -95,12 +95,14 @@ class Entry:
     """Other words for this kind of request: matched against the message, never shown."""
 
     def render(self) -> str:
-        return f'- "{self.request}" → {self.plan}'
+        plan = "\n".join(f"  {line}" for line in self.plan.splitlines())
+        return f'- "{self.request}" →\n{plan}'
 
 
 def parse_library(text: str) -> list[Entry]:
     """``## <request>`` headings, each followed by an optional ``Cues:`` line and its plan
-    (one paragraph); text before the first heading describes the file."""
+    (Think's answer's ``outcome``, its lines kept); text before the first heading describes
+    the file."""
     entries = []
     for block in text.split("\n## ")[1:]:
         request, _, rest = block.partition("\n")
@@ -108,7 +110,7 @@ def parse_library(text: str) -> list[Entry]:
         if rest.startswith("Cues:"):
             line, _, rest = rest.partition("\n")
             cues = line.removeprefix("Cues:").strip()
-        plan = " ".join(rest.split())
+        plan = "\n".join(line.rstrip() for line in rest.strip().splitlines())
         if request.strip() and plan:
             entries.append(Entry(request.strip(), plan, cues))
     return entries
@@ -152,7 +154,9 @@ def pick(message: str, entries: list[Entry], shown: int = SHOWN) -> list[Entry]:
     return [entries[index] for _, index in scored[:shown]]
 
 
-_LIBRARY_HEAD = "Requests from other users that resemble this one, each with the plan it needed:"
+_LIBRARY_HEAD = (
+    "Requests from other users that resemble this one, each with the `outcome` it needed:"
+)
 
 
 def plan_examples(examples: ExampleSet, message: str) -> tuple[str, str, str]:

@@ -3,9 +3,12 @@ request, chosen by ``ALFRED_THINK_EXAMPLES``."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from pydantic import ValidationError
 
+from domain.answers import think_answer
 from domain.modes import MODES
 from domain.plan_examples import (
     MIN_SIMILARITY,
@@ -46,16 +49,27 @@ def test_the_library_parses_into_requests_plans_and_cues():
     assert len(LIBRARY) >= 30
     assert len(set(requests(LIBRARY))) == len(LIBRARY)
     for entry in LIBRARY:
-        assert entry.plan.startswith(("`plan_direct`", "`propose`", "`read`")), entry
         assert entry.cues and "Cues:" not in entry.plan
-        assert any(f"`{kind}`" in entry.plan for kind in ("read", "write", "generate"))
 
 
-def test_parse_reads_the_optional_cues_line_and_skips_the_preamble():
-    text = "About this file.\n\n## first request\nCues: alpha beta\nplan one\ncontinues\n\n"
+@pytest.mark.parametrize("entry", LIBRARY, ids=lambda e: e.request[:40])
+def test_every_plan_is_an_outcome_think_could_answer_with_instructions_for_act(entry: Entry):
+    answer = think_answer(MODES["plan"].max_steps).model_validate(
+        {"goal": entry.request, "outcome": json.loads(entry.plan)}
+    )
+    output = answer.to_output()
+    assert output.decision in ("plan_direct", "propose") and output.steps
+    for step in output.steps:  # a sentence, not the plan's notation ("read inventory, group 0")
+        assert len(step.description.split()) >= 3, step
+        notation = f"{step.step_type} {step.subdomain}"
+        assert "group" not in step.description and notation not in step.description.lower()
+
+
+def test_parse_keeps_the_plans_lines_reads_the_optional_cues_and_skips_the_preamble():
+    text = "About this file.\n\n## first request\nCues: alpha beta\nplan one\n  continues  \n\n"
     text += "## second request\nplan two\n"
     assert parse_library(text) == [
-        Entry("first request", "plan one continues", "alpha beta"),
+        Entry("first request", "plan one\n  continues", "alpha beta"),
         Entry("second request", "plan two", ""),
     ]
 
@@ -129,7 +143,8 @@ def test_the_library_prompt_shows_the_picked_requests_and_plans_never_their_cues
     assert prompt.template == "think+think_library"
     assert prompt.version == f"{load('think').version}+{load('think_library').version}"
     for entry in chosen:
-        assert f'- "{entry.request}" → {entry.plan}' in prompt.text
+        plan = "\n".join(f"  {line}" for line in entry.plan.splitlines())
+        assert f'- "{entry.request}" →\n{plan}\n' in prompt.text
         assert entry.cues not in prompt.text
     assert load("think_patterns").text.strip() not in prompt.text
     assert "Cues:" not in prompt.text and "$" not in prompt.text

@@ -21,6 +21,7 @@ A unit is a *close paraphrase* of a message when:
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -90,7 +91,10 @@ def instructions() -> dict[str, str]:
     for name in template_names():
         if name == "think_library":
             for i, entry in enumerate(parse_library(load(name).text)):
-                shown[f"think_library entry {i}"] = f'"{entry.request}"\n{entry.plan}'
+                outcome = json.loads(entry.plan)  # its words: descriptions, the proposal
+                said = [s["description"] for s in outcome["steps"]]
+                said += [outcome.get("proposal_message") or ""]
+                shown[f"think_library entry {i}"] = "\n\n".join([f'"{entry.request}"', *said])
         else:
             shown[f"prompts/{name}"] = load(name).text
     for mode, config in MODES.items():
