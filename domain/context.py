@@ -545,10 +545,7 @@ def reply_context(
     was changed, in the words the turn's ending uses, a blocked step's writes included."""
     primary = primary_step(step_results)
     lead = primary if primary is not None and primary.data is not None else None
-    outcome = [
-        _format_step_result(r, full=True, data_elsewhere=r is lead)
-        for r in step_results
-    ]
+    outcome = [_format_step_result(r, full=True, data_elsewhere=r is lead) for r in step_results]
     if blocked is not None:
         outcome.append(_format_step_result(stopped_step(blocked, plan), full=True))
     if quick_result is not None:

@@ -46,10 +46,13 @@ so a turn's history records the output as held and older histories replay unchan
   call was refused (a validation error: the same call is refused the same way), the
   decision is held as ``blocked`` with the refusal, and the reply says why. (A changed
   call after a refused one, or a call after another call, runs: it may be the retry
-  that works.)
+  that works.) A create of the rows it has just created counts as the same call whether
+  or not their ``id`` (a ``gen_`` ref) is sent: sent again, they would be created twice.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from domain.crud.calls import WRITE_TOOLS
 from domain.formatters import format_write_confirmation
@@ -174,8 +177,9 @@ def retrievable(
 
 
 def hold_act(decision: ActDecision, tool_results: list[ToolEntry]) -> ActDecision:
-    """Act's decision, as ``step_complete`` when it repeats the step's last call and that
-    call succeeded, and as ``blocked`` when that call was refused."""
+    """Act's decision, as ``step_complete`` when it repeats the step's last call (a create,
+    its rows' ids aside) and that call succeeded, and as ``blocked`` when that call was
+    refused."""
     call = decision.tool_call
     if decision.action != "tool_call" or call is None:
         return decision
@@ -183,7 +187,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry]) -> ActDecisio
     if last is None or last.params is None or last.tool != call.tool:
         return decision
     if write_key(last.tool, last.params) != write_key(call.tool, call.params):
-        return decision
+        if last.failed or call.tool != "db_create" or not _same_rows(last.params, call.params):
+            return decision
     if last.failed:
         return ActDecision(
             action="blocked",
@@ -192,6 +197,24 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry]) -> ActDecisio
             suggested_next="Ask again in other words.",
         )
     return ActDecision(action="step_complete", result_summary=_done(last))
+
+
+def _same_rows(created: dict[str, Any], again: dict[str, Any]) -> bool:
+    """Two creates of the same rows, their ``id`` (a ``gen_`` ref, or none) left out: sent
+    again with or without their refs, rows are created again (the 1.5B local model saved a
+    week's meals with their refs, then without, and each meal was in the plan twice)."""
+
+    def bare(params: dict[str, Any]) -> str | None:
+        rows = params.get("data")
+        if not isinstance(rows, list) or "table" not in params:
+            return None
+        rows = [
+            {k: v for k, v in row.items() if k != "id"} if isinstance(row, dict) else row
+            for row in rows
+        ]
+        return write_key("db_create", {**params, "data": rows})
+
+    return bare(created) is not None and bare(created) == bare(again)
 
 
 def _done(entry: ToolEntry) -> str:

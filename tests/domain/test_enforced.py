@@ -339,6 +339,50 @@ def test_the_same_write_again_completes_the_step_saying_what_it_wrote():
     assert held.action == "step_complete" and "Defrost" in (held.result_summary or "")
 
 
+MEALS = [
+    {"id": "gen_meal_1", "date": "2026-11-30", "meal_type": "dinner", "recipe_id": "recipe_1"},
+    {"id": "gen_meal_2", "date": "2026-12-01", "meal_type": "dinner", "recipe_id": "recipe_2"},
+]
+
+
+def test_the_rows_it_created_sent_again_without_their_refs_complete_the_step():
+    """The 1.5B local model saved two generated meals by their refs, then sent the same
+    rows without them: a second create would have put each meal in the plan twice."""
+    saved = {"table": "meal_plans", "data": MEALS}
+    made = ToolEntry(tool="db_create", params=saved, table="meal_plans", count=2, rows=MEALS)
+    bare = [{k: v for k, v in row.items() if k != "id"} for row in MEALS]
+    again = ToolCall(tool="db_create", params={"table": "meal_plans", "data": bare})
+    held = hold_act(ActDecision(action="tool_call", tool_call=again), [made])
+    assert held.action == "step_complete"
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"table": "meal_plans", "data": [{**MEALS[0], "id": None}]},  # fewer rows
+        {"table": "meal_plans", "data": [{**m, "meal_type": "lunch"} for m in MEALS]},
+        {"table": "shopping_list", "data": MEALS},
+    ],
+    ids=["other-rows", "other-values", "other-table"],
+)
+def test_other_rows_are_created_after_a_create(params):
+    made = ToolEntry(
+        tool="db_create", params={"table": "meal_plans", "data": MEALS}, count=2, rows=MEALS
+    )
+    decision = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_create", params=params))
+    assert hold_act(decision, [made]) == decision
+
+
+def test_rows_sent_without_their_refs_after_a_refused_create_are_the_retry():
+    refused = ToolEntry(
+        tool="db_create", params={"table": "meal_plans", "data": MEALS}, error="gen_meal_9?"
+    )
+    bare = [{k: v for k, v in row.items() if k != "id"} for row in MEALS]
+    retry = ToolCall(tool="db_create", params={"table": "meal_plans", "data": bare})
+    decision = ActDecision(action="tool_call", tool_call=retry)
+    assert hold_act(decision, [refused]) == decision
+
+
 @pytest.mark.parametrize(
     "earlier",
     [
