@@ -186,9 +186,12 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry]) -> ActDecisio
     last = next((t for t in reversed(tool_results) if t.tool in CRUD_TOOLS), None)
     if last is None or last.params is None or last.tool != call.tool:
         return decision
-    if write_key(last.tool, last.params) != write_key(call.tool, call.params):
-        if last.failed or call.tool != "db_create" or not _same_rows(last.params, call.params):
-            return decision
+    again = write_key(last.tool, last.params) == write_key(call.tool, call.params)
+    if not again and not last.failed and call.tool == "db_create":
+        rows = _rows_key(last.params)
+        again = rows is not None and rows == _rows_key(call.params)
+    if not again:
+        return decision
     if last.failed:
         return ActDecision(
             action="blocked",
@@ -199,22 +202,17 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry]) -> ActDecisio
     return ActDecision(action="step_complete", result_summary=_done(last))
 
 
-def _same_rows(created: dict[str, Any], again: dict[str, Any]) -> bool:
-    """Two creates of the same rows, their ``id`` (a ``gen_`` ref, or none) left out: sent
-    again with or without their refs, rows are created again (the 1.5B local model saved a
-    week's meals with their refs, then without, and each meal was in the plan twice)."""
-
-    def bare(params: dict[str, Any]) -> str | None:
-        rows = params.get("data")
-        if not isinstance(rows, list) or "table" not in params:
-            return None
-        rows = [
-            {k: v for k, v in row.items() if k != "id"} if isinstance(row, dict) else row
-            for row in rows
-        ]
-        return write_key("db_create", {**params, "data": rows})
-
-    return bare(created) is not None and bare(created) == bare(again)
+def _rows_key(params: dict[str, Any]) -> str | None:
+    """A create's ``write_key`` with its rows' ``id`` (a ``gen_`` ref, or none) left out:
+    sent again with or without their refs, rows are created again (the 1.5B local model
+    saved a week's meals with their refs, then without, and each meal was in the plan
+    twice). Held here, in the activity, not in the workflow's own check of repeated
+    writes, so that histories recorded before replay unchanged."""
+    rows = params.get("data")
+    if not isinstance(rows, list):
+        return None
+    bare = [{k: v for k, v in r.items() if k != "id"} if isinstance(r, dict) else r for r in rows]
+    return write_key("db_create", {**params, "data": bare})
 
 
 def _done(entry: ToolEntry) -> str:
