@@ -46,6 +46,27 @@ def local_date(now: dt.datetime, timezone: str | None) -> dt.date:
     return local(Clock(now=now, timezone=timezone or DEFAULT_TIMEZONE)).date()
 
 
+def named_day(token: str, today: dt.date) -> dt.date:
+    """The date a day token names, from ``today``: ``today``, ``tomorrow``, ``today+3``,
+    ``today-1``, ``this friday`` (that day of this week, Monday to Sunday) or ``next monday``
+    (that day of next week): the meanings of the calendar in ``clock_section``. Plan
+    examples and evaluation scenarios write dates as these tokens."""
+    if token == "today":
+        return today
+    if token == "tomorrow":
+        return today + dt.timedelta(days=1)
+    if token.startswith("today"):
+        return today + dt.timedelta(days=int(token[5:]))
+    which, _, name = token.partition(" ")
+    weekdays = [d.lower() for d in DAY_NAMES]
+    if which not in ("this", "next") or name not in weekdays:
+        raise ValueError(f"unknown day {{{token}}}")
+    monday = today - dt.timedelta(days=today.weekday())
+    if which == "next":
+        monday += dt.timedelta(days=7)
+    return monday + dt.timedelta(days=weekdays.index(name))
+
+
 def _day(day: dt.date, today: dt.date) -> str:
     text = f"{DAY_NAMES[day.weekday()][:3]} {day.isoformat()}"
     if day == today:

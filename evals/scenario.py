@@ -22,6 +22,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from domain.clock import DAY_NAMES
+from domain.clock import named_day as day
 from domain.nodes import NODE_OUTPUTS
 
 SCENARIOS_DIR = Path(__file__).parent / "scenarios"
@@ -204,26 +206,8 @@ def load_all(directory: Path = SCENARIOS_DIR, only: list[str] | None = None) -> 
 
 # --- tokens ------------------------------------------------------------------------------------
 
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _TOKEN = re.compile(r"\{(today|tomorrow|today[+-]\d+|(?:next|this) [a-z]+)\}")
 _MENTION = re.compile(r"([@#])\{([a-z_]+):([^}]+)\}")
-
-
-def day(token: str, today: dt.date) -> dt.date:
-    """The date a token names, from ``today``."""
-    if token == "today":
-        return today
-    if token == "tomorrow":
-        return today + dt.timedelta(days=1)
-    if token.startswith("today"):
-        return today + dt.timedelta(days=int(token[5:]))
-    which, name = token.split(" ")
-    if name not in WEEKDAYS:
-        raise ValueError(f"unknown weekday in {{{token}}}")
-    monday = today - dt.timedelta(days=today.weekday())
-    if which == "next":
-        monday += dt.timedelta(days=7)
-    return monday + dt.timedelta(days=WEEKDAYS.index(name))
 
 
 def tokens(scenario: Scenario, today: dt.date) -> dict[str, str]:
@@ -236,7 +220,7 @@ def tokens(scenario: Scenario, today: dt.date) -> dict[str, str]:
         date = today + dt.timedelta(days=offset)
         found[date.isoformat()] = "{today}" if offset == 0 else f"{{today{sign}{abs(offset)}}}"
     for which in ("this", "next"):
-        for name in WEEKDAYS:
+        for name in (d.lower() for d in DAY_NAMES):
             found[day(f"{which} {name}", today).isoformat()] = f"{{{which} {name}}}"
     text = scenario.model_dump_json()
     for token in dict.fromkeys(_TOKEN.findall(text)):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from domain.clock import Clock, clock_section, is_timezone, local_date
+import pytest
+
+from domain.clock import Clock, clock_section, is_timezone, local_date, named_day
 
 # A Tuesday, 23:30 in UTC: already Wednesday in Tokyo, still Tuesday in New York.
 NOW = dt.datetime(2026, 11, 24, 23, 30, tzinfo=dt.UTC)
@@ -36,3 +38,26 @@ def test_an_unknown_zone_reads_as_utc_and_is_not_a_timezone():
 
 def test_no_clock_no_section():
     assert clock_section(None) == ""
+
+
+@pytest.mark.parametrize(
+    ("token", "date"),
+    [
+        ("today", "2026-11-24"),
+        ("tomorrow", "2026-11-25"),
+        ("today+3", "2026-11-27"),
+        ("today-1", "2026-11-23"),
+        ("this monday", "2026-11-23"),
+        ("this sunday", "2026-11-29"),
+        ("next monday", "2026-11-30"),
+        ("next tuesday", "2026-12-01"),
+    ],
+)
+def test_a_day_token_names_the_date_the_calendar_shows_for_it(token: str, date: str):
+    assert named_day(token, dt.date(2026, 11, 24)).isoformat() == date
+
+
+@pytest.mark.parametrize("token", ["next moonday", "last monday", "someday"])
+def test_an_unknown_day_token_is_an_error(token: str):
+    with pytest.raises(ValueError, match="unknown day"):
+        named_day(token, dt.date(2026, 11, 24))
