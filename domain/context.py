@@ -13,7 +13,7 @@ from typing import Any
 
 from domain.batch import BatchManifest
 from domain.bypass import handoff_section
-from domain.clock import Clock, clock_section
+from domain.clock import Clock, clock_section, local
 from domain.conversation import (
     BypassSession,
     ConversationState,
@@ -38,6 +38,7 @@ from domain.kitchen.tables import schema_for_subdomain
 from domain.mentions import plain_text
 from domain.nodes import ThinkStep, UnderstandOutput
 from domain.registry import SessionIdRegistry
+from domain.relative_days import named_days
 from domain.tokens import Fitted, Section, fit
 from domain.tool_results import ToolEntry
 from domain.turn_context import PROFILE_FIELDS, KitchenDashboard, TurnContext
@@ -301,6 +302,17 @@ def pending_section(pending: PendingContext | None) -> str:
     return "\n".join(lines)
 
 
+def today_section(clock: Clock | None, *words: str | None) -> str:
+    """The clock and calendar, then the day phrases of the user's ``words`` (their message,
+    their answer to a pause) as dates: the system resolves "next Monday", not the model."""
+    if clock is None:
+        return ""
+    text = " \n ".join(w for w in words if w)
+    days = named_days(text, local(clock).date())
+    resolved = ["In the user's words:", *(f"- {d}" for d in days)] if days else []
+    return "\n".join([clock_section(clock), *resolved])
+
+
 # --- per node ---------------------------------------------------------------------------------
 
 
@@ -318,7 +330,7 @@ def understand_context(
     return fit(
         [
             Section("Current message", message, 100),
-            Section("Today", clock_section(clock), 98),
+            Section("Today", today_section(clock, message, pending and pending.answer), 98),
             Section("Pending question (the message answers it)", pending_section(pending), 90),
             Section(
                 "Changed or mentioned by the user",
@@ -357,7 +369,7 @@ def think_context(
     return fit(
         [
             Section("User request", message, 100),
-            Section("Today", clock_section(clock), 98),
+            Section("Today", today_section(clock, message, pending and pending.answer), 98),
             Section("Pending question and the user's reply", pending_section(pending), 90),
             Section("Understood", "\n".join(understood), 80),
             Section("Curation this turn", curation_this_turn(understand), 75),
@@ -446,7 +458,7 @@ def act_context(
     return fit(
         [
             Section("Goal", goal, 100),
-            Section("Today", clock_section(clock), 98),
+            Section("Today", today_section(clock, message), 98),
             Section("The user's words this turn", message, 97),
             Section(
                 "Constraints to hold to",
@@ -518,7 +530,7 @@ def act_quick_context(
         )
     return _join(
         Section("User message", message),
-        Section("Today", clock_section(clock)),
+        Section("Today", today_section(clock, message)),
         Section("Your previous read failed", retry),
         Section("Intent", intent),
         Section(f"Schema: {subdomain}", schema_for_subdomain(subdomain)),
@@ -577,7 +589,7 @@ def reply_context(
     return fit(
         [
             Section("User request", message, 100),
-            Section("Today", clock_section(clock), 98),
+            Section("Today", today_section(clock, message), 98),
             Section("Goal", goal or "", 90),
             Section("Warnings", "\n".join(warned), 99),
             Section("Plan overview", plan_overview(plan), 87),
@@ -629,7 +641,7 @@ def bypass_context(
     return fit(
         [
             Section("Message", message, 100),
-            Section("Today", clock_section(clock), 98),
+            Section("Today", today_section(clock, message), 98),
             Section(f"Recipe{label}", recipe, 95),
             Section("User profile", profile_section(context.profile), 70),
             Section(f"This {session.mode} session so far", history or "(just started)", 60),

@@ -3,13 +3,16 @@ conversation: sections, tags, windows and the user's kitchen."""
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 
 import pytest
 
 from domain.batch import BatchItem, BatchManifest
+from domain.clock import Clock
 from domain.context import (
     act_context,
+    act_quick_context,
     reply_context,
     summarize_context,
     think_context,
@@ -18,6 +21,7 @@ from domain.context import (
 from domain.conversation import (
     ConversationState,
     CurationSummary,
+    PendingContext,
     StepResult,
     TurnExecutionSummary,
     TurnRecord,
@@ -347,6 +351,57 @@ def test_act_sees_the_users_own_words_for_the_turn():
         state=state,
     ).text
     assert f"## The user's words this turn\n{words}\n" in text
+
+
+FRIDAY_NOON = Clock(now=dt.datetime(2026, 11, 27, 12, 0, tzinfo=dt.UTC))
+NEXT_MONDAY = '- "next Monday\'s" is Monday 2026-11-30'
+
+
+def test_every_node_given_the_users_words_is_told_the_dates_of_their_day_phrases():
+    state, registry = kitchen_session()
+    words = "put the dal on next Monday's dinner"
+    understood = UnderstandOutput()
+    texts = {
+        "understand": understand_context(words, state, registry, clock=FRIDAY_NOON).text,
+        "think": think_context(words, understood, state, registry, clock=FRIDAY_NOON).text,
+        "act": act_for("write", message=words, clock=FRIDAY_NOON),
+        "act_quick": act_quick_context("i", "meal_plans", words, registry, FRIDAY_NOON),
+        "reply": reply_context(
+            message=words,
+            goal="g",
+            step_results=[],
+            quick_result=None,
+            blocked=None,
+            breakers=[],
+            registry=registry,
+            state=state,
+            clock=FRIDAY_NOON,
+        ).text,
+    }
+    for node, text in texts.items():
+        today = text.split("## Today\n", 1)[1].split("\n## ", 1)[0]
+        assert today.startswith("Now: Friday 2026-11-27, 12:00"), node
+        assert today.rstrip().endswith(f"In the user's words:\n{NEXT_MONDAY}"), node
+
+
+def test_think_and_understand_are_told_the_days_in_the_answer_to_a_pause_too():
+    state, registry = kitchen_session()
+    pending = PendingContext(kind="clarification", source="think", answer="tuesday next week")
+    for text in (
+        think_context(
+            "plan me some dinners", UnderstandOutput(), state, registry, pending, clock=FRIDAY_NOON
+        ).text,
+        understand_context(
+            "plan me some dinners", state, registry, pending, clock=FRIDAY_NOON
+        ).text,
+    ):
+        assert '- "tuesday" is Tuesday 2026-12-01\n' in text
+
+
+def test_words_without_day_phrases_add_nothing_to_the_calendar():
+    state, registry = kitchen_session()
+    text = think_context("add milk", UnderstandOutput(), state, registry, clock=FRIDAY_NOON).text
+    assert "In the user's words" not in text and "Next week: Mon 2026-11-30" in text
 
 
 def act_for(step_type: str = "write", **fields) -> str:

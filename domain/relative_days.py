@@ -1,0 +1,86 @@
+"""The days a user's words name, as dates: "next Monday" is Monday 2026-11-30.
+
+Finding the date of "next Monday" in a calendar needs no judgment, and a small model gets
+it wrong (it wrote this week's Monday, or copied an example's date). So the system
+resolves the day words of the user's message, and every node's Today section lists them
+beside the calendar (``domain.clock.clock_section``). The meanings are the calendar's:
+
+- ``today``, ``tonight``, ``tomorrow``, ``the day after tomorrow``, ``yesterday``,
+  ``in 3 days`` (digits or one to ten in words);
+- ``this friday`` is Friday of this week, ``next monday`` Monday of next week
+  (``domain.clock.named_day``); a weekday alone is the coming one (today included), or
+  next week's when the words say "next week";
+- ``this week``, ``next week``, ``the weekend`` / ``this weekend`` and ``next weekend``
+  are spans, Monday to Sunday and Saturday to Sunday.
+
+Words it does not know ("last Tuesday", "the 3rd") are left to the model. Pure: the same
+words and day give the same lines.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from domain.clock import DAY_NAMES, named_day
+
+_WEEKDAY = "|".join(d.lower() for d in DAY_NAMES)
+_COUNT = {w: n for n, w in enumerate("one two three four five six seven eight nine ten".split(), 1)}
+_PHRASE = re.compile(
+    r"\b(?:"
+    r"(?P<after>the day after tomorrow)"
+    r"|(?P<single>today|tonight|tomorrow|yesterday)"
+    r"|in (?P<count>\d{1,2}|" + "|".join(_COUNT) + r") days?"
+    r"|(?P<which>this|next) (?P<span>week|weekend)"
+    r"|(?P<weekend>(?:the )?weekend)"
+    r"|(?:(?P<qualifier>this|next) )?(?P<weekday>" + _WEEKDAY + r")(?:'s)?"
+    r")\b",
+    re.IGNORECASE,
+)
+
+
+def _day(date: dt.date) -> str:
+    return f"{DAY_NAMES[date.weekday()]} {date.isoformat()}"
+
+
+def _span(first: dt.date, last: dt.date) -> str:
+    return f"{_day(first)} to {_day(last)}"
+
+
+def _meaning(match: re.Match[str], today: dt.date, next_week: bool) -> str:
+    if match["after"]:
+        return _day(today + dt.timedelta(days=2))
+    if single := match["single"]:
+        offsets = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1}
+        return _day(today + dt.timedelta(days=offsets[single.lower()]))
+    if count := match["count"]:
+        days = int(count) if count.isdigit() else _COUNT[count.lower()]
+        return _day(today + dt.timedelta(days=days))
+    if span := match["span"]:
+        which = match["which"].lower()
+        if span.lower() == "week":
+            return _span(named_day(f"{which} monday", today), named_day(f"{which} sunday", today))
+        return _span(named_day(f"{which} saturday", today), named_day(f"{which} sunday", today))
+    if match["weekend"]:
+        return _span(named_day("this saturday", today), named_day("this sunday", today))
+    weekday = match["weekday"].lower()
+    if qualifier := match["qualifier"]:
+        return _day(named_day(f"{qualifier.lower()} {weekday}", today))
+    if next_week:
+        return _day(named_day(f"next {weekday}", today))
+    ahead = (DAY_NAMES.index(weekday.title()) - today.weekday()) % 7
+    return (
+        f"{_day(today + dt.timedelta(days=ahead))} ({'today' if ahead == 0 else 'the coming one'})"
+    )
+
+
+def named_days(text: str, today: dt.date) -> list[str]:
+    """``"next Monday's" is Monday 2026-11-30``, one line per day phrase in ``text``, in
+    order, each phrase once."""
+    next_week = re.search(r"\bnext week\b", text, re.IGNORECASE) is not None
+    lines: dict[str, str] = {}
+    for match in _PHRASE.finditer(text):
+        phrase = match.group(0)
+        if phrase.lower() not in lines:
+            lines[phrase.lower()] = f'"{phrase}" is {_meaning(match, today, next_week)}'
+    return list(lines.values())

@@ -1,0 +1,59 @@
+"""The day words of a user's message, resolved by the system to the dates the calendar
+shows for them, so no model has to count days."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from domain.relative_days import named_days
+
+FRIDAY = dt.date(2026, 11, 27)
+TUESDAY = dt.date(2026, 11, 24)
+
+
+@pytest.mark.parametrize(
+    ("message", "lines"),
+    [
+        ("put the dal on next Monday's dinner", ['"next Monday\'s" is Monday 2026-11-30']),
+        ("remind me tomorrow", ['"tomorrow" is Saturday 2026-11-28']),
+        ("pasta tonight", ['"tonight" is Friday 2026-11-27']),
+        ("I opened it yesterday", ['"yesterday" is Thursday 2026-11-26']),
+        ("the day after tomorrow", ['"the day after tomorrow" is Sunday 2026-11-29']),
+        ("in 3 days", ['"in 3 days" is Monday 2026-11-30']),
+        ("in two days", ['"in two days" is Sunday 2026-11-29']),
+        ("this Thursday", ['"this Thursday" is Thursday 2026-11-26']),
+        ("on sunday", ['"sunday" is Sunday 2026-11-29 (the coming one)']),
+        ("on friday", ['"friday" is Friday 2026-11-27 (today)']),
+        ("on wednesday", ['"wednesday" is Wednesday 2026-12-02 (the coming one)']),
+        ("plan next week", ['"next week" is Monday 2026-11-30 to Sunday 2026-12-06']),
+        ("what's on this week", ['"this week" is Monday 2026-11-23 to Sunday 2026-11-29']),
+        ("for the weekend", ['"the weekend" is Saturday 2026-11-28 to Sunday 2026-11-29']),
+        ("next weekend", ['"next weekend" is Saturday 2026-12-05 to Sunday 2026-12-06']),
+    ],
+)
+def test_each_day_phrase_is_the_date_the_calendar_shows_for_it(message: str, lines: list[str]):
+    assert named_days(message, FRIDAY) == lines
+
+
+def test_weekdays_with_next_week_in_the_words_are_next_weeks():
+    """Said on a Tuesday, "Monday and Tuesday next week" is not today."""
+    assert named_days("dinners on Monday and Tuesday next week", TUESDAY) == [
+        '"Monday" is Monday 2026-11-30',
+        '"Tuesday" is Tuesday 2026-12-01',
+        '"next week" is Monday 2026-11-30 to Sunday 2026-12-06',
+    ]
+    assert named_days("monday and tuesday", TUESDAY) == [
+        '"monday" is Monday 2026-11-30 (the coming one)',
+        '"tuesday" is Tuesday 2026-11-24 (today)',
+    ]
+
+
+def test_phrases_come_in_order_each_once_and_words_inside_others_are_not_days():
+    assert named_days("Tomorrow or tomorrow, then sunday", FRIDAY) == [
+        '"Tomorrow" is Saturday 2026-11-28',
+        '"sunday" is Sunday 2026-11-29 (the coming one)',
+    ]
+    assert named_days("mondays are busy; a todays special; sundaes", FRIDAY) == []
+    assert named_days("add two lemons to my shopping list", FRIDAY) == []
