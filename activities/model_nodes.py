@@ -211,7 +211,7 @@ class NodeActivities:
     @activity.defn(name="think")
     async def think(self, request: ThinkRequest) -> ThinkResult:
         config = mode_config(request.mode)
-        prompt = think_prompt(request.mode, self.think_examples, request.message)
+        prompt = think_prompt(request.mode, self.think_examples, request.message, request.clock)
         state, registry, _ = await self._state(request.state_ref)
         user = context.think_context(
             request.message,

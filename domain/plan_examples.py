@@ -9,18 +9,22 @@ the request (``ALFRED_THINK_EXAMPLES``: ``abstract`` or ``library``).
   with any entry gets the abstract patterns.
 
 Both are versioned prompt files; the call records which one it used next to Think's own
-template (``think+think_library``, ``v5+v2``). Pure and deterministic: the same message
-picks the same entries.
+template (``think+think_library``, ``v5+v3``). An entry's dates are day tokens
+(``{next thursday}``), shown as the dates they name on the request's day, so an example
+writes its dates out as Think must. Pure and deterministic: the same message and day show
+the same text.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
+from domain.clock import Clock, local, named_day
 from domain.modes import DEFAULT_MODE, mode_config
 from domain.prompts import RenderedPrompt, load, render
 
@@ -94,9 +98,17 @@ class Entry:
     cues: str = ""
     """Other words for this kind of request: matched against the message, never shown."""
 
-    def render(self) -> str:
-        plan = "\n".join(f"  {line}" for line in self.plan.splitlines())
+    def render(self, today: dt.date | None = None) -> str:
+        """The request and its plan, the plan's day tokens as the dates they name from
+        ``today`` (left out, with the space before them, when the day is not known)."""
+        plan = _DAY_TOKEN.sub(
+            lambda m: f" {named_day(m.group(1), today).isoformat()}" if today else "", self.plan
+        )
+        plan = "\n".join(f"  {line}" for line in plan.splitlines())
         return f'- "{self.request}" →\n{plan}'
+
+
+_DAY_TOKEN = re.compile(r" ?\{(today|tomorrow|today[+-]\d+|(?:this|next) [a-z]+)\}")
 
 
 def parse_library(text: str) -> list[Entry]:
@@ -159,23 +171,30 @@ _LIBRARY_HEAD = (
 )
 
 
-def plan_examples(examples: ExampleSet, message: str) -> tuple[str, str, str]:
-    """Think's ``$plan_examples`` for ``message``: (text, template name, version)."""
+def plan_examples(
+    examples: ExampleSet, message: str, today: dt.date | None = None
+) -> tuple[str, str, str]:
+    """Think's ``$plan_examples`` for ``message`` on ``today``: (text, template name,
+    version)."""
     if examples == "library":
         library = load(LIBRARY)
         chosen = pick(message, parse_library(library.text))
         if chosen:
-            lines = "\n".join(e.render() for e in chosen)
+            lines = "\n".join(e.render(today) for e in chosen)
             return f"{_LIBRARY_HEAD}\n\n{lines}", library.name, library.version
     patterns = load(PATTERNS)
     return patterns.text.strip(), patterns.name, patterns.version
 
 
-def think_prompt(mode: str | None, examples: ExampleSet, message: str) -> RenderedPrompt:
+def think_prompt(
+    mode: str | None, examples: ExampleSet, message: str, clock: Clock | None = None
+) -> RenderedPrompt:
     """Think's system prompt for a request: the mode's variables and the plan examples
-    chosen for ``message``; the call records both templates and their versions."""
+    chosen for ``message``, dated from the turn's ``clock``; the call records both
+    templates and their versions."""
     config = mode_config(mode)
-    text, name, version = plan_examples(examples, message)
+    today = local(clock).date() if clock else None
+    text, name, version = plan_examples(examples, message, today)
     think = render(
         "think",
         mode=mode or DEFAULT_MODE,

@@ -3,12 +3,15 @@ request, chosen by ``ALFRED_THINK_EXAMPLES``."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import re
 
 import pytest
 from pydantic import ValidationError
 
 from domain.answers import think_answer
+from domain.clock import DAY_NAMES, Clock
 from domain.modes import MODES
 from domain.plan_examples import (
     MIN_SIMILARITY,
@@ -63,6 +66,45 @@ def test_every_plan_is_an_outcome_think_could_answer_with_instructions_for_act(e
         assert len(step.description.split()) >= 3, step
         notation = f"{step.step_type} {step.subdomain}"
         assert "group" not in step.description and notation not in step.description.lower()
+
+
+FRIDAY = dt.date(2026, 11, 27)
+_TOKEN = re.compile(r"\{((?:this|next) ([a-z]+))\}")
+
+
+@pytest.mark.parametrize("entry", LIBRARY, ids=lambda e: e.request[:40])
+def test_every_day_an_entry_names_is_written_with_its_date(entry: Entry):
+    """Never deferred ("its date from the Today section"): a model copies such a phrase
+    where the date goes."""
+    for step in json.loads(entry.plan)["steps"]:
+        text = step["description"]
+        named = {w for w in re.findall(r"[a-z]+", text.lower()) if w.title() in DAY_NAMES}
+        assert named == {day for _, day in _TOKEN.findall(text)}, text
+        assert "today section" not in text.lower(), text
+
+
+def test_an_entry_shows_its_days_as_the_dates_they_name_on_the_day_of_the_request():
+    def shown(request: str, today: dt.date | None) -> str:
+        return next(e for e in LIBRARY if e.request.startswith(request)).render(today)
+
+    assert 'to next Thursday 2026-12-03"' in shown("push the fish pie", FRIDAY)
+    assert "for Sunday 2026-11-29, meal type lunch" in shown("we'll have the shakshuka", FRIDAY)
+    lunches = shown("sort out lunches", FRIDAY)
+    assert "Monday 2026-11-30 to Friday 2026-12-04" in lunches
+    assert "for Sunday, meal type lunch" in shown("we'll have the shakshuka", None)
+    assert "{" not in lunches.replace('{"', "")
+
+
+def test_think_is_shown_the_examples_dated_from_the_turns_clock():
+    message = "reschedule the risotto for next thursday"
+    sunday_night = dt.datetime(2026, 11, 29, 23, 30, tzinfo=dt.UTC)  # Monday in Tokyo
+    in_utc = think_prompt("plan", "library", message, Clock(now=sunday_night))
+    in_tokyo = think_prompt(
+        "plan", "library", message, Clock(now=sunday_night, timezone="Asia/Tokyo")
+    )
+    assert "to next Thursday 2026-12-03" in in_utc.text
+    assert "to next Thursday 2026-12-10" in in_tokyo.text
+    assert 'to next Thursday"' in think_prompt("plan", "library", message).text
 
 
 def test_parse_keeps_the_plans_lines_reads_the_optional_cues_and_skips_the_preamble():
@@ -143,8 +185,7 @@ def test_the_library_prompt_shows_the_picked_requests_and_plans_never_their_cues
     assert prompt.template == "think+think_library"
     assert prompt.version == f"{load('think').version}+{load('think_library').version}"
     for entry in chosen:
-        plan = "\n".join(f"  {line}" for line in entry.plan.splitlines())
-        assert f'- "{entry.request}" →\n{plan}\n' in prompt.text
+        assert f"{entry.render()}\n" in prompt.text
         assert entry.cues not in prompt.text
     assert load("think_patterns").text.strip() not in prompt.text
     assert "Cues:" not in prompt.text and "$" not in prompt.text
