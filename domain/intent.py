@@ -2,7 +2,8 @@
 message's words, no model, used only to keep Reply honest when a turn changed nothing.
 
 A request counts when a clause starts with a verb that changes the kitchen ("add eggs",
-"please delete the dal", "can you mark milk as bought") or reports a change to record
+"please delete the dal", "can you mark milk as bought") or asks for a reminder ("remind me
+to defrost the chicken": a task), or reports a change to record
 ("I bought eggs", "we're out of rice"). Questions about changes ("what should I add?",
 "how do I delete a recipe?") do not count.
 """
@@ -38,6 +39,8 @@ SYMBOLS = re.compile(r"^[^\w]+")
 LISTING = re.compile(r"^(?:make|create|write|give)\s+(?:me\s+)?an?\s+(?:list|overview)\s+of\b")
 """"Make a list of what's in my fridge": a lookup worded as making something."""
 CLAUSES = re.compile(r"[.!?;\n]+|,\s*(?:and|then)\s+")
+REMINDER = re.compile(r"^remind (?:me|us) (?:to|about)\b")
+""""Remind me to defrost the chicken" asks for a task; "remind me what's in it" does not."""
 
 
 def requested_change(message: str) -> str | None:
@@ -49,6 +52,8 @@ def requested_change(message: str) -> str | None:
         clause = LEAD_INS.sub("", SYMBOLS.sub("", clause.strip()))
         if LISTING.match(clause.lower()):
             continue
+        if REMINDER.match(clause.lower()):
+            return "remind"
         words = clause.split()
         if words and (verb := words[0].lower().strip(",:")) in CHANGE_VERBS:
             return verb

@@ -20,6 +20,8 @@ from domain.intent import requested_change, unplaced_delete
         ("I just bought 2 liters of milk", "i just bought"),
         ("we're out of rice", "we're out of"),
         ("I used up the rice", "i used up"),
+        ("remind me to defrost the chicken tomorrow", "remind"),
+        ("can you remind us about the bins on friday", "remind"),
     ],
 )
 def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
@@ -36,6 +38,7 @@ def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
         "check my pantry",
         "make a list of what's in my fridge",
         "what can I cook tonight?",
+        "remind me what goes into the dal",
         "",
     ],
 )
