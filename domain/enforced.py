@@ -178,19 +178,17 @@ def retrievable(
 
 def hold_act(decision: ActDecision, tool_results: list[ToolEntry]) -> ActDecision:
     """Act's decision, as ``step_complete`` when it repeats the step's last call (a create,
-    its rows' ids aside) and that call succeeded, and as ``blocked`` when that call was
-    refused."""
+    its rows' ids aside) and that call succeeded, or creates again rows the step has
+    created (``SAME_ROW``), and as ``blocked`` when the repeated call was refused."""
     call = decision.tool_call
     if decision.action != "tool_call" or call is None:
         return decision
+    if call.tool == "db_create" and (made := _created_already(call.params, tool_results)):
+        return ActDecision(action="step_complete", result_summary=_done(made))
     last = next((t for t in reversed(tool_results) if t.tool in CRUD_TOOLS), None)
     if last is None or last.params is None or last.tool != call.tool:
         return decision
-    again = write_key(last.tool, last.params) == write_key(call.tool, call.params)
-    if not again and not last.failed and call.tool == "db_create":
-        rows = _rows_key(last.params)
-        again = rows is not None and rows == _rows_key(call.params)
-    if not again:
+    if write_key(last.tool, last.params) != write_key(call.tool, call.params):
         return decision
     if last.failed:
         return ActDecision(
@@ -202,17 +200,52 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry]) -> ActDecisio
     return ActDecision(action="step_complete", result_summary=_done(last))
 
 
-def _rows_key(params: dict[str, Any]) -> str | None:
-    """A create's ``write_key`` with its rows' ``id`` (a ``gen_`` ref, or none) left out:
-    sent again with or without their refs, rows are created again (the 1.5B local model
-    saved a week's meals with their refs, then without, and each meal was in the plan
-    twice). Held here, in the activity, not in the workflow's own check of repeated
-    writes, so that histories recorded before replay unchanged."""
-    rows = params.get("data")
-    if not isinstance(rows, list):
+SAME_ROW: dict[str, tuple[str, ...]] = {
+    "recipes": ("name",),
+    "meal_plans": ("date", "meal_type", "recipe_id"),
+    "shopping_list": ("name",),
+    "inventory": ("name", "location"),
+    "tasks": ("title", "due_date"),
+}
+"""The columns that make two rows of a table the same thing: one step creating a recipe of
+the same name, or the same recipe for the same meal, twice, is a duplicate."""
+
+
+def _identities(table: Any, rows: Any) -> list[tuple[Any, ...]]:
+    columns = SAME_ROW.get(str(table))
+    if columns is None or not isinstance(rows, list) or not rows:
+        return []
+    found = []
+    for row in rows:
+        if not isinstance(row, dict) or row.get(columns[0]) in (None, ""):
+            return []
+        values = (row.get(c) for c in columns)
+        found.append(tuple(v.strip().casefold() if isinstance(v, str) else v for v in values))
+    return found
+
+
+def _created_already(params: dict[str, Any], tool_results: list[ToolEntry]) -> ToolEntry | None:
+    """The step's successful create of the same table whose rows hold every row of this
+    create (``SAME_ROW``), whatever their other columns and refs say: the 1.5B local model
+    saved a week's meals with their ``gen_`` refs, then without; created a meal, updated
+    its notes, then created it again with the notes; and created a recipe, then the same
+    recipe with its ingredients' categories filled in. Held here, in the activity, not in
+    the workflow's own check of repeated writes, so that recorded histories replay
+    unchanged."""
+    table = params.get("table")
+    new = _identities(table, params.get("data"))
+    if not new:
         return None
-    bare = [{k: v for k, v in r.items() if k != "id"} if isinstance(r, dict) else r for r in rows]
-    return write_key("db_create", {**params, "data": bare})
+    made = [
+        t
+        for t in tool_results
+        if t.tool == "db_create" and not t.failed and t.params and t.params.get("table") == table
+    ]
+    key = write_key("db_create", params)
+    if any(write_key("db_create", t.params or {}) == key for t in made):
+        return None  # the very same create: the last call, or answered "already done"
+    done = {i for t in made for i in _identities(table, (t.params or {}).get("data"))}
+    return made[-1] if made and all(i in done for i in new) else None
 
 
 def _done(entry: ToolEntry) -> str:

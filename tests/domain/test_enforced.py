@@ -359,7 +359,7 @@ def test_the_rows_it_created_sent_again_without_their_refs_complete_the_step():
 @pytest.mark.parametrize(
     "params",
     [
-        {"table": "meal_plans", "data": [{**MEALS[0], "id": None}]},  # fewer rows
+        {"table": "meal_plans", "data": [{**MEALS[0], "id": None, "date": "2026-12-02"}]},
         {"table": "meal_plans", "data": [{**m, "meal_type": "lunch"} for m in MEALS]},
         {"table": "shopping_list", "data": MEALS},
     ],
@@ -371,6 +371,57 @@ def test_other_rows_are_created_after_a_create(params):
     )
     decision = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_create", params=params))
     assert hold_act(decision, [made]) == decision
+
+
+@pytest.mark.parametrize(
+    ("table", "made", "again"),
+    [
+        (  # created, its notes updated, then created again with the notes
+            "meal_plans",
+            [{"date": "2026-11-30", "meal_type": "dinner", "recipe_id": "recipe_1"}],
+            [{"date": "2026-11-30", "meal_type": "dinner", "recipe_id": "recipe_1", "notes": "x"}],
+        ),
+        (  # the same recipe again, its ingredients' categories filled in
+            "recipes",
+            [{"name": "Quick Dinner", "recipe_ingredients": [{"name": "feta", "category": None}]}],
+            [
+                {
+                    "name": "quick dinner ",
+                    "recipe_ingredients": [{"name": "feta", "category": "dairy"}],
+                }
+            ],
+        ),
+        ("meal_plans", MEALS, [{**MEALS[1], "id": None}]),  # one of the rows it created
+    ],
+    ids=["meal-with-notes", "recipe-with-categories", "one-of-them"],
+)
+def test_a_create_of_rows_the_step_has_created_completes_the_step(table, made, again):
+    """Whatever else the step did in between, and whatever their other columns say."""
+    created = ToolEntry(
+        tool="db_create", params={"table": table, "data": made}, table=table, count=1, rows=made
+    )
+    edited = ToolEntry(tool="db_update", params={"table": table, "changes": []}, count=1)
+    call = ToolCall(tool="db_create", params={"table": table, "data": again})
+    held = hold_act(ActDecision(action="tool_call", tool_call=call), [created, edited])
+    assert held.action == "step_complete" and held.result_summary
+
+
+@pytest.mark.parametrize(
+    "again",
+    [
+        [{"date": "2026-11-30", "meal_type": "lunch", "recipe_id": "recipe_1"}],  # another meal
+        [MEALS[0], {**MEALS[0], "date": "2026-12-03"}],  # one new row among them
+        [{"meal_type": "dinner"}],  # no date to tell
+    ],
+    ids=["another-meal", "a-new-row-too", "no-identity"],
+)
+def test_a_create_with_a_row_the_step_has_not_created_runs(again):
+    created = ToolEntry(
+        tool="db_create", params={"table": "meal_plans", "data": MEALS}, count=2, rows=MEALS
+    )
+    call = ToolCall(tool="db_create", params={"table": "meal_plans", "data": again})
+    decision = ActDecision(action="tool_call", tool_call=call)
+    assert hold_act(decision, [created]) == decision
 
 
 def test_rows_sent_without_their_refs_after_a_refused_create_are_the_retry():
