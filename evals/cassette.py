@@ -40,6 +40,9 @@ class Call(BaseModel):
     seconds: float = 0.0
     error: str | None = None
     """The provider failed (HTTP error, timeout): the call has no answer."""
+    retryable: bool = False
+    """The failure was one the activity retries (a dropped connection): replayed so, the
+    retry is served the recording's next answer, as it was live."""
     repeat: bool = False
     """A written reference answer that serves every such call (Summarize's, say); never
     in a recording."""
@@ -93,6 +96,7 @@ class Watch:
             reply = await self.inner.complete(request)
         except LlmError as error:
             call.error = f"{error.kind}: {error}"
+            call.retryable = error.retryable
             call.seconds = round(time.monotonic() - started, 3)
             self.calls.append(call)
             raise
@@ -130,7 +134,7 @@ class Replay:
                 continue
             self.used[i] = not call.repeat
             if call.error is not None:
-                raise LlmError(call.error, kind="recorded_failure", retryable=False)
+                raise LlmError(call.error, kind="recorded_failure", retryable=call.retryable)
             return LlmReply(
                 content=expand(call.content, self.today),
                 model=call.model,

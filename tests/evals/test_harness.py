@@ -65,6 +65,21 @@ async def test_recorded_calls_the_run_never_made_are_an_error(eval_stack):
     assert result.error == "the run took another way than recorded: unused think"
 
 
+async def test_a_recorded_failure_that_was_retried_is_retried_on_replay(eval_stack):
+    """Live, a dropped connection failed the read and the retry answered: the replay
+    serves the retry the next recorded answer. A failure that was final stays final."""
+    cassette = reference("quick_fridge")
+    read = next(i for i, c in enumerate(cassette.calls) if c.node == "act_quick")
+    dropped = Call(node="act_quick", error="connection: act_quick: dropped", retryable=True)
+    cassette.calls.insert(read, dropped)
+    assert (await run_with(eval_stack, "quick_fridge", cassette)).passed
+    cassette.calls[read] = dropped.model_copy(update={"retryable": False})
+    final = await run_with(eval_stack, "quick_fridge", cassette)  # the quick read gave up
+    assert (
+        final.error == "recording no longer fits: think: the recording has no answer for this call"
+    )
+
+
 async def test_a_check_that_does_not_hold_fails_the_scenario_naming_it(eval_stack):
     wrong = scenario("add_to_shopping_list")
     wrong.turns[0].expect.rows[1].fields = {"quantity": 3}
