@@ -9,6 +9,7 @@ setting (``preferences.timezone``, default UTC).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import BaseModel
@@ -44,6 +45,10 @@ def local(clock: Clock) -> dt.datetime:
 
 def local_date(now: dt.datetime, timezone: str | None) -> dt.date:
     return local(Clock(now=now, timezone=timezone or DEFAULT_TIMEZONE)).date()
+
+
+DAY_TOKEN = re.compile(r"\{(today|tomorrow|today[+-]\d+|(?:this|next) [a-z]+)\}")
+"""A day token as written in plan examples and evaluation scenarios: ``{next monday}``."""
 
 
 def named_day(token: str, today: dt.date) -> dt.date:

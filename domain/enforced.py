@@ -46,8 +46,10 @@ so a turn's history records the output as held and older histories replay unchan
   call was refused (a validation error: the same call is refused the same way), the
   decision is held as ``blocked`` with the refusal, and the reply says why. (A changed
   call after a refused one, or a call after another call, runs: it may be the retry
-  that works.) A create of the rows it has just created counts as the same call whether
-  or not their ``id`` (a ``gen_`` ref) is sent: sent again, they would be created twice.
+  that works.)
+- **A step creates a row once**: a create of rows the step has already created (the same
+  rows by the table's identity columns, ``SAME_ROW``, whatever their refs or other
+  columns) ends the step the same way; sent again, they would be created twice.
 """
 
 from __future__ import annotations
@@ -177,9 +179,9 @@ def retrievable(
 
 
 def hold_act(decision: ActDecision, tool_results: list[ToolEntry]) -> ActDecision:
-    """Act's decision, as ``step_complete`` when it repeats the step's last call (a create,
-    its rows' ids aside) and that call succeeded, or creates again rows the step has
-    created (``SAME_ROW``), and as ``blocked`` when the repeated call was refused."""
+    """Act's decision, as ``step_complete`` when it repeats the step's last call and that
+    call succeeded, or creates again rows the step has created (``SAME_ROW``), and as
+    ``blocked`` when the repeated call was refused."""
     call = decision.tool_call
     if decision.action != "tool_call" or call is None:
         return decision

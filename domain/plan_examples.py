@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
-from domain.clock import Clock, local, named_day
+from domain.clock import DAY_TOKEN, Clock, local, named_day
 from domain.modes import DEFAULT_MODE, mode_config
 from domain.prompts import RenderedPrompt, load, render
 
@@ -108,7 +108,7 @@ class Entry:
         return f'- "{self.request}" →\n{plan}'
 
 
-_DAY_TOKEN = re.compile(r" ?\{(today|tomorrow|today[+-]\d+|(?:this|next) [a-z]+)\}")
+_DAY_TOKEN = re.compile(" ?" + DAY_TOKEN.pattern)
 
 
 def parse_library(text: str) -> list[Entry]:

@@ -3,7 +3,7 @@
 Finding the date of "next Monday" in a calendar needs no judgment, and a small model gets
 it wrong (it wrote this week's Monday, or copied an example's date). So the system
 resolves the day words of the user's message, and every node's Today section lists them
-beside the calendar (``domain.clock.clock_section``). The meanings are the calendar's:
+beside the calendar (``domain.context.today_section``). The meanings are the calendar's:
 
 - ``today``, ``tonight``, ``tomorrow``, ``the day after tomorrow``, ``yesterday``,
   ``in 3 days`` (digits or one to ten in words);

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from domain.clock import DAY_NAMES
+from domain.clock import DAY_NAMES, DAY_TOKEN
 from domain.clock import named_day as day
 from domain.nodes import NODE_OUTPUTS
 
@@ -206,7 +206,6 @@ def load_all(directory: Path = SCENARIOS_DIR, only: list[str] | None = None) -> 
 
 # --- tokens ------------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"\{(today|tomorrow|today[+-]\d+|(?:next|this) [a-z]+)\}")
 _MENTION = re.compile(r"([@#])\{([a-z_]+):([^}]+)\}")
 
 
@@ -223,7 +222,7 @@ def tokens(scenario: Scenario, today: dt.date) -> dict[str, str]:
         for name in (d.lower() for d in DAY_NAMES):
             found[day(f"{which} {name}", today).isoformat()] = f"{{{which} {name}}}"
     text = scenario.model_dump_json()
-    for token in dict.fromkeys(_TOKEN.findall(text)):
+    for token in dict.fromkeys(DAY_TOKEN.findall(text)):
         found[day(token, today).isoformat()] = f"{{{token}}}"
     return found
 
@@ -246,7 +245,7 @@ def expand(value: Any, today: dt.date, row: Any = None) -> Any:
     """``value`` with its date tokens expanded, and, given ``row`` (``(marker, table,
     label) -> text``), its row tokens."""
     if isinstance(value, str):
-        text = _TOKEN.sub(lambda m: day(m.group(1), today).isoformat(), value)
+        text = DAY_TOKEN.sub(lambda m: day(m.group(1), today).isoformat(), value)
         if row is not None:
             text = _MENTION.sub(lambda m: row(m.group(1), m.group(2), m.group(3)), text)
         return text

@@ -255,20 +255,17 @@ def test_older_steps_are_summarized_except_generated_content_for_a_write_step():
     assert "secret0" not in read_text  # a read step does not need old generated content
 
 
+def reply_for(state: ConversationState, registry: SessionIdRegistry, **fields) -> str:
+    """Reply's prompt for a turn that ran nothing, with ``fields`` given."""
+    defaults = {"goal": "g", "step_results": [], "quick_result": None, "blocked": None}
+    return reply_context(**{**defaults, **fields}, breakers=[], registry=registry, state=state).text
+
+
 def test_reply_marks_saved_and_generated_content_and_the_conversation_phase():
     state, registry = kitchen_session()
     registry.register_generated("recipe", {"name": "Mango Lassi"})
     registry.register_created(uid(7), "recipes", {"name": "Lime Rice"}, gen_ref="gen_recipe_1")
-    text = reply_context(
-        message="save the rice and make a drink",
-        goal="save and generate",
-        step_results=[],
-        quick_result=None,
-        blocked=None,
-        breakers=[],
-        registry=registry,
-        state=state,
-    ).text
+    text = reply_for(state, registry, message="save the rice and make a drink")
     assert "NOT YET SAVED (show in full, offer to save): Mango Lassi" in text
     assert "ALREADY SAVED this turn (don't offer to save): Lime Rice" in text
     assert "## Conversation phase\nnarrowing; the user expressed: wants quick sides" in text
@@ -289,16 +286,9 @@ def test_reply_is_sent_the_turns_primary_output_once_in_its_own_section():
         data={ref: lassi},
         artifacts=[ref],
     )
-    sections = reply_context(
-        message="make a drink",
-        goal="a drink",
-        step_results=[generate],
-        quick_result=None,
-        blocked=None,
-        breakers=[],
-        registry=registry,
-        state=state,
-    ).text.split("\n## ")
+    sections = reply_for(
+        state, registry, message="make a drink", goal="a drink", step_results=[generate]
+    ).split("\n## ")
     primary, summary, unsaved = (
         next(s for s in sections if s.startswith(name))
         for name in ("Primary output", "Execution summary", "Saved vs generated")
@@ -366,17 +356,7 @@ def test_every_node_given_the_users_words_is_told_the_dates_of_their_day_phrases
         "think": think_context(words, understood, state, registry, clock=FRIDAY_NOON).text,
         "act": act_for("write", message=words, clock=FRIDAY_NOON),
         "act_quick": act_quick_context("i", "meal_plans", words, registry, FRIDAY_NOON),
-        "reply": reply_context(
-            message=words,
-            goal="g",
-            step_results=[],
-            quick_result=None,
-            blocked=None,
-            breakers=[],
-            registry=registry,
-            state=state,
-            clock=FRIDAY_NOON,
-        ).text,
+        "reply": reply_for(state, registry, message=words, clock=FRIDAY_NOON),
     }
     for node, text in texts.items():
         today = text.split("## Today\n", 1)[1].split("\n## ", 1)[0]
