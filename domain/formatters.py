@@ -287,6 +287,11 @@ def _format_full_recipe(row: Row) -> str:
     return "\n".join(parts)
 
 
+def format_generated_recipe(content: Row) -> str:
+    """A generated (unsaved) recipe in full, from its content (``ingredients`` lines)."""
+    return _format_full_recipe({**content, "recipe_ingredients": content.get("ingredients") or []})
+
+
 def _format_recipes(rows: list[Row]) -> str:
     if len(rows) == 1 and (
         _recipe_ingredients(rows[0]) or _instructions(rows[0].get("instructions"))

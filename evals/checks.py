@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from domain.conversation import ConversationState
 from domain.kitchen.entities import BY_TYPE, compute_label
 from domain.registry import SessionIdRegistry
+from domain.shown import left_out
 from evals.scenario import Expect, GeneratedCheck, PauseKind, RowCheck
 
 if TYPE_CHECKING:
@@ -110,22 +111,10 @@ def _generated(check: GeneratedCheck, registry: SessionIdRegistry, reply: str) -
         ]
         problems += [f"no {k}" for k in check.filled if not content.get(k)]
         if check.shown:
-            problems += _not_shown(check.type, content, label, reply)
+            problems += left_out(reply, check.type, content)
         if problems:
             return _check(name, False, f"{ref} ({label}): {'; '.join(problems)}")
     return _check(name, True, "")
-
-
-def _not_shown(kind: str, content: dict[str, Any], label: str, reply: str) -> list[str]:
-    """What a reply showing this item leaves out: its name, and a recipe's ingredients by
-    name (Reply's prompt: generated content is shown in full)."""
-    named = label.strip() and label.lower() in reply
-    missing = [] if named else [f"the reply does not name {label!r}"]
-    if kind == "recipe":
-        names = [str(i.get("name") or "") for i in content.get("ingredients") or []]
-        left = [n for n in names if n.strip() and n.lower() not in reply]
-        missing += [f"the reply leaves out {', '.join(left)}"] if left else []
-    return missing
 
 
 def _saved(

@@ -31,6 +31,7 @@ with workflow.unsafe.imports_passed_through():
         prune_archive,
     )
     from domain.entity_cards import entity_cards
+    from domain.shown import owed_recipes
     from workflows.events import Done, TurnEnded
     from workflows.interface import PendingPause
 
@@ -46,9 +47,13 @@ class Endings:
         self.lifecycle = lifecycle
 
     async def wrap_up(self, response: str) -> None:
-        """Show the reply (with the breakers, and what was written when it is owed), then
-        summarize the turn and save the conversation."""
+        """Show the reply (with a generated recipe it did not show, the breakers, and what
+        was written when it is owed), then summarize the turn and save the conversation."""
         state, log = self.state, self.log
+        generated = [ref for result in state.results() for ref in result.artifacts]
+        owed = owed_recipes(response, state.registry, generated)
+        if owed:  # generated content the user has not seen cannot be saved or changed
+            response = f"{response}\n\n{owed}"
         for breaker in self.progress.breakers:
             kind, _, detail = breaker.partition(": ")
             response = f"{response}\n\n{formatters.format_breaker(kind, detail)}"

@@ -70,6 +70,33 @@ async def test_generated_recipe_is_kept_across_turns_and_saved_in_a_later_turn(
     assert registry.get_truly_pending_artifacts() == {}
 
 
+def suggest_lime_chicken(answer: str) -> list[dict]:
+    """A turn that generates Lime Chicken and replies ``answer``."""
+    return [
+        understand(),
+        plan("Suggest", step("Create a lime chicken recipe", "generate", "recipes")),
+        complete("Created", artifacts=[{"type": "recipe", "content": LIME_CHICKEN}]),
+        reply(answer),
+    ]
+
+
+async def test_a_reply_that_only_names_a_generated_recipe_ends_with_the_recipe_in_full(
+    turns: Turns,
+):
+    """Reply was told to show the unsaved recipe in full and only named it: the ending
+    shows it, so the user sees what they are asked to save. A reply that shows it gets
+    nothing added."""
+    named_answer = "How about Lime Chicken? Shall I save it?"
+    shown_answer = "Lime Chicken: 4 chicken thigh, 2 lime; marinate, grill."
+    script = turns.script(*suggest_lime_chicken(named_answer), *suggest_lime_chicken(shown_answer))
+    async with turns.worker(script):
+        named = await (await turns.start("suggest something with lime")).result()
+        shown = await (await turns.start("another one with lime")).result()
+    assert named.response.startswith(f"{named_answer}\n\nHere is the recipe in full:")
+    assert "- chicken thigh — 4" in named.response and "2. Grill" in named.response
+    assert shown.response == shown_answer
+
+
 async def test_retrieve_step_and_retrieve_archive_inject_data_into_the_step(turns: Turns):
     script = turns.script(
         understand(),

@@ -1,0 +1,47 @@
+"""Whether a reply shows the content the turn generated, and the content it owes.
+
+Generated content is not saved: the user can only save, change or cook what they have
+seen. Reply is told to show it in full (prompts/reply), and a model may still only name
+it. Whether a recipe was shown needs no judgment (its name, and each ingredient by name),
+so the turn's ending adds the recipe the reply left out (``workflows.endings``), whatever
+the model wrote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.formatters import format_generated_recipe
+from domain.kitchen.entities import compute_label
+from domain.registry import SessionIdRegistry
+
+
+def left_out(reply: str, kind: str, content: Mapping[str, Any]) -> list[str]:
+    """What a reply showing this generated item leaves out: its name, and a recipe's
+    ingredients by name (case-insensitive); empty when it shows the item."""
+    text = reply.lower()
+    label = compute_label(kind, content).strip()
+    missing = [] if label.lower() in text else [f"the reply does not name {label!r}"]
+    if kind == "recipe":
+        names = [str(i.get("name") or "").strip() for i in content.get("ingredients") or []]
+        left = [n for n in names if n and n.lower() not in text]
+        missing += [f"the reply leaves out {', '.join(left)}"] if left else []
+    return missing
+
+
+def owed_recipes(reply: str, registry: SessionIdRegistry, generated: Sequence[str]) -> str:
+    """The recipes among ``generated`` (this turn's ``gen_`` refs) that are still unsaved
+    and that ``reply`` does not show, each in full; "" when it owes none."""
+    pending = registry.get_truly_pending_artifacts()
+    cards = [
+        format_generated_recipe(content)
+        for ref in dict.fromkeys(generated)  # in order, once each
+        if (content := pending.get(ref)) is not None
+        and registry.type_of(ref) == "recipe"
+        and left_out(reply, "recipe", content)
+    ]
+    if not cards:
+        return ""
+    head = "Here is the recipe in full:" if len(cards) == 1 else "Here are the recipes in full:"
+    return "\n\n".join([head, *cards])

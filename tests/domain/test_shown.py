@@ -1,0 +1,75 @@
+"""A generated recipe the reply does not show is owed to the user, in full."""
+
+from __future__ import annotations
+
+from domain.registry import SessionIdRegistry
+from domain.shown import left_out, owed_recipes
+
+DAL = {
+    "name": "Red Lentil Dal",
+    "servings": 4,
+    "ingredients": [
+        {"name": "red lentils", "quantity": 200, "unit": "g"},
+        {"name": "coconut milk", "quantity": 400, "unit": "ml"},
+    ],
+    "instructions": ["Rinse the lentils", "Simmer with the coconut milk"],
+}
+
+
+def registry_with(*contents: tuple[str, dict]) -> tuple[SessionIdRegistry, list[str]]:
+    registry = SessionIdRegistry()
+    registry.begin_turn(1)
+    return registry, [registry.register_generated(kind, c) for kind, c in contents]
+
+
+def test_a_reply_that_names_the_recipe_and_each_ingredient_shows_it():
+    reply = "**Red Lentil Dal**: Red lentils, 400 ml Coconut Milk, simmered."
+    assert left_out(reply, "recipe", DAL) == []
+
+
+def test_a_reply_that_only_names_the_recipe_leaves_out_its_ingredients():
+    assert left_out("How about a Red Lentil Dal?", "recipe", DAL) == [
+        "the reply leaves out red lentils, coconut milk"
+    ]
+
+
+def test_a_reply_that_lists_the_ingredients_but_not_the_name_does_not_show_it():
+    assert left_out("Lentils: red lentils, coconut milk.", "recipe", DAL) == [
+        "the reply does not name 'Red Lentil Dal'"
+    ]
+
+
+def test_an_unshown_unsaved_recipe_is_owed_in_full():
+    registry, refs = registry_with(("recipe", DAL))
+    owed = owed_recipes("How about a Red Lentil Dal? Shall I save it?", registry, refs)
+    assert owed.startswith("Here is the recipe in full:")
+    for part in ("**Red Lentil Dal**", "- red lentils — 200 g", "- coconut milk — 400 ml"):
+        assert part in owed
+    assert "1. Rinse the lentils" in owed and "2. Simmer with the coconut milk" in owed
+
+
+def test_a_shown_recipe_is_not_owed_again():
+    registry, refs = registry_with(("recipe", DAL))
+    assert owed_recipes("Red Lentil Dal: red lentils, coconut milk.", registry, refs) == ""
+
+
+def test_a_saved_recipe_is_not_owed():
+    registry, refs = registry_with(("recipe", DAL))
+    registry.register_created("0b6f0a4e-8a61-4d57-9a4b-3f0a1b2c3d4e", "recipes", DAL)
+    assert owed_recipes("Saved Red Lentil Dal.", registry, refs) == ""
+
+
+def test_only_recipes_generated_this_turn_are_owed_and_each_once():
+    meal = {"date": "2026-11-30", "meal_type": "dinner"}
+    registry, refs = registry_with(("recipe", DAL), ("meal", meal), ("recipe", {"name": "Soup"}))
+    earlier = refs[2]  # generated, but not by this turn's steps
+    owed = owed_recipes("Here you go.", registry, [refs[0], refs[1], refs[0]])
+    assert owed.count("**Red Lentil Dal**") == 1
+    assert "Soup" not in owed and earlier not in owed
+
+
+def test_two_unshown_recipes_are_owed_together():
+    registry, refs = registry_with(("recipe", DAL), ("recipe", {"name": "Tomato Soup"}))
+    owed = owed_recipes("Two ideas for you.", registry, refs)
+    assert owed.startswith("Here are the recipes in full:")
+    assert owed.index("**Red Lentil Dal**") < owed.index("**Tomato Soup**")
