@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from domain.intent import DELETE_VERBS, requested_change
 from domain.nodes import DisambiguationOption
 from domain.registry import SessionIdRegistry
 from domain.turn_context import FreshEntity
@@ -73,6 +74,38 @@ def which_to_delete(
             DisambiguationOption(ref=candidate.ref, label=f"{data.get('name')} ({where})")
         )
     return options
+
+
+POINTING = re.compile(r"\b(?:that|this|it)\b", re.IGNORECASE)
+"""Words that point at something shown before instead of naming it."""
+POINTABLE = frozenset({"recipe", "inv", "shop", "meal", "task"})
+"""The rows a user sees listed and deletes (not a recipe's ingredient lines, the catalog)."""
+MAX_POINTED = 8
+"""More rows than this last shown, and a numbered choice is no help: the model decides."""
+
+
+def which_was_pointed_at(message: str, registry: SessionIdRegistry) -> list[DisambiguationOption]:
+    """The choice for a delete that points instead of naming ("delete that one", "remove
+    it") right after a turn that showed several rows: the rows the last turn referenced.
+    No choice when it showed one, or the message names one of them: a delete is never a
+    guess between rows the user saw side by side."""
+    if requested_change(message) not in DELETE_VERBS or not POINTING.search(message):
+        return []
+    shown = [
+        DisambiguationOption(ref=ref, label=entry.label)
+        for ref, entry in registry.entries.items()
+        if entry.uuid is not None
+        and entry.type in POINTABLE
+        and entry.last_ref >= registry.turn - 1
+        and not entry.action.startswith("deleted")
+        and entry.label
+    ]
+    if not 2 <= len(shown) <= MAX_POINTED:
+        return []
+    words = set(re.findall(r"[a-z0-9]+", message.lower())) - _FILLER - DELETE_VERBS
+    if any(words & set(re.findall(r"[a-z0-9]+", o.label.lower())) for o in shown):
+        return []
+    return shown
 
 
 def format_choice(question: str | None, options: Sequence[DisambiguationOption]) -> str:

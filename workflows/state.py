@@ -75,7 +75,8 @@ class TurnState:
     curation: CurationSummary | None = None
     """What Understand's curation did to the registry."""
     asked_which: bool = False
-    """Whether this turn asked which of several same-named rows to delete."""
+    """Whether this turn asked which row to delete (several of one name, or several shown
+    and one pointed at): the answer is not asked about again."""
     think: ThinkOutput | None = None
     quick: ToolEntry | None = None
     """Act Quick's read and what it found."""

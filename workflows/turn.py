@@ -39,7 +39,7 @@ from workflows.routing import (
     route_after_understand,
 )
 from workflows.state import TurnState
-from workflows.versions import MODE_RULES_IN_THINK
+from workflows.versions import ASK_WHICH_WAS_POINTED_AT, MODE_RULES_IN_THINK
 
 with workflow.unsafe.imports_passed_through():
     from activities.model_nodes import NodeActivities
@@ -55,6 +55,7 @@ with workflow.unsafe.imports_passed_through():
         checked_options,
         format_choice,
         which_to_delete,
+        which_was_pointed_at,
     )
     from domain.conversation import PendingContext, StepResult
     from domain.curation import apply_curation
@@ -363,6 +364,8 @@ class TurnWorkflow:
             )
         if not output.needs_disambiguation and not state.asked_which:
             options = which_to_delete(state.context.delete_candidates, state.familiar)
+            if not options and state.versions.has(ASK_WHICH_WAS_POINTED_AT):
+                options = which_was_pointed_at(state.what_the_user_said(), state.registry)
             if options:
                 state.asked_which = True  # once: the answer is not asked about again
                 output = output.model_copy(

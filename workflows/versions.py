@@ -35,6 +35,7 @@ class Change:
 
 
 MODE_RULES_IN_THINK = "mode-rules-in-think"
+ASK_WHICH_WAS_POINTED_AT = "ask-which-was-pointed-at"
 
 CHANGES: tuple[Change, ...] = (
     Change(
@@ -44,6 +45,15 @@ CHANGES: tuple[Change, ...] = (
             "Think's activity holds the plan to the mode's rules (domain.enforced.hold_plan: "
             "plan mode proposes a plan that saves what it generates); the workflow no longer "
             "proposes a plan-mode plan because it writes in two or more steps"
+        ),
+    ),
+    Change(
+        id=ASK_WHICH_WAS_POINTED_AT,
+        release="1.1.0",
+        what=(
+            'a delete that points instead of naming ("delete that one") right after a '
+            "turn that showed several rows asks which of them (domain.choices."
+            "which_was_pointed_at), whatever Understand said"
         ),
     ),
 )

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from domain.choices import checked_options, format_choice, resolve_choice, which_to_delete
+from domain.choices import (
+    checked_options,
+    format_choice,
+    resolve_choice,
+    which_to_delete,
+    which_was_pointed_at,
+)
+from domain.kitchen.entities import BY_TABLE
 from domain.nodes import DisambiguationOption
 from domain.registry import SessionIdRegistry
 from domain.turn_context import FreshEntity
@@ -108,3 +115,64 @@ def test_words_of_a_label_win_over_an_ordinal_in_it():
     assert resolve_choice("the last-minute one", options).ref == "recipe_1"
     assert resolve_choice("the last one", options).ref == "recipe_2"  # the last listed
     assert resolve_choice("the stew", options).ref == "recipe_2"
+
+
+def shown_last_turn(*names: str, table: str = "recipes") -> SessionIdRegistry:
+    """Turn 1 showed these rows; the registry is at turn 2."""
+    registry = SessionIdRegistry()
+    registry.begin_turn(1)
+    for n, name in enumerate(names, start=1):
+        uuid = f"00000000-0000-0000-0000-0000000001{n:02d}"
+        registry.ref_for_uuid(uuid, BY_TABLE[table].type_name, action="read", label=name)
+    registry.begin_turn(2)
+    return registry
+
+
+@pytest.mark.parametrize("message", ["delete that one", "remove it please", "delete this"])
+def test_a_delete_pointing_at_one_of_several_rows_just_shown_asks_which(message: str):
+    registry = shown_last_turn("Red Lentil Dal", "Weeknight Chili")
+    options = which_was_pointed_at(message, registry)
+    assert [(o.ref, o.label) for o in options] == [
+        ("recipe_1", "Red Lentil Dal"),
+        ("recipe_2", "Weeknight Chili"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "delete the chili",  # names one: the model reads which
+        "delete that chili one",
+        "show me that one",  # not a delete
+        "delete them all",  # points at no one row
+    ],
+)
+def test_a_delete_that_names_a_row_or_is_no_delete_is_not_asked_about(message: str):
+    assert which_was_pointed_at(message, shown_last_turn("Red Lentil Dal", "Weeknight Chili")) == []
+
+
+def test_one_row_shown_is_what_that_one_means():
+    assert which_was_pointed_at("delete that one", shown_last_turn("Red Lentil Dal")) == []
+
+
+def test_rows_shown_two_turns_ago_are_not_candidates():
+    registry = shown_last_turn("Red Lentil Dal", "Weeknight Chili")
+    registry.begin_turn(3)
+    assert which_was_pointed_at("delete that one", registry) == []
+
+
+def test_too_many_rows_shown_to_choose_from_leaves_it_to_the_model():
+    many = shown_last_turn(*(f"item {n}" for n in range(9)), table="inventory")
+    assert which_was_pointed_at("delete that one", many) == []
+
+
+def test_ingredient_lines_and_rows_already_deleted_are_not_offered():
+    registry = shown_last_turn("Red Lentil Dal", "Weeknight Chili", "Tomato Soup")
+    registry.ref_for_uuid(
+        "00000000-0000-0000-0000-000000000201", "ri", action="read", label="red lentils"
+    )
+    registry.ref_for_uuid(
+        "00000000-0000-0000-0000-000000000103", "recipe", action="deleted", label="Tomato Soup"
+    )
+    options = which_was_pointed_at("delete that one", registry)
+    assert [o.label for o in options] == ["Red Lentil Dal", "Weeknight Chili"]

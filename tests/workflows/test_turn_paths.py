@@ -471,3 +471,44 @@ async def test_deleting_an_item_found_in_two_places_asks_which_and_deletes_that_
     )
     assert await shopping_names(turns, executor) == ["flour"]
     assert "eggs" in await kitchen.names("inventory")
+
+
+async def test_delete_that_one_after_two_recipes_were_shown_asks_which_and_deletes_it(
+    turns: Turns, executor
+):
+    """Understand took "that one" for one of the two recipes just listed: a delete is not
+    a guess, so the turn asks which, and the answer decides."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("recipes", [{"name": "Red Lentil Dal"}, {"name": "Weeknight Chili"}])
+    script = turns.script(
+        quick("Show the user's recipes", "recipes"),
+        {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "recipes"}}},
+        understand(referenced_entities=["recipe_1"]),  # the model's guess: the first
+        understand(),
+        plan("Delete the chili", step("Delete the chili recipe", "write", "recipes")),
+        tool(
+            "db_delete",
+            table="recipes",
+            filters=[{"field": "name", "op": "=", "value": "Weeknight Chili"}],
+        ),
+        complete("Deleted Weeknight Chili"),
+        reply("Deleted Weeknight Chili."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("show my recipes")).result()
+        handle = await turns.start("delete that one")
+        paused = await awaiting(handle)
+        options = {o.label: o.ref for o in paused.pending.options}
+        assert sorted(options) == ["Red Lentil Dal", "Weeknight Chili"]
+        assert sorted(options.values()) == ["recipe_1", "recipe_2"]
+        assert paused.pending.message.startswith("Which one should I delete?\n\n1. ")
+        await send(handle, answer("answer", "the chili"))
+        result = await handle.result()
+        await keep_history(handle, "which_pointed_at")
+    assert result.status == "completed"
+    chili = options["Weeknight Chili"]
+    assert (
+        f"The user chose: Weeknight Chili ({chili})."
+        in ([c.user for c in script.calls if c.node == "understand"][-1])
+    )
+    assert await kitchen.names("recipes") == ["Red Lentil Dal"]
