@@ -414,6 +414,16 @@ def _format_step_result(result: StepResult, *, full: bool, data_elsewhere: bool 
     return "\n".join(parts)
 
 
+def _unforgotten(result: StepResult, known: set[str]) -> StepResult:
+    """A generate step's result without the content of refs the conversation forgot
+    (Understand dropped them at the user's request): it is not offered to be saved."""
+    gone = [ref for ref in result.artifacts if ref not in known]
+    if not gone or not isinstance(result.data, dict):
+        return result
+    data = {key: value for key, value in result.data.items() if key not in gone}
+    return result.model_copy(update={"data": data or None})
+
+
 def act_context(
     *,
     message: str = "",
@@ -445,8 +455,12 @@ def act_context(
         full = recent or (result.step_type == "generate" and step.step_type == "write")
         results.append(_format_step_result(result, full=full))
     earlier_turns = []  # the last 2 turns' results, in full: the data "those recipes" names
+    known = set(registry.known_refs())
     for turn, stored in sorted(state.turn_step_results.items(), key=lambda kv: int(kv[0])):
-        earlier_turns += [f"Turn {turn}: " + _format_step_result(r, full=True) for r in stored]
+        earlier_turns += [
+            f"Turn {turn}: " + _format_step_result(_unforgotten(r, known), full=True)
+            for r in stored
+        ]
     schema = schema_for_subdomain(step.subdomain) if step.step_type in ("read", "write") else ""
     unsaved = registry.get_truly_pending_artifacts()
     needs_saving = unsaved if step.step_type == "write" else {}

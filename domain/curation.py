@@ -1,9 +1,12 @@
-"""Apply Understand's entity curation to the registry (seed 000 "Entity Curation").
+"""Apply Understand's entity curation to the registry (seed 000 "Entity Curation"), and
+forget the content of what it dropped.
 
 The model's refs are untrusted: unknown refs are skipped and reported, never raised.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from domain.conversation import CurationSummary
 from domain.nodes import UnderstandOutput
@@ -45,3 +48,11 @@ def apply_curation(
             registry.remove_ref(ref)
             summary.dropped.append(ref)
     return summary, ignored
+
+
+def without_forgotten(archive: dict[str, Any], summary: CurationSummary) -> dict[str, Any]:
+    """The content archive without the generated content the user asked to forget
+    (dropped, or everything cleared): it is not offered to a later step or turn again."""
+    if summary.cleared_all:
+        return {}
+    return {key: content for key, content in archive.items() if key not in summary.dropped}

@@ -58,7 +58,7 @@ with workflow.unsafe.imports_passed_through():
         which_was_pointed_at,
     )
     from domain.conversation import PendingContext, StepResult
-    from domain.curation import apply_curation
+    from domain.curation import apply_curation, without_forgotten
     from domain.execution_summary import PlannedStep, unmet_change
     from domain.mentions import plain_text
     from domain.modes import BYPASS_MODES, apply_mode_1_0
@@ -379,6 +379,10 @@ class TurnWorkflow:
                 )
         state.understand = output
         state.curation, ignored = apply_curation(state.registry, output)
+        conversation = state.conversation  # what was forgotten is not offered to Act again
+        conversation.content_archive = without_forgotten(
+            conversation.content_archive, state.curation
+        )
         if ignored:
             workflow.logger.info("understand named unknown refs: %s", ignored)
         return output

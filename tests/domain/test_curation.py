@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import uuid
 
-from domain.curation import apply_curation
+from domain.conversation import CurationSummary
+from domain.curation import apply_curation, without_forgotten
 from domain.nodes import EntityCuration, RetainDecision, UnderstandOutput
 from domain.registry import SessionIdRegistry
 
@@ -61,3 +62,15 @@ def test_referenced_refs_count_as_seen_this_turn_and_unknown_refs_are_reported()
     summary, ignored = apply_curation(registry, output)
     assert registry.get_active_entities() == (["recipe_2"], [])
     assert ignored == ["recipe_9", "inv_4"] and summary.dropped == []
+
+
+def test_dropped_content_leaves_the_archive_and_the_rest_stays():
+    archive = {"gen_recipe_1": {"name": "Lime Chicken"}, "gen_recipe_2": None}
+    dropped = CurationSummary(dropped=["gen_recipe_1", "recipe_4"])
+    assert without_forgotten(archive, dropped) == {"gen_recipe_2": None}
+    assert without_forgotten(archive, CurationSummary()) == archive
+
+
+def test_starting_over_forgets_every_archived_content():
+    archive = {"gen_recipe_1": {"name": "Lime Chicken"}}
+    assert without_forgotten(archive, CurationSummary(cleared_all=True)) == {}

@@ -97,6 +97,27 @@ async def test_a_reply_that_only_names_a_generated_recipe_ends_with_the_recipe_i
     assert shown.response == shown_answer
 
 
+async def test_a_forgotten_suggestion_is_not_offered_to_a_later_step(turns: Turns):
+    """Understand dropped the unsaved recipe ("forget that recipe"): Act's later step is
+    shown neither its content nor its archive key, and the conversation keeps no copy."""
+    script = turns.script(
+        *suggest_lime_chicken("Lime Chicken: 4 chicken thigh, 2 lime; marinate, grill."),
+        understand(entity_curation={"drop": ["gen_recipe_1"]}),
+        plan("Forget it", step("Delete the gen_recipe_1 recipe", "write", "recipes")),
+        complete("Nothing saved to delete"),
+        reply("Forgotten."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("suggest something with lime")).result()
+        await (await turns.start("forget that recipe, I don't want it")).result()
+    shown = [c.user for c in script.calls if c.node == "act"][-1]
+    assert '"chicken thigh"' not in shown and '"Marinate"' not in shown  # no content
+    assert "Archived content keys" not in shown
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert "gen_recipe_1" not in state.content_archive
+    assert "gen_recipe_1" not in state.registry.known_refs()
+
+
 async def test_retrieve_step_and_retrieve_archive_inject_data_into_the_step(turns: Turns):
     script = turns.script(
         understand(),
