@@ -412,9 +412,20 @@ GENERATED_MARKERS = (
     "method",
 )
 """Words a generated recipe shows (the kitchen's ``get_generated_content_markers``)."""
+SECTION_HEADINGS = frozenset(
+    """ingredients instructions method steps directions preparation equipment notes tips
+    variations nutrition description servings serves""".split()
+)
+"""A recipe's section headings, set in bold like its name: never a name themselves."""
 LIST_ITEMS = re.compile(r"\n\s*(?:[-*]|\d+\.)\s+(.+)")
 NAMES = re.compile(r"\*\*([^*\n]{2,80})\*\*|^#+\s*(.+)$", re.MULTILINE)
 SHORT_LIMIT = 400
+
+
+def _heading(name: str) -> bool:
+    """ "**Ingredients:**", "## Method", "**Instructions (serves 2)**": a section, not a dish."""
+    words = re.findall(r"[a-z]+", name.lower())
+    return bool(words) and words[0] in SECTION_HEADINGS
 
 
 def summarize_assistant_message(text: str) -> str:
@@ -425,7 +436,8 @@ def summarize_assistant_message(text: str) -> str:
         return text
     lower = text.lower()
     if sum(1 for marker in GENERATED_MARKERS if marker in lower) >= 3:
-        names = list(dict.fromkeys((a or b).strip() for a, b in NAMES.findall(text)))
+        found = ((a or b).strip() for a, b in NAMES.findall(text))
+        names = list(dict.fromkeys(n for n in found if not _heading(n)))
         if names:
             return f"Generated recipe(s): {', '.join(names[:6])}. [Content archived]"
     items = LIST_ITEMS.findall(text)

@@ -80,6 +80,19 @@ def test_a_long_generated_recipe_is_remembered_by_its_names():
     )
 
 
+def test_a_recipes_bold_section_headings_are_not_taken_for_its_names():
+    reply = (
+        "**Vegetarian Quinoa Bowl**\nServes 2 · 25 min\n\n**Ingredients**\n"
+        + "\n".join(f"- quinoa number {n} — 100 g, rinsed well" for n in range(6))
+        + "\n\n## Instructions:\n"
+        + "\n".join(f"{n}. Simmer the quinoa for a while." for n in range(1, 6))
+        + "\n\n**Tomato Salad** goes well with it."
+    )
+    assert summarize_assistant_message(reply) == (
+        "Generated recipe(s): Vegetarian Quinoa Bowl, Tomato Salad. [Content archived]"
+    )
+
+
 def test_a_long_list_is_remembered_by_its_intro_count_and_first_items():
     reply = "Your shopping list has 7 items:\n" + "\n".join(
         f"- {name} (need some more of it for the whole of next week)"
