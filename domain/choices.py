@@ -76,8 +76,9 @@ def which_to_delete(
     return options
 
 
-POINTING = re.compile(r"\b(?:that|this|it)\b", re.IGNORECASE)
-"""Words that point at something shown before instead of naming it."""
+POINTING = re.compile(r"\b(?:that|this|the) (?:one|recipe|item|dish|meal|task)\b", re.IGNORECASE)
+"""Words that pick one of several things shown instead of naming it ("that one"); "it"
+names the one thing the conversation was about, which the model resolves."""
 POINTABLE = frozenset({"recipe", "inv", "shop", "meal", "task"})
 """The rows a user sees listed and deletes (not a recipe's ingredient lines, the catalog)."""
 MAX_POINTED = 8
@@ -86,7 +87,7 @@ MAX_POINTED = 8
 
 def which_was_pointed_at(message: str, registry: SessionIdRegistry) -> list[DisambiguationOption]:
     """The choice for a delete that points instead of naming ("delete that one", "remove
-    it") right after a turn that showed several rows: the rows the last turn referenced.
+    this recipe") right after a turn that showed several rows: the rows the last turn referenced.
     No choice when it showed one, or the message names one of them: a delete is never a
     guess between rows the user saw side by side."""
     if requested_change(message) not in DELETE_VERBS or not POINTING.search(message):

@@ -128,7 +128,9 @@ def shown_last_turn(*names: str, table: str = "recipes") -> SessionIdRegistry:
     return registry
 
 
-@pytest.mark.parametrize("message", ["delete that one", "remove it please", "delete this"])
+@pytest.mark.parametrize(
+    "message", ["delete that one", "please remove this one", "delete that recipe"]
+)
 def test_a_delete_pointing_at_one_of_several_rows_just_shown_asks_which(message: str):
     registry = shown_last_turn("Red Lentil Dal", "Weeknight Chili")
     options = which_was_pointed_at(message, registry)
@@ -145,6 +147,7 @@ def test_a_delete_pointing_at_one_of_several_rows_just_shown_asks_which(message:
         "delete that chili one",
         "show me that one",  # not a delete
         "delete them all",  # points at no one row
+        "remove it",  # the one thing the conversation was about: the model resolves it
     ],
 )
 def test_a_delete_that_names_a_row_or_is_no_delete_is_not_asked_about(message: str):
