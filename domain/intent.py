@@ -23,11 +23,19 @@ REPORTS = re.compile(
     re.IGNORECASE,
 )
 LEAD_INS = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|and|also|then|now|yes|great|thanks|please|alfred|hey|"
-    r"just|go ahead and|can you|could you|would you|will you|i want you to|"
-    r"i'd like you to|i need you to|let's|lets)\b[\s,]*)+",
+    r"^(?:(?:ok(?:ay)?|so|and|also|then|now|yes|great|thanks|please|pls|plz|alfred|hey|"
+    r"hi|oh|yo|right|just|go ahead and|(?:can|could|would|will) (?:you|u)|i want you to|"
+    r"i'd like you to|i need you to|(?:i|we)(?:'d| would) like to|(?:i|we) want to|"
+    r"(?:i|we) need to|i wanna|let's|lets)\b[\s,]*)+",
     re.IGNORECASE,
 )
+TERSE_REPORTS = re.compile(
+    r"^(?:just\s+)?(?:bought|picked up|used up|used the last|ran out of|threw out|"
+    r"finished off|finished the|ate the last)\s+\w|^got\s+(?!it\b|that\b|you\b|to\b)\w",
+    re.IGNORECASE,
+)
+"""A report without its "I" or "we", as people type it ("bought 2 onions", "got milk",
+"just used up the rice"); "got it" is no report."""
 DELETE_VERBS = frozenset({"delete", "remove", "drop", "erase", "throw"})
 PLACES = re.compile(
     r"\b(?:pantry|fridge|freezer|cupboard|inventory|stock|shopping|list|basket|cart|"
@@ -54,6 +62,8 @@ def requested_change(message: str) -> str | None:
             continue
         if REMINDER.match(clause.lower()):
             return "remind"
+        if report := TERSE_REPORTS.match(clause):
+            return report.group(0).rsplit(maxsplit=1)[0].lower()
         words = clause.split()
         if words and (verb := words[0].lower().strip(",:")) in CHANGE_VERBS:
             return verb
@@ -80,7 +90,9 @@ def _words(text: str) -> list[str]:
 
 
 CONTENT_VERBS = frozenset("suggest invent recommend propose brainstorm devise".split())
-CONTENT_PHRASES = re.compile(r"^(?:come up with|think (?:of|up)|give me (?:some |an )?ideas?)\b")
+CONTENT_PHRASES = re.compile(
+    r"^(?:come up with|think (?:of|up)|give me (?:some |an )?ideas?|any (?:ideas|suggestions))\b"
+)
 
 
 def requested_content(message: str) -> str | None:

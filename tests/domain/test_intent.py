@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.intent import requested_change, unplaced_delete
+from domain.intent import requested_change, requested_content, unplaced_delete
 
 
 @pytest.mark.parametrize(
@@ -22,6 +22,16 @@ from domain.intent import requested_change, unplaced_delete
         ("I used up the rice", "i used up"),
         ("remind me to defrost the chicken tomorrow", "remind"),
         ("can you remind us about the bins on friday", "remind"),
+        # as people type: lead-ins, no subject, no capitals
+        ("pls add milk", "add"),
+        ("can u put eggs on the list", "put"),
+        ("oh and add bread", "add"),
+        ("I would like to add milk", "add"),
+        ("we need to buy eggs", "buy"),
+        ("bought 2 onions", "bought"),
+        ("got milk and eggs", "got"),
+        ("just used up the rice", "used up"),
+        ("ran out of rice", "ran out of"),
     ],
 )
 def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
@@ -39,6 +49,10 @@ def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
         "make a list of what's in my fridge",
         "what can I cook tonight?",
         "remind me what goes into the dal",
+        "got it, thanks",
+        "finished, thanks!",
+        "i want to know what's in my fridge",
+        "what did I buy last week?",
         "",
     ],
 )
@@ -59,3 +73,18 @@ def test_questions_and_lookups_are_not(message: str):
 )
 def test_a_delete_that_says_what_but_not_where(message: str, unplaced: bool):
     assert unplaced_delete(message) is unplaced
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("suggest a quick dinner", "suggest"),
+        ("could u suggest something with leeks", "suggest"),
+        ("any ideas for dinner?", "any ideas"),
+        ("come up with a menu", "come up with"),
+        ("what's in my fridge?", None),
+        ("show me my recipes", None),
+    ],
+)
+def test_a_request_for_something_new_to_be_thought_of(message: str, asked: str | None):
+    assert requested_content(message) == asked
