@@ -5,13 +5,14 @@ it wrong (it wrote this week's Monday, or copied an example's date). So the syst
 resolves the day words of the user's message, and every node's Today section lists them
 beside the calendar (``domain.context.today_section``). The meanings are the calendar's:
 
-- ``today``, ``tonight``, ``tomorrow``, ``the day after tomorrow``, ``yesterday``,
-  ``in 3 days`` (digits or one to ten in words);
+- ``today``, ``tonight``, ``tomorrow`` (and ``tmrw``, ``tmr``), ``the day after
+  tomorrow``, ``yesterday``, ``in 3 days`` (digits or one to ten in words);
 - ``this friday`` is Friday of this week, ``next monday`` Monday of next week
   (``domain.clock.named_day``); a weekday alone is the coming one (today included), or
-  next week's when the words say "next week";
+  next week's when the words say "next week"; a shortened weekday counts after a word
+  that makes it a day ("on sat", "next thurs");
 - ``this week``, ``next week``, ``the weekend`` / ``this weekend`` and ``next weekend``
-  are spans, Monday to Sunday and Saturday to Sunday.
+  (or ``wknd``) are spans, Monday to Sunday and Saturday to Sunday.
 
 Words it does not know ("last Tuesday", "the 3rd") are left to the model. Pure: the same
 words and day give the same lines.
@@ -26,14 +27,31 @@ from domain.clock import DAY_NAMES, named_day
 
 _WEEKDAY = "|".join(d.lower() for d in DAY_NAMES)
 _COUNT = {w: n for n, w in enumerate("one two three four five six seven eight nine ten".split(), 1)}
+_SHORT = {
+    "monday": "mon",
+    "tuesday": "tues?",
+    "wednesday": "wed(?:s|nes)?",
+    "thursday": "thu(?:rs?)?",
+    "friday": "fri",
+    "saturday": "sat",
+    "sunday": "sun",
+}
+"""Weekdays as people shorten them; only after a word that makes them a day ("on sat",
+"next thurs"): "sat down" and "sun-dried" are no days."""
+_SINGLE = {"today": 0, "tonight": 0, "tonite": 0, "yesterday": -1}
+_SINGLE |= dict.fromkeys(("tomorrow", "tomorow", "tmrw", "tmr", "2moro"), 1)
+_WEEKEND = r"(?:weekend|wknd|wkend)"
 _PHRASE = re.compile(
     r"\b(?:"
-    r"(?P<after>the day after tomorrow)"
-    r"|(?P<single>today|tonight|tomorrow|yesterday)"
+    r"(?P<after>(?:the )?day after (?:tomorrow|tmrw))"
+    r"|(?P<single>" + "|".join(_SINGLE) + r")"
     r"|in (?P<count>\d{1,2}|" + "|".join(_COUNT) + r") days?"
-    r"|(?P<which>this|next) (?P<span>week|weekend)"
-    r"|(?P<weekend>(?:the )?weekend)"
+    r"|(?P<which>this|next) (?P<span>week|" + _WEEKEND + r")"
+    r"|(?P<weekend>(?:the )?" + _WEEKEND + r")"
     r"|(?:(?P<qualifier>this|next) )?(?P<weekday>" + _WEEKDAY + r")(?:'s)?"
+    r"|(?P<lead>this|next|on|for|by|until|till|before) (?P<short>"
+    + "|".join(_SHORT.values())
+    + r")\.?"
     r")\b",
     re.IGNORECASE,
 )
@@ -51,8 +69,7 @@ def _meaning(match: re.Match[str], today: dt.date, next_week: bool) -> str:
     if match["after"]:
         return _day(today + dt.timedelta(days=2))
     if single := match["single"]:
-        offsets = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1}
-        return _day(today + dt.timedelta(days=offsets[single.lower()]))
+        return _day(today + dt.timedelta(days=_SINGLE[single.lower()]))
     if count := match["count"]:
         days = int(count) if count.isdigit() else _COUNT[count.lower()]
         return _day(today + dt.timedelta(days=days))
@@ -63,8 +80,12 @@ def _meaning(match: re.Match[str], today: dt.date, next_week: bool) -> str:
         return _span(named_day(f"{which} saturday", today), named_day(f"{which} sunday", today))
     if match["weekend"]:
         return _span(named_day("this saturday", today), named_day("this sunday", today))
-    weekday = match["weekday"].lower()
-    if qualifier := match["qualifier"]:
+    weekday, qualifier = (match["weekday"] or _unshortened(match["short"])).lower(), None
+    if match["weekday"]:
+        qualifier = match["qualifier"]
+    elif match["lead"].lower() in ("this", "next"):
+        qualifier = match["lead"]
+    if qualifier:
         return _day(named_day(f"{qualifier.lower()} {weekday}", today))
     if next_week:
         return _day(named_day(f"next {weekday}", today))
@@ -72,6 +93,10 @@ def _meaning(match: re.Match[str], today: dt.date, next_week: bool) -> str:
     return (
         f"{_day(today + dt.timedelta(days=ahead))} ({'today' if ahead == 0 else 'the coming one'})"
     )
+
+
+def _unshortened(short: str) -> str:
+    return next(d for d, pattern in _SHORT.items() if re.fullmatch(pattern, short, re.I))
 
 
 def named_days(text: str, today: dt.date) -> list[str]:

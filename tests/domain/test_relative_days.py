@@ -21,6 +21,13 @@ TUESDAY = dt.date(2026, 11, 24)
         ("pasta tonight", ['"tonight" is Friday 2026-11-27']),
         ("I opened it yesterday", ['"yesterday" is Thursday 2026-11-26']),
         ("the day after tomorrow", ['"the day after tomorrow" is Sunday 2026-11-29']),
+        ("day after tomorrow", ['"day after tomorrow" is Sunday 2026-11-29']),
+        # as people type
+        ("whats for dinner tmrw", ['"tmrw" is Saturday 2026-11-28']),
+        ("defrost it tmr", ['"tmr" is Saturday 2026-11-28']),
+        ("tacos on sat", ['"on sat" is Saturday 2026-11-28 (the coming one)']),
+        ("move it to next thurs", ['"next thurs" is Thursday 2026-12-03']),
+        ("anything planned this wknd", ['"this wknd" is Saturday 2026-11-28 to Sunday 2026-11-29']),
         ("in 3 days", ['"in 3 days" is Monday 2026-11-30']),
         ("in two days", ['"in two days" is Sunday 2026-11-29']),
         ("this Thursday", ['"this Thursday" is Thursday 2026-11-26']),
@@ -57,3 +64,8 @@ def test_phrases_come_in_order_each_once_and_words_inside_others_are_not_days():
     ]
     assert named_days("mondays are busy; a todays special; sundaes", FRIDAY) == []
     assert named_days("add two lemons to my shopping list", FRIDAY) == []
+
+
+@pytest.mark.parametrize("message", ["sun-dried tomatoes", "I sat down with a tea", "wed pasta"])
+def test_a_shortened_weekday_is_a_day_only_after_a_word_that_makes_it_one(message: str):
+    assert named_days(message, FRIDAY) == []
