@@ -22,6 +22,7 @@ from domain.conversation import (
     StepResult,
     summarize_assistant_message,
 )
+from domain.crud.calls import WRITE_TOOLS
 from domain.entity_cards import PARTS
 from domain.execution_summary import (
     PlannedStep,
@@ -32,7 +33,7 @@ from domain.execution_summary import (
     stopped_step,
     warnings,
 )
-from domain.formatters import format_done
+from domain.formatters import format_done, format_write_confirmation
 from domain.kitchen.entities import BY_TABLE, compute_label
 from domain.kitchen.tables import schema_for_subdomain
 from domain.mentions import plain_text
@@ -389,10 +390,14 @@ def think_context(
     )
 
 
-def _format_step_result(result: StepResult, *, full: bool, data_elsewhere: bool = False) -> str:
+def _format_step_result(
+    result: StepResult, *, full: bool, data_elsewhere: bool = False, writes_said: bool = False
+) -> str:
     """``data_elsewhere``: another section shows the step's data (Reply's primary output),
     so it is not sent twice. Nothing stands in its place: a weak model copies a pointer
-    ("under Primary output") as its answer."""
+    ("under Primary output") as its answer. ``writes_said``: a write that succeeded is
+    its sentence ("Saved 1 recipe: Dal."), not the rows it sent and got back (Reply says
+    what changed; the rows are for Act's later steps)."""
     head = (
         f"Step {result.step_index} ({result.step_type}, {result.subdomain}): "
         f"{result.description} → {result.outcome}. {result.summary}"
@@ -408,7 +413,11 @@ def _format_step_result(result: StepResult, *, full: bool, data_elsewhere: bool 
     if result.data is not None and not data_elsewhere:
         parts.append(f"data: {_json(result.data)}")
     for tool in result.tool_results:
-        parts.append(f"tool result: {_json(tool.as_dict())}")
+        if writes_said and tool.tool in WRITE_TOOLS and tool.error is None:
+            said = format_write_confirmation(tool.tool, tool.table or "", tool.rows or [])
+            parts.append(f"tool result: {said}")
+        else:
+            parts.append(f"tool result: {_json(tool.as_dict())}")
     if result.note:
         parts.append(f"note: {result.note}")
     return "\n".join(parts)
@@ -571,9 +580,13 @@ def reply_context(
     was changed, in the words the turn's ending uses, a blocked step's writes included."""
     primary = primary_step(step_results)
     lead = primary if primary is not None and primary.data is not None else None
-    outcome = [_format_step_result(r, full=True, data_elsewhere=r is lead) for r in step_results]
+    outcome = [
+        _format_step_result(r, full=True, data_elsewhere=r is lead, writes_said=True)
+        for r in step_results
+    ]
     if blocked is not None:
-        outcome.append(_format_step_result(stopped_step(blocked, plan), full=True))
+        stopped = stopped_step(blocked, plan)
+        outcome.append(_format_step_result(stopped, full=True, writes_said=True))
     if quick_result is not None:
         outcome.append(f"Quick read result: {_json(quick_result.as_dict())}")
     outcome.append(format_done(written))

@@ -28,6 +28,7 @@ from domain.conversation import (
 )
 from domain.nodes import EntityCuration, RetainDecision, ThinkStep, UnderstandOutput
 from domain.registry import SessionIdRegistry
+from domain.tool_results import ToolEntry
 from domain.turn_context import FreshEntity, KitchenDashboard, TurnContext
 
 
@@ -298,6 +299,35 @@ def test_reply_is_sent_the_turns_primary_output_once_in_its_own_section():
     assert "data:" not in summary and "under Primary output" not in "\n".join(sections)
     assert "NOT YET SAVED (show in full, offer to save): Lime Rice, Mango Lassi" in unsaved
     assert 'Lime Rice: {"name": "Lime Rice", "instructions": ["boil"]}' in unsaved
+
+
+def test_reply_is_told_a_write_by_its_sentence_and_a_failed_one_with_its_error():
+    """Reply says what changed: a saved recipe is "Saved 1 recipe: …", not the rows sent
+    and returned (a weak model lost the one line that mattered in 6,000 characters of
+    them); a refused write keeps its call and error, which Reply explains."""
+    state, registry = kitchen_session()
+    saved = ToolEntry(
+        tool="db_create",
+        params={"table": "recipes", "data": [{"name": "Pea Soup", "instructions": ["simmer"]}]},
+        table="recipes",
+        count=1,
+        rows=[{"id": "recipe_3", "name": "Pea Soup", "instructions": ["simmer"]}],
+    )
+    refused = ToolEntry(
+        tool="db_update", params={"table": "inventory"}, error="no rows match: name = 'kale'"
+    )
+    write = StepResult(
+        step_index=0,
+        description="Save the soup",
+        step_type="write",
+        subdomain="recipes",
+        summary="Saved it",
+        tool_results=[saved, refused],
+    )
+    text = reply_for(state, registry, message="save it", step_results=[write])
+    assert "tool result: Saved 1 recipe: Pea Soup." in text
+    assert "simmer" not in text
+    assert "no rows match: name = 'kale'" in text and '"tool": "db_update"' in text
 
 
 def test_generate_and_analyze_steps_see_unsaved_content_in_full_to_revise_it():

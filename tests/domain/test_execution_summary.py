@@ -163,7 +163,7 @@ def test_the_step_that_stopped_is_in_the_execution_summary_with_what_it_wrote():
     summary = section(text, "Execution summary")
     assert summary.startswith(
         "Step 0 (read, recipes): step 0 → blocked. Step 1 stopped: the model service did not "
-        'answer\ntool result: {"tool": "db_create"'
+        "answer\ntool result: Added 1 item to your shopping list: milk."
     )
     assert summary.endswith("\n\nChanges made: Added 1 item to your shopping list: milk.\n")
     problems = section(text, "Problems")
