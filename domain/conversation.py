@@ -429,9 +429,11 @@ def _heading(name: str) -> bool:
 
 
 def summarize_assistant_message(text: str) -> str:
-    """A long reply as later turns read it: generated content as its names ("Generated
-    recipe(s): A, B. [Content archived]"), a list as its intro and first items, anything
-    else its first 400 characters. A short reply is kept as it is."""
+    """A long reply as later turns read it: generated content as what was shown ("[showed
+    recipes in full: A; B]", a note, not a sentence: seed 001's "Generated recipe(s): A, B.
+    [Content archived]" read like an answer, and the 1.5B local model gave it as its reply
+    twice), a list as its intro and first items, anything else its first 400 characters. A
+    short reply is kept as it is."""
     if len(text) <= SHORT_LIMIT:
         return text
     lower = text.lower()
@@ -439,7 +441,8 @@ def summarize_assistant_message(text: str) -> str:
         found = ((a or b).strip() for a, b in NAMES.findall(text))
         names = list(dict.fromkeys(n for n in found if not _heading(n)))
         if names:
-            return f"Generated recipe(s): {', '.join(names[:6])}. [Content archived]"
+            what = "a recipe" if len(names) == 1 else "recipes"
+            return f"[showed {what} in full: {'; '.join(names[:6])}]"
     items = LIST_ITEMS.findall(text)
     if len(items) >= 5:
         intro = text.split("\n", 1)[0].strip().rstrip(":")

@@ -76,7 +76,7 @@ def test_a_long_generated_recipe_is_remembered_by_its_names():
         + "\n".join(f"{n}. Do step {n}." for n in range(1, 8))
     )
     assert summarize_assistant_message(reply) == (
-        "Generated recipe(s): Lemon Chicken Traybake. [Content archived]"
+        "[showed a recipe in full: Lemon Chicken Traybake]"
     )
 
 
@@ -89,7 +89,7 @@ def test_a_recipes_bold_section_headings_are_not_taken_for_its_names():
         + "\n\n**Tomato Salad** goes well with it."
     )
     assert summarize_assistant_message(reply) == (
-        "Generated recipe(s): Vegetarian Quinoa Bowl, Tomato Salad. [Content archived]"
+        "[showed recipes in full: Vegetarian Quinoa Bowl; Tomato Salad]"
     )
 
 
