@@ -70,7 +70,10 @@ def _said(response: str) -> str:
     return summarize_assistant_message(response)
 
 
-def conversation_section(state: ConversationState, depth: int = 3) -> str:
+def conversation_section(state: ConversationState, depth: int = 3, *, replies: bool = True) -> str:
+    """The session so far and the last ``depth`` turns; without Alfred's ``replies`` for a
+    node that writes this turn's reply: it writes from what happened now, and the 1.5B
+    local model gave an earlier reply, word for word, as its answer in three of its turns."""
     lines: list[str] = []
     if state.engagement_summary:
         lines.append(f"Session: {state.engagement_summary}")
@@ -78,7 +81,8 @@ def conversation_section(state: ConversationState, depth: int = 3) -> str:
         lines.append(f"Earlier: {state.history_summary}")
     for record in state.recent_turns[-depth:]:
         lines.append(f"Turn {record.turn} — user: {record.user_message}")
-        lines.append(f"Turn {record.turn} — assistant: {_said(record.assistant_response)}")
+        if replies:
+            lines.append(f"Turn {record.turn} — assistant: {_said(record.assistant_response)}")
         if record.entities:
             lines.append(f"Turn {record.turn} — entities: {', '.join(record.entities[:12])}")
     lines.extend(state.notes[-3:])
@@ -627,7 +631,7 @@ def reply_context(
             Section("Problems", "\n".join(problems), 88),
             Section("Suggested next step", next_step(plan, registry, blocked), 84),
             Section("Conversation phase", phase_section(state), 50),
-            Section("Conversation", conversation_section(state, depth=2), 30),
+            Section("Conversation", conversation_section(state, depth=2, replies=False), 30),
         ],
         budget,
     )

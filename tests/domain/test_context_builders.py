@@ -272,6 +272,17 @@ def test_reply_marks_saved_and_generated_content_and_the_conversation_phase():
     assert "## Conversation phase\nnarrowing; the user expressed: wants quick sides" in text
 
 
+def test_reply_reads_the_users_earlier_words_but_not_its_own_earlier_replies():
+    """Reply writes from what happened this turn; an earlier reply in its prompt was given
+    again, word for word, as the answer (the 1.5B local model, three turns)."""
+    state, registry = kitchen_session()
+    text = reply_for(state, registry, message="save it")
+    conversation = text.split("## Conversation\n", 1)[1]
+    assert "Turn 1 — user: show my curries" in conversation
+    assert "Turn 2 — user: make a rice side" in conversation
+    assert "Butter Chicken and Dal." not in text and "Here is Lime Rice." not in text
+
+
 def test_reply_is_sent_the_turns_primary_output_once_in_its_own_section():
     """The last generate step's content is the primary output: shown there, in full, and
     nowhere else (no pointer either: a weak model answered "Under Primary output");
