@@ -27,6 +27,15 @@ class Check(BaseModel):
     detail: str = ""
 
 
+REFUSAL = re.compile(
+    r"\bi(?:'m| am) sorry,? but i (?:can't|cannot|can not|am unable to|'m unable to) "
+    r"(?:assist|help)\b|\bi can(?:'t|not) (?:assist|help) with (?:that|this)\b"
+)
+"""A reply that turns the request down ("I'm sorry, but I can't assist with that"): no
+scenario asks for something Alfred should refuse, so such a reply is wrong whatever the
+turn did (invent_in_create_mode passed once with one, the recipe shown after it)."""
+
+
 def check_turn(
     expect: Expect,
     outcome: TurnResult,
@@ -47,6 +56,8 @@ def check_turn(
         changed = sorted(t for t in after if _bare(after[t]) != _bare(before.get(t, [])))
         checks.append(_check("no writes", not changed, f"changed: {', '.join(changed)}"))
     reply = outcome.response.lower()
+    refusal = REFUSAL.search(reply)
+    checks.append(_check("reply is no refusal", refusal is None, _quote(reply)))
     for wanted in expect.reply.mentions:
         checks.append(
             _check(f"reply mentions {_words(wanted)}", _any_in(wanted, reply), _quote(reply))

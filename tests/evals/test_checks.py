@@ -81,6 +81,13 @@ def test_a_reply_pattern_that_must_not_match():
     assert failed(expect, reply="You can make the dal; both need onion.") == []
 
 
+def test_a_reply_that_turns_the_request_down_fails_whatever_the_turn_did():
+    refused = "I'm sorry, but I can't assist with that request. Here is the recipe in full:"
+    assert failed({}, reply=refused) == ["reply is no refusal"]
+    assert failed({}, reply="Sorry, I can't help with that right now.") == ["reply is no refusal"]
+    assert failed({}, reply="I can't find any cod, so here is a haddock dish.") == []
+
+
 def generated(content: dict[str, Any]) -> tuple[ConversationState, str]:
     state = ConversationState()
     ref = state.registry.register_generated("recipe", content)
