@@ -6,6 +6,7 @@ The model's refs are untrusted: unknown refs are skipped and reported, never rai
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from domain.conversation import CurationSummary
@@ -56,3 +57,28 @@ def without_forgotten(archive: dict[str, Any], summary: CurationSummary) -> dict
     if summary.cleared_all:
         return {}
     return {key: content for key, content in archive.items() if key not in summary.dropped}
+
+
+def forget_what_was_shown(
+    registry: SessionIdRegistry, unsaved: Mapping[str, str], summary: CurationSummary
+) -> list[str]:
+    """For a message that only asks to forget what was suggested ("forget that recipe"):
+    the labels of the unsaved content forgotten, ``unsaved`` being the unsaved refs and
+    labels before Understand's curation. That is what Understand dropped or, when it dropped
+    none, the one artifact the last turn showed, dropped here (added to ``summary``).
+    Empty: nothing unsaved to forget, or several that could be meant."""
+    if summary.cleared_all:
+        return list(unsaved.values())
+    dropped = [ref for ref in summary.dropped if ref in unsaved]
+    if not dropped:
+        shown = [
+            ref
+            for ref in unsaved
+            if ref in registry.entries and (registry.last_referenced(ref) or 0) >= registry.turn - 1
+        ]
+        if len(shown) != 1:
+            return []
+        registry.remove_ref(shown[0])
+        summary.dropped.append(shown[0])
+        dropped = shown
+    return [unsaved[ref] for ref in dropped]

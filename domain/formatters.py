@@ -746,6 +746,16 @@ def format_outcome(summaries: Sequence[str]) -> str:
     return "Here is what I got done: " + " ".join(parts)
 
 
+def format_forgotten(labels: Sequence[str]) -> str:
+    """The answer to "forget that recipe": what was forgotten, and that nothing was stored."""
+    names = [_text(label) for label in labels if _text(label)]
+    if not names:
+        return "Forgotten: it was never saved, so nothing in your kitchen changed."
+    what = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+    never = "They were" if len(names) > 1 else "It was"
+    return f"Forgotten: {what}. {never} never saved, so nothing in your kitchen changed."
+
+
 def format_nothing_changed(asked: str) -> str:
     """The honest line when the user asked for a change ("add", "I bought") and the turn
     only looked data up (seed 000 action mismatch)."""

@@ -113,3 +113,38 @@ def unplaced_delete(message: str) -> bool:
     """A delete request that says what, not where ("delete the eggs", not "remove the eggs
     from my list"): it could mean rows of several tables."""
     return requested_change(message) in DELETE_VERBS and PLACES.search(message) is None
+
+
+POINTED = (
+    r"(?:it|that|this|them|those|these|all (?:of )?(?:that|this|them|it)|"
+    r"(?:that|this|the|your|those|these)(?: last| first)? "
+    r"(?:one|recipe|idea|suggestion|dish|meal)s?)"
+)
+FORGETS = re.compile(
+    rf"^(?:(?:forget|scrap|ditch|discard|drop|skip|lose|bin)(?: about)? {POINTED}"
+    rf"|never ?mind(?: about)? {POINTED}"
+    rf"|(?:i|we) (?:don't|do not|dont) (?:want|need|like) {POINTED}"
+    rf"|(?:don't|do not|dont) (?:save|keep) {POINTED})(?: (?:then|please|thanks))?$"
+)
+"""A clause that asks to forget what was just suggested, by pointing at it ("forget that
+recipe", "scrap it", "I don't want that one"), never by naming something ("drop the milk")."""
+POLITE = re.compile(
+    r"^(?:no|nope|nah|no thanks|no thank you|thanks|thank you|not interested|not for me|"
+    r"never ?mind|(?:i(?:'ve| have)? )?changed my mind|on second thought)$"
+)
+"""A clause that goes with a forget without asking anything more; alone, none of them says
+what to forget ("never mind" may be about the question just asked)."""
+
+
+def only_forgets(message: str) -> bool:
+    """Whether the message does nothing but ask to forget what was suggested ("forget that
+    recipe, I don't want it"): no other request, question or change rides along."""
+    forgets = False
+    for clause in re.split(r"[.!?;,\n]+|\s+and\s+", message.lower()):
+        clause = LEAD_INS.sub("", SYMBOLS.sub("", clause.strip())).strip()
+        if not clause or POLITE.match(clause):
+            continue
+        if not FORGETS.match(clause.replace("’", "'")):
+            return False
+        forgets = True
+    return forgets

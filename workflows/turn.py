@@ -7,6 +7,7 @@
                dispatcher runs that stage, until one has the turn's answer (``DONE``)
 
     UNDERSTAND ─┬─ ASK ─ (the answer) ─ UNDERSTAND, or THINK / ACT for a confirmed proposal
+                ├─ DONE when the message only asked to forget a suggestion
                 ├─ ACT_QUICK ─ DONE, REPLY, or THINK when its read could not be made
                 └─ THINK ─┬─ ASK
                           └─ ACT (the Act loop, ``workflows.act_loop``) ─ REPLY ─ DONE
@@ -39,7 +40,11 @@ from workflows.routing import (
     route_after_understand,
 )
 from workflows.state import TurnState
-from workflows.versions import ASK_WHICH_WAS_POINTED_AT, MODE_RULES_IN_THINK
+from workflows.versions import (
+    ASK_WHICH_WAS_POINTED_AT,
+    FORGET_ENDS_THE_TURN,
+    MODE_RULES_IN_THINK,
+)
 
 with workflow.unsafe.imports_passed_through():
     from activities.model_nodes import NodeActivities
@@ -58,8 +63,9 @@ with workflow.unsafe.imports_passed_through():
         which_was_pointed_at,
     )
     from domain.conversation import PendingContext, StepResult
-    from domain.curation import apply_curation, without_forgotten
+    from domain.curation import apply_curation, forget_what_was_shown, without_forgotten
     from domain.execution_summary import PlannedStep, unmet_change
+    from domain.intent import only_forgets
     from domain.mentions import plain_text
     from domain.modes import BYPASS_MODES, apply_mode_1_0
     from domain.nodes import DisambiguationOption, ToolCall, UnderstandOutput
@@ -161,11 +167,16 @@ class TurnWorkflow:
     # --- the stages: each returns the next route ---------------------------------------------
 
     async def _understand(self) -> Route:
+        state = self.state
+        pending = state.registry.get_truly_pending_artifacts()
+        unsaved = {ref: state.registry.label(ref) for ref in pending}  # before curation
         try:
-            understand = await self._call_understand(self.state.pending)
+            understand = await self._call_understand(state.pending)
         except ActivityError as error:
             return self._gave_up("understand", error)
         route = route_after_understand(understand)
+        if route == Route.THINK and self._only_forgot(unsaved):
+            return Route.DONE  # nothing more was asked: nothing to plan
         questions, options = understand.clarification_questions, understand.disambiguation_options
         if route == Route.ASK and understand.needs_disambiguation:
             self.state.question = Question(
@@ -435,6 +446,26 @@ class TurnWorkflow:
         if blocked and blocked.details:
             text += f" {blocked.details.rstrip('.')}."
         return text
+
+    def _only_forgot(self, unsaved: dict[str, str]) -> bool:
+        """Whether the message only asked to forget a suggestion and one was forgotten
+        (``unsaved``: the unsaved refs and labels before Understand); the turn's answer
+        then says what was."""
+        state = self.state
+        curation = state.curation  # Understand's, just applied
+        if (
+            curation is None
+            or not state.versions.has(FORGET_ENDS_THE_TURN)
+            or not only_forgets(state.what_the_user_said())
+        ):
+            return False
+        forgotten = forget_what_was_shown(state.registry, unsaved, curation)
+        if not forgotten:
+            return False
+        conversation = state.conversation
+        conversation.content_archive = without_forgotten(conversation.content_archive, curation)
+        state.reply = formatters.format_forgotten(forgotten)
+        return True
 
     def _gave_up(self, stage: str, error: ActivityError) -> Route:
         """Understand or Think gave no usable answer: an honest reply, nothing done."""

@@ -36,6 +36,7 @@ class Change:
 
 MODE_RULES_IN_THINK = "mode-rules-in-think"
 ASK_WHICH_WAS_POINTED_AT = "ask-which-was-pointed-at"
+FORGET_ENDS_THE_TURN = "forget-ends-the-turn"
 
 CHANGES: tuple[Change, ...] = (
     Change(
@@ -54,6 +55,15 @@ CHANGES: tuple[Change, ...] = (
             'a delete that points instead of naming ("delete that one") right after a '
             "turn that showed several rows asks which of them (domain.choices."
             "which_was_pointed_at), whatever Understand said"
+        ),
+    ),
+    Change(
+        id=FORGET_ENDS_THE_TURN,
+        release="1.1.0",
+        what=(
+            'a message that only asks to forget what was suggested ("forget that recipe") '
+            "ends the turn once the unsaved content is forgotten (domain.curation."
+            "forget_what_was_shown), with no Think, Act or Reply"
         ),
     ),
 )

@@ -14,6 +14,7 @@ from domain.formatters import (
     format_done,
     format_empty_execution,
     format_failure,
+    format_forgotten,
     format_not_understood,
     format_outcome,
     format_proposal,
@@ -691,3 +692,13 @@ class TestModelProblems:
             "Nothing was changed. Please ask again after that."
         )
         assert format_not_understood("think", "rate_limited").endswith("Please ask again later.")
+
+
+def test_forgetting_says_what_was_forgotten_and_that_nothing_was_stored():
+    assert format_forgotten(["Lime Chicken"]) == (
+        "Forgotten: Lime Chicken. It was never saved, so nothing in your kitchen changed."
+    )
+    assert format_forgotten(["Lime Chicken", "Miso Soup", "Dal"]).startswith(
+        "Forgotten: Lime Chicken, Miso Soup and Dal. They were never saved"
+    )
+    assert format_forgotten([""]).startswith("Forgotten: it was never saved")

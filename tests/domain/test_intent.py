@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.intent import requested_change, requested_content, unplaced_delete
+from domain.intent import only_forgets, requested_change, requested_content, unplaced_delete
 
 
 @pytest.mark.parametrize(
@@ -88,3 +88,37 @@ def test_a_delete_that_says_what_but_not_where(message: str, unplaced: bool):
 )
 def test_a_request_for_something_new_to_be_thought_of(message: str, asked: str | None):
     assert requested_content(message) == asked
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "forget that recipe, I don't want it",
+        "forget it",
+        "Scrap that idea.",
+        "no thanks, never mind that one",
+        "ok pls drop the suggestion",
+        "I don’t want it",
+        "don't save it, thanks",
+        "nah, I've changed my mind. ditch it",
+    ],
+)
+def test_a_message_that_only_asks_to_forget_what_was_suggested(message: str):
+    assert only_forgets(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "forget that recipe and suggest one with tofu",
+        "forget it, what's in my fridge?",
+        "drop the milk",  # names a thing: a delete, not a forget
+        "forget the quinoa bowl",
+        "never mind",  # says nothing of what to forget
+        "no",
+        "scrap that, add eggs to my list",
+        "",
+    ],
+)
+def test_a_forget_with_anything_more_or_naming_something_is_not_only_a_forget(message: str):
+    assert not only_forgets(message)

@@ -98,24 +98,68 @@ async def test_a_reply_that_only_names_a_generated_recipe_ends_with_the_recipe_i
 
 
 async def test_a_forgotten_suggestion_is_not_offered_to_a_later_step(turns: Turns):
-    """Understand dropped the unsaved recipe ("forget that recipe"): Act's later step is
+    """Understand dropped the unsaved recipe ("forget that one, ..."): Act's later step is
     shown neither its content nor its archive key, and the conversation keeps no copy."""
     script = turns.script(
         *suggest_lime_chicken("Lime Chicken: 4 chicken thigh, 2 lime; marinate, grill."),
         understand(entity_curation={"drop": ["gen_recipe_1"]}),
-        plan("Forget it", step("Delete the gen_recipe_1 recipe", "write", "recipes")),
-        complete("Nothing saved to delete"),
-        reply("Forgotten."),
+        plan("Another", step("Suggest a lemon recipe", "generate", "recipes")),
+        complete("Suggested Lemon Rice"),
+        reply("How about Lemon Rice?"),
     )
     async with turns.worker(script):
         await (await turns.start("suggest something with lime")).result()
-        await (await turns.start("forget that recipe, I don't want it")).result()
+        await (await turns.start("forget that one, suggest something with lemon")).result()
     shown = [c.user for c in script.calls if c.node == "act"][-1]
     assert '"chicken thigh"' not in shown and '"Marinate"' not in shown  # no content
     assert "Archived content keys" not in shown
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     assert "gen_recipe_1" not in state.content_archive
     assert "gen_recipe_1" not in state.registry.known_refs()
+
+
+async def test_forgetting_a_suggestion_ends_the_turn_without_a_plan(turns: Turns):
+    """ "Forget that recipe, I don't want it" asks nothing more: the suggestion Understand
+    dropped is forgotten and the turn says so, with no Think, Act or Reply call (and, as
+    nothing ran, no model call to summarize it)."""
+    script = turns.script(
+        *suggest_lime_chicken("Lime Chicken: 4 chicken thigh, 2 lime; marinate, grill."),
+        understand(entity_curation={"drop": ["gen_recipe_1"]}),
+    )
+    async with turns.worker(script):
+        await (await turns.start("suggest something with lime")).result()
+        handle = await turns.start("forget that recipe, I don't want it")
+        result = await handle.result()
+        await keep_history(handle, "forget_ends_the_turn")
+    assert result.status == "completed"
+    assert result.response == (
+        "Forgotten: Lime Chicken. It was never saved, so nothing in your kitchen changed."
+    )
+    second_turn = [c.node for c in script.calls][5:]
+    assert second_turn == ["understand"]
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert state.registry.get_truly_pending_artifacts() == {}
+    assert "gen_recipe_1" not in state.content_archive
+    assert state.recent_turns[-1].assistant_response == result.response
+
+
+async def test_a_forget_understand_missed_forgets_the_one_suggestion_just_shown(
+    turns: Turns, executor
+):
+    """Understand dropped nothing: the one unsaved recipe the last turn showed is what
+    "scrap it" can only mean, so it is forgotten all the same, and nothing is stored."""
+    script = turns.script(
+        *suggest_lime_chicken("Lime Chicken: 4 chicken thigh, 2 lime; marinate, grill."),
+        understand(),
+    )
+    async with turns.worker(script):
+        await (await turns.start("suggest something with lime")).result()
+        result = await (await turns.start("no thanks, scrap it")).result()
+    assert result.response.startswith("Forgotten: Lime Chicken.")
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert state.registry.known_refs() == []
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert await kitchen.names("recipes") == []
 
 
 async def test_retrieve_step_and_retrieve_archive_inject_data_into_the_step(turns: Turns):
