@@ -1,14 +1,16 @@
-"""Whether a reply shows the content the turn generated, and the content it owes.
+"""Whether a reply shows the content the turn generated and says what it wrote, and what
+it owes.
 
 Generated content is not saved: the user can only save, change or cook what they have
 seen. Reply is told to show it in full (prompts/reply), and a model may still only name
 it. Whether a recipe was shown needs no judgment (its name, and each ingredient by name),
 so the turn's ending adds the recipe the reply left out (``workflows.endings``), whatever
-the model wrote.
+the model wrote. Likewise a write the reply does not speak of (``unsaid_writes``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -45,3 +47,32 @@ def owed_recipes(reply: str, registry: SessionIdRegistry, generated: Sequence[st
         return ""
     head = "Here is the recipe in full:" if len(cards) == 1 else "Here are the recipes in full:"
     return "\n\n".join([head, *cards])
+
+
+SAID = {
+    "Added": r"add(?:ed|ing|s)?\b|put\b|sav|creat|now (?:on|in)\b",
+    "Saved": r"sav|add(?:ed|ing|s)?\b|creat|stored\b",
+    "Removed": r"remov|delet|gone\b|took\b|taken\b|clear|dropp|no longer\b|crossed\b",
+    "Cleared": r"clear|remov|delet|reset\b",
+    "Updated": (
+        r"updat|chang|set\b|mark|now\b|edit|tick|mov(?:ed|e|ing)\b|renam|adjust|increas|"
+        r"decreas|reduc"
+    ),
+    "Logged": r"logg|log\b|record|noted\b",
+}
+"""For each verb a write's confirmation starts with (``format_write_confirmation``), the
+word stems by which a reply says it did that."""
+
+
+def unsaid_writes(reply: str, written: Sequence[str]) -> list[str]:
+    """The turn's write confirmations (``TurnState.written``) whose kind of change the
+    reply never speaks of: Reply answered as if nothing was written ("You have two recipes:
+    …" after the chili was deleted)."""
+    text = reply.lower()
+    unsaid = []
+    for sentence in written:
+        verb = sentence.split(maxsplit=1)[0] if sentence.strip() else ""
+        stems = SAID.get(verb)
+        if stems is not None and not re.search(rf"\b(?:{stems})", text):
+            unsaid.append(sentence)
+    return unsaid

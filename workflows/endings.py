@@ -31,7 +31,7 @@ with workflow.unsafe.imports_passed_through():
         prune_archive,
     )
     from domain.entity_cards import entity_cards
-    from domain.shown import owed_recipes
+    from domain.shown import owed_recipes, unsaid_writes
     from workflows.events import Done, TurnEnded
     from workflows.interface import PendingPause
 
@@ -48,10 +48,12 @@ class Endings:
 
     async def wrap_up(self, response: str) -> None:
         """Show the reply (with a generated recipe it did not show, the breakers, and what
-        was written when it is owed), then summarize the turn and save the conversation."""
+        was written when it is owed or the reply did not speak of it), then summarize the
+        turn and save the conversation."""
         state, log = self.state, self.log
         generated = [ref for result in state.results() for ref in result.artifacts]
         owed = owed_recipes(response, state.registry, generated)
+        unsaid = unsaid_writes(response, state.written)  # of the reply, before any addition
         if owed:  # generated content the user has not seen cannot be saved or changed
             response = f"{response}\n\n{owed}"
         for breaker in self.progress.breakers:
@@ -59,6 +61,8 @@ class Endings:
             response = f"{response}\n\n{formatters.format_breaker(kind, detail)}"
         if self._owes_the_writes():  # from the writes' own results (``TurnState.written``)
             response = f"{response}\n\n{formatters.format_done(state.written)}"
+        elif unsaid:  # the reply spoke as if nothing was written
+            response = f"{response}\n\n{formatters.format_done(unsaid)}"
         self.progress.response = response
         log.set_status("replied")
         log.mark("replied")

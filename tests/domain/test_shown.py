@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.registry import SessionIdRegistry
-from domain.shown import left_out, owed_recipes
+from domain.shown import left_out, owed_recipes, unsaid_writes
 
 DAL = {
     "name": "Red Lentil Dal",
@@ -73,3 +73,22 @@ def test_two_unshown_recipes_are_owed_together():
     owed = owed_recipes("Two ideas for you.", registry, refs)
     assert owed.startswith("Here are the recipes in full:")
     assert owed.index("**Red Lentil Dal**") < owed.index("**Tomato Soup**")
+
+
+DELETED = "Removed 1 recipe: Weeknight Chili."
+ADDED = "Added 2 items to your shopping list: eggs, milk."
+
+
+def test_a_reply_that_says_each_kind_of_change_leaves_nothing_unsaid():
+    assert unsaid_writes("Deleted Weeknight Chili.", [DELETED]) == []
+    assert unsaid_writes("Done: eggs and milk are on your list, I put them there.", [ADDED]) == []
+    assert unsaid_writes("Milk is now 3 l.", ["Updated 1 inventory item: milk."]) == []
+
+
+def test_a_reply_that_speaks_as_if_nothing_was_written_leaves_the_writes_unsaid():
+    listing = "You have two recipes: Red Lentil Dal and Weeknight Chili."
+    assert unsaid_writes(listing, [DELETED, ADDED]) == [DELETED, ADDED]
+    assert unsaid_writes("Removed the chili.", [DELETED, ADDED]) == [ADDED]
+    assert unsaid_writes("Anything else?", []) == []
+    # a stem inside another word does not count: "address" says nothing was added
+    assert unsaid_writes("What address?", [ADDED]) == [ADDED]

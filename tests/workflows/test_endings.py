@@ -214,3 +214,30 @@ async def test_a_question_left_unanswered_after_a_write_leaves_the_rows_in_the_n
     state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
     assert any(note.endswith(f"Changes made: {ADDED}") for note in state.notes)
     assert state.turn_summaries[0].written == [ADDED]
+
+
+# --- a reply that speaks as if nothing was written ------------------------------------------
+
+
+async def test_a_reply_that_never_speaks_of_the_writes_is_followed_by_them(turns: Turns):
+    """Reply answered with the list it was shown, not with what was done: the ending says
+    what was written. A reply that says it gets nothing added."""
+    ignored = "You have eggs, milk and flour."
+    said = "I've added eggs, milk and flour to your list."
+    script = turns.script(
+        understand(),
+        plan("Stock up", ADD),
+        add_three(),
+        complete("Added eggs, milk and flour"),
+        reply(ignored),
+        understand(),
+        plan("Stock up", ADD),
+        add_three(),
+        complete("Added eggs, milk and flour"),
+        reply(said),
+    )
+    async with turns.worker(script):
+        first = await (await turns.start(MESSAGE)).result()
+        second = await (await turns.start(MESSAGE)).result()
+    assert first.response == f"{ignored}\n\nChanges made: {ADDED}"
+    assert second.response == said
