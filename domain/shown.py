@@ -76,3 +76,29 @@ def unsaid_writes(reply: str, written: Sequence[str]) -> list[str]:
         if stems is not None and not re.search(rf"\b(?:{stems})", text):
             unsaid.append(sentence)
     return unsaid
+
+
+REPLY_SECTIONS = (
+    "user request",
+    "today",
+    "goal",
+    "warnings",
+    "plan overview",
+    "batch progress",
+    "primary output",
+    "execution summary",
+    "saved vs generated",
+    "problems",
+    "suggested next step",
+    "conversation phase",
+    "conversation",
+)
+"""The titles of the sections of Reply's prompt (``domain.context.reply_context``)."""
+_HEADING = re.compile(r"^\s*#{1,4}\s*(.+?)\s*:?\s*$", re.MULTILINE)
+
+
+def repeats_the_prompt(reply: str) -> bool:
+    """Whether a reply gives back its prompt instead of an answer: two or more of the
+    prompt's section headings ("## User request", "## Execution summary") as lines of it."""
+    titles = {m.group(1).lower() for m in _HEADING.finditer(reply)}
+    return len(titles & set(REPLY_SECTIONS)) >= 2

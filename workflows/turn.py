@@ -69,6 +69,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.mentions import plain_text
     from domain.modes import BYPASS_MODES, apply_mode_1_0
     from domain.nodes import DisambiguationOption, ToolCall, UnderstandOutput
+    from domain.shown import repeats_the_prompt
     from domain.tool_results import ToolEntry
     from workflows.events import Clarifying, Proposed, Thinking
     from workflows.interface import (
@@ -427,6 +428,9 @@ class TurnWorkflow:
             return self._reply_without_model()
         except ActivityError as error:
             self.log.fallback("reply", degraded(error))
+            return self._reply_without_model()
+        if repeats_the_prompt(result.output.response):  # no answer: the outcome instead
+            self.log.fallback("reply", "repeated_the_prompt")
             return self._reply_without_model()
         return result.output.response
 

@@ -28,6 +28,7 @@ from domain.conversation import (
 )
 from domain.nodes import EntityCuration, RetainDecision, ThinkStep, UnderstandOutput
 from domain.registry import SessionIdRegistry
+from domain.shown import REPLY_SECTIONS, repeats_the_prompt
 from domain.tool_results import ToolEntry
 from domain.turn_context import FreshEntity, KitchenDashboard, TurnContext
 
@@ -270,6 +271,17 @@ def test_reply_marks_saved_and_generated_content_and_the_conversation_phase():
     assert "NOT YET SAVED (show in full, offer to save): Mango Lassi" in text
     assert "ALREADY SAVED this turn (don't offer to save): Lime Rice" in text
     assert "## Conversation phase\nnarrowing; the user expressed: wants quick sides" in text
+
+
+def test_a_reply_that_gives_back_reply_s_prompt_is_known_for_one():
+    """Every section title Reply is sent is one ``repeats_the_prompt`` knows, so a reply
+    made of them is told apart from an answer."""
+    state, registry = kitchen_session()
+    registry.register_generated("recipe", {"name": "Mango Lassi"})
+    text = reply_for(state, registry, message="save it", blocked=None)
+    titles = [line[3:].lower() for line in text.splitlines() if line.startswith("## ")]
+    assert len(titles) >= 4 and set(titles) <= set(REPLY_SECTIONS)
+    assert repeats_the_prompt(text)
 
 
 def test_reply_reads_the_users_earlier_words_but_not_its_own_earlier_replies():

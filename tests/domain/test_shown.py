@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.registry import SessionIdRegistry
-from domain.shown import left_out, owed_recipes, unsaid_writes
+from domain.shown import left_out, owed_recipes, repeats_the_prompt, unsaid_writes
 
 DAL = {
     "name": "Red Lentil Dal",
@@ -92,3 +92,15 @@ def test_a_reply_that_speaks_as_if_nothing_was_written_leaves_the_writes_unsaid(
     assert unsaid_writes("Anything else?", []) == []
     # a stem inside another word does not count: "address" says nothing was added
     assert unsaid_writes("What address?", [ADDED]) == [ADDED]
+
+
+def test_a_reply_made_of_its_prompt_s_sections_repeats_the_prompt():
+    echoed = "## User request\nshow my recipes\n## Today\nNow: Friday\n## Goal\nshow my recipes"
+    assert repeats_the_prompt(echoed)
+    assert repeats_the_prompt("### Execution summary:\nStep 0 …\n\n### Conversation\nTurn 1")
+
+
+def test_an_answer_with_headings_of_its_own_does_not_repeat_the_prompt():
+    assert not repeats_the_prompt("**Ingredients**\n- lentils\n**Instructions**\n1. Simmer")
+    assert not repeats_the_prompt("## Shopping list\n- milk\n## Goal\nfewer trips")
+    assert not repeats_the_prompt("Deleted Weeknight Chili. Your goal of fewer recipes is met.")

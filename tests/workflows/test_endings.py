@@ -241,3 +241,22 @@ async def test_a_reply_that_never_speaks_of_the_writes_is_followed_by_them(turns
         second = await (await turns.start(MESSAGE)).result()
     assert first.response == f"{ignored}\n\nChanges made: {ADDED}"
     assert second.response == said
+
+
+async def test_a_reply_that_gives_back_its_prompt_is_replaced_by_the_outcome(turns: Turns):
+    """Reply answered with its own prompt's sections ("## User request …"): that is no
+    answer, so the turn answers from the steps' summaries and says what was written."""
+    echoed = f"## User request\n{MESSAGE}\n## Goal\nStock up\n## Execution summary\nStep 0"
+    script = turns.script(
+        understand(),
+        plan("Stock up", ADD),
+        add_three(),
+        complete("Added eggs, milk and flour"),
+        reply(echoed),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start(MESSAGE)).result()
+    assert result.fallbacks == ["reply: repeated_the_prompt"]
+    assert result.response == (
+        f"Here is what I got done: Added eggs, milk and flour.\n\nChanges made: {ADDED}"
+    )
