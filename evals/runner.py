@@ -168,7 +168,12 @@ def scenario_today(scenario: Scenario) -> dt.date:
 async def _seed(
     scenario: Scenario, stack: Stack, user_id: uuid.UUID, today: dt.date
 ) -> dict[tuple[str, str], str]:
-    """Rows before the first turn, written as the model writes them; (table, label) -> id."""
+    """Rows before the first turn, written as the model writes them; (table, label) -> id.
+
+    One row per write, in the scenario's order: rows written together share their
+    ``created_at``, and a read ordered by it would then list them by their random ids,
+    numbering their refs differently in each run (a recording's ``recipe_2`` another
+    recipe when replayed)."""
     registry = SessionIdRegistry()
     seeded: dict[tuple[str, str], str] = {}
     tables = dict(scenario.kitchen)
@@ -177,13 +182,14 @@ async def _seed(
     for table, rows in tables.items():
         if not rows:
             continue
-        request = DbCreate(table=table, data=expand(rows, today))
-        result = await stack.executor.execute(
-            request, user_id=user_id, registry=registry, idempotency_key=uuid.uuid4().hex
-        )
-        for row in result.rows:
-            label = str(row.get("name") or row.get("title") or row.get("date") or "")
-            seeded[(table, label.lower())] = registry.resolve(str(row["id"]))
+        for data in expand(rows, today):
+            request = DbCreate(table=table, data=data)
+            result = await stack.executor.execute(
+                request, user_id=user_id, registry=registry, idempotency_key=uuid.uuid4().hex
+            )
+            for row in result.rows:
+                label = str(row.get("name") or row.get("title") or row.get("date") or "")
+                seeded[(table, label.lower())] = registry.resolve(str(row["id"]))
     return seeded
 
 
