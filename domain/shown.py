@@ -50,7 +50,10 @@ def owed_recipes(reply: str, registry: SessionIdRegistry, generated: Sequence[st
 
 
 SAID = {
-    "Added": r"add(?:ed|ing|s)?\b|put\b|sav|creat|now (?:on|in)\b",
+    "Added": (
+        r"add(?:ed|ing|s)?\b|put\b|sav|creat|plann|schedul|now (?:on|in)\b|"
+        r"(?:is|are) (?:now )?(?:on|in) (?:your|the)\b"
+    ),
     "Saved": r"sav|add(?:ed|ing|s)?\b|creat|stored\b",
     "Removed": r"remov|delet|gone\b|took\b|taken\b|clear|dropp|no longer\b|crossed\b",
     "Cleared": r"clear|remov|delet|reset\b",

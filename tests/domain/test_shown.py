@@ -83,6 +83,8 @@ def test_a_reply_that_says_each_kind_of_change_leaves_nothing_unsaid():
     assert unsaid_writes("Deleted Weeknight Chili.", [DELETED]) == []
     assert unsaid_writes("Done: eggs and milk are on your list, I put them there.", [ADDED]) == []
     assert unsaid_writes("Milk is now 3 l.", ["Updated 1 inventory item: milk."]) == []
+    assert unsaid_writes("Milk is on your list.", [ADDED]) == []
+    assert unsaid_writes("Planned 7 dinners.", ["Added 7 meals to your meal plan: …"]) == []
 
 
 def test_a_reply_that_speaks_as_if_nothing_was_written_leaves_the_writes_unsaid():
