@@ -15,6 +15,7 @@ from typing import Any
 from opentelemetry import trace
 from pydantic import BaseModel
 from temporalio import activity
+from temporalio.exceptions import ApplicationError
 
 from activities.failures import to_application_error
 from activities.heartbeat import heartbeating
@@ -42,7 +43,14 @@ from activities.streaming import content_stream, text_stream
 from domain import context
 from domain.answers import answer_model
 from domain.conversation import ConversationState
-from domain.enforced import hold_act, hold_plan, hold_understand, retrievable
+from domain.enforced import (
+    changes_nothing,
+    hold_act,
+    hold_plan,
+    hold_understand,
+    replan_note,
+    retrievable,
+)
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
 from domain.plan_examples import DEFAULT_EXAMPLES, ExampleSet, think_prompt
@@ -210,6 +218,30 @@ class NodeActivities:
 
     @activity.defn(name="think")
     async def think(self, request: ThinkRequest) -> ThinkResult:
+        """Think's plan, held to the rules (``domain.enforced.hold_plan``); a plan that
+        changes nothing for a request that asks for a change is asked for once more
+        (``changes_nothing``), in this activity, so the history holds the plan that
+        stands. When that second call fails, the first plan stands."""
+        result = await self._plan(request)
+        asked = changes_nothing(result.output, request.message)
+        if asked is not None:
+            activity.logger.info("think: the plan changes nothing (%s): asked again", asked)
+            try:
+                again = await self._plan(request, replan=replan_note(result.output, asked))
+            except ApplicationError as error:  # the first plan stands; Reply says so
+                activity.logger.warning("think asked again failed (%s): first plan kept", error)
+            else:
+                again.usage = result.usage + again.usage
+                again.llm_attempts += result.llm_attempts
+                result = again
+        answered = request.pending is not None and request.pending.kind == "proposal"
+        held = hold_plan(result.output, request.mode, answered_proposal=answered)
+        if held != result.output:
+            activity.logger.info("think held: %s -> %s", result.output, held)
+        result.output = held
+        return result
+
+    async def _plan(self, request: ThinkRequest, *, replan: str | None = None) -> ThinkResult:
         config = mode_config(request.mode)
         prompt = think_prompt(request.mode, self.think_examples, request.message, request.clock)
         state, registry, _ = await self._state(request.state_ref)
@@ -222,6 +254,7 @@ class NodeActivities:
             context=request.context,
             budget=self.context_budget,
             clock=request.clock,
+            replan=replan,
         )
         output, call = await call_node(
             self.gateway,
@@ -232,13 +265,7 @@ class NodeActivities:
             facts=request,
             shown=registry,
         )
-        result = _result(ThinkResult, output, call)
-        answered = request.pending is not None and request.pending.kind == "proposal"
-        held = hold_plan(result.output, request.mode, answered_proposal=answered)
-        if held != result.output:
-            activity.logger.info("think held: %s -> %s", result.output, held)
-        result.output = held
-        return result
+        return _result(ThinkResult, output, call)
 
     @activity.defn(name="act")
     async def act(self, request: ActRequest) -> ActResult:

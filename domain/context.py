@@ -236,7 +236,7 @@ def registry_table(registry: SessionIdRegistry) -> str:
 def entity_context(registry: SessionIdRegistry, *, with_detail: bool) -> str:
     """Generated (unsaved) content, active entities with tags, long-term memory."""
     lines: list[str] = []
-    pending = registry.get_truly_pending_artifacts()
+    pending = registry.unsaved_refs()
     if pending:
         lines.append("Generated, NOT saved:")
         lines += [f"- `{ref}`: {registry.label(ref)} [unsaved]" for ref in pending]
@@ -362,7 +362,10 @@ def think_context(
     context: TurnContext | None = None,
     budget: int = CONDENSED_BUDGET,
     clock: Clock | None = None,
+    replan: str | None = None,
 ) -> Fitted:
+    """``replan``: why Think is asked again for this request (``domain.enforced.
+    replan_note``), shown right after the request."""
     context = context or TurnContext()
     understood = []
     known = set(registry.known_refs())
@@ -374,6 +377,7 @@ def think_context(
     return fit(
         [
             Section("User request", message, 100),
+            Section("Your plan changes nothing", replan or "", 99),
             Section("Today", today_section(clock, message, pending and pending.answer), 98),
             Section("Pending question and the user's reply", pending_section(pending), 90),
             Section("Understood", "\n".join(understood), 80),

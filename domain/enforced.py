@@ -27,6 +27,13 @@ so a turn's history records the output as held and older histories replay unchan
   user spelled out runs directly, in however many writes; so does a plan made after the
   user answered the turn's proposal (they have confirmed or adjusted it). Create mode
   forces nothing.
+- **A request for a change is planned as one** (seed 000 "action mismatch": a turn that
+  was asked for a change and made none): when the message asks for a change
+  (``domain.intent.requested_change``) and Think's plan only reads or analyzes, the plan
+  can change nothing. Whether the message really asks for one is for the model to judge
+  ("we're out of rice, what else can I make?" may be a question), so Think is asked once
+  more, shown its plan and what a write is (``changes_nothing``, ``replan_note``); its
+  second answer stands.
 - **A step runs after the steps of its group whose output it consumes** (seed 002's step
   types, seed 003's groups): a write persists content that must already exist (a
   generate's ``gen_`` refs, an analysis's choice) and changes rows that a read of its own
@@ -120,6 +127,32 @@ def hold_plan(
         )
         return think.model_copy(update={"decision": "propose", "proposal_message": message})
     return think
+
+
+def changes_nothing(think: ThinkOutput, message: str) -> str | None:
+    """The change ``message`` asks for (``requested_change``) when Think's plan for it
+    only reads or analyzes: it makes no change and invents nothing to save. None when the
+    plan writes or generates, asks a question, or the message asks for no change."""
+    if think.decision == "clarify" or not think.steps:
+        return None
+    if any(s.step_type in ("write", "generate") for s in think.steps):
+        return None
+    return requested_change(message)
+
+
+def replan_note(think: ThinkOutput, asked: str) -> str:
+    """What Think is told when its plan changes nothing (``changes_nothing``): its plan,
+    and that a change is a ``write`` step."""
+    steps = "\n".join(
+        f"- group {s.group}, {s.step_type} ({s.subdomain}): {s.description}" for s in think.steps
+    )
+    return (
+        f'The request asks for a change ("{asked}"), and your plan only reads:\n{steps}\n'
+        "Those steps change nothing. A change is a write step: it creates, updates, ticks "
+        "off or deletes rows (a new task, an amount, an item bought). Answer again: if the "
+        "user asked for a change, plan its write step (with only the reads it needs); if "
+        "the message asks for no change, give the same plan."
+    )
 
 
 def writes(steps: list[ThinkStep]) -> bool:

@@ -162,6 +162,15 @@ def test_think_sees_tags_unsaved_content_memory_curation_profile_and_dashboard()
     assert '`recipe_1` [mentioned:user]: {"name": "Butter Chicken", "servings": 4}' in text
 
 
+def test_think_asked_again_sees_why_right_after_the_request():
+    state, registry = kitchen_session()
+    first = think_context("add eggs", UnderstandOutput(), state, registry).text
+    again = think_context("add eggs", UnderstandOutput(), state, registry, replan="It reads.").text
+    assert "## Your plan changes nothing" not in first
+    assert again.index("## User request") < again.index("## Your plan changes nothing\nIt reads.")
+    assert again.index("## Your plan changes nothing") < again.index("## Entities")
+
+
 def test_think_with_no_profile_says_so():
     state, registry = kitchen_session()
     text = think_context("hi", UnderstandOutput(), state, registry).text

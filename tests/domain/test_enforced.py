@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from domain.enforced import hold_act, hold_plan, hold_understand, in_data_order, retrievable
+from domain.enforced import (
+    changes_nothing,
+    hold_act,
+    hold_plan,
+    hold_understand,
+    in_data_order,
+    replan_note,
+    retrievable,
+)
 from domain.modes import MODES, apply_mode_1_0
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
 from domain.tool_results import ToolEntry
@@ -141,6 +149,42 @@ def test_a_choice_keeps_its_question():
         clarification_questions=["Which one: show me the dal recipe?"],
     )
     assert hold_understand(choice, "show me the dal recipe") == choice
+
+
+# --- a request for a change is planned as one ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("remind me to defrost the chicken tomorrow", "remind"),
+        ("add eggs to the shopping list", "add"),
+        ("we're out of rice", "we're out of"),
+    ],
+)
+def test_a_plan_that_only_reads_for_a_change_request_changes_nothing(message: str, asked: str):
+    assert changes_nothing(plan(step("read", subdomain="tasks"), step("analyze", 1)), message) == (
+        asked
+    )
+    assert changes_nothing(proposal(step("read")), message) == asked
+
+
+@pytest.mark.parametrize("kind", ["write", "generate"])
+def test_a_plan_that_writes_or_invents_something_to_save_may_change_it(kind: str):
+    assert changes_nothing(plan(step("read"), step(kind, 1)), "add a curry recipe") is None
+
+
+def test_a_lookup_or_a_question_back_is_no_missed_change():
+    assert changes_nothing(plan(step("read")), "what's on my shopping list?") is None
+    question = ThinkOutput(goal="g", decision="clarify", clarification_questions=["How much?"])
+    assert changes_nothing(question, "change the amount of milk") is None
+
+
+def test_think_asked_again_sees_its_plan_and_what_a_write_is():
+    note = replan_note(plan(step("read", subdomain="tasks")), "remind")
+    assert note.startswith('The request asks for a change ("remind"), and your plan only reads:')
+    assert "- group 0, read (tasks): read it" in note
+    assert "A change is a write step" in note and "give the same plan" in note
 
 
 # --- a plan that writes nothing is never proposed -------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import PANTRY, Kitchen
-from tests.workflows.conftest import Turns
+from tests.workflows.conftest import Turns, progress
 from tests.workflows.script import complete, plan, quick, reply, step, tool, understand
 from workflows.interface import TurnLimits
 
@@ -45,10 +45,52 @@ async def test_a_lookup_on_the_quick_path_has_no_such_note(turns: Turns, executo
     assert "milk" in shown and "only looked it up" not in shown
 
 
+async def test_a_plan_that_only_reads_for_a_change_is_asked_for_again(turns: Turns, executor):
+    """``domain.enforced.changes_nothing``: Think, shown its plan, plans the write."""
+    script = turns.script(
+        understand(),
+        plan("Tasks", step("Read my tasks", "read", "tasks")),
+        plan("A task", step("Add the task 'Defrost the chicken'", "write", "tasks")),
+        tool("db_create", table="tasks", data={"title": "Defrost the chicken"}),
+        complete("Added the task"),
+        reply("Added: defrost the chicken."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("remind me to defrost the chicken")
+        result = await handle.result()
+        state = await progress(handle)
+    first, again = [c.user for c in script.calls if c.node == "think"]
+    assert "## Your plan changes nothing" not in first
+    assert 'asks for a change ("remind"), and your plan only reads:' in again
+    assert "- group 0, read (tasks): Read my tasks" in again
+    assert result.response.startswith("Added: defrost the chicken.")
+    assert state.llm_calls == len(script.calls)  # both of Think's calls are counted
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert await kitchen.names("tasks") == ["Defrost the chicken"]
+
+
+async def test_when_think_asked_again_does_not_answer_its_first_plan_runs(turns: Turns):
+    script = turns.script(
+        understand(),
+        plan("Shop", step("Read the list", "read", "shopping")),  # and no second answer
+        tool("db_read", table="shopping_list"),
+        complete("The list is empty"),
+        reply("I only checked your list."),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("add eggs to the shopping list")).result()
+    assert [c.node for c in script.calls][:3] == ["understand", "think", "think"]
+    assert result.status == "completed" and result.fallbacks == []
+    assert result.response.startswith("I only checked your list.")
+
+
 def only_a_read() -> list[dict]:
+    """The model, asked again, keeps its plan that only reads."""
+    read = plan("Shop", step("Read the list", "read", "shopping"))
     return [
         understand(),
-        plan("Shop", step("Read the list", "read", "shopping")),
+        read,
+        read,
         tool("db_read", table="shopping_list"),
         complete("The list is empty"),
     ]
