@@ -91,9 +91,7 @@ def start_manifest(
 ) -> BatchManifest | None:
     """The manifest for a write step of ``subdomain``, or None when it saves nothing generated."""
     types = {BY_TABLE[t].type_name for t in SUBDOMAINS.get(subdomain, ()) if t in BY_TABLE}
-    unsaved = [
-        ref for ref in registry.get_truly_pending_artifacts() if registry.type_of(ref) in types
-    ]
+    unsaved = [ref for ref in registry.unsaved_refs() if registry.type_of(ref) in types]
     if not unsaved:
         return None
     text = f"{description}\n{words}"

@@ -26,9 +26,7 @@ def active_refs(registry: SessionIdRegistry) -> list[str]:
     """Refs referenced in the last two turns, those Understand retained, and unsaved
     generated content however old (it stays in context until it is saved)."""
     recent, retained = registry.get_active_entities()
-    unsaved = [
-        r for r in registry.get_truly_pending_artifacts() if r not in recent and r not in retained
-    ]
+    unsaved = [r for r in registry.unsaved_refs() if r not in recent and r not in retained]
     return [r for r in (*recent, *retained, *unsaved) if registry.type_of(r) not in PARTS]
 
 

@@ -112,7 +112,7 @@ def warnings(
             f'ACTION MISMATCH: the user asked for a change ("{unmet}"), but this turn {did}: '
             "nothing was created, changed or deleted. Say so plainly; do not imply it was done."
         )
-    unsaved = registry.get_truly_pending_artifacts()
+    unsaved = registry.unsaved_refs()
     if unsaved and requested_change(message) in ("save", "store", "keep", "add", "create"):
         names = ", ".join(registry.label(r) or r for r in unsaved)
         found.append(f"NOT SAVED: the user asked to save, but these are only generated: {names}.")
@@ -128,7 +128,7 @@ def next_step(
     running what was skipped."""
     if blocked is not None and blocked.suggested_next:
         return blocked.suggested_next
-    unsaved = registry.get_truly_pending_artifacts()
+    unsaved = registry.unsaved_refs()
     if unsaved:
         names = ", ".join(registry.label(r) or r for r in unsaved)
         return f"Offer to save {names}, or to change it first."

@@ -53,7 +53,7 @@ def revisable(registry: SessionIdRegistry, artifact: GeneratedArtifact) -> str |
     """The unsaved artifact a generate step revised in place, or None for new content (no
     ref, an unknown or already saved ref, or a ref of another type)."""
     ref = artifact.ref
-    if ref is None or ref not in registry.get_truly_pending_artifacts():
+    if ref is None or ref not in registry.unsaved_refs():
         return None
     return ref if registry.type_of(ref) == artifact.type else None
 

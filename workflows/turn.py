@@ -169,8 +169,7 @@ class TurnWorkflow:
 
     async def _understand(self) -> Route:
         state = self.state
-        pending = state.registry.get_truly_pending_artifacts()
-        unsaved = {ref: state.registry.label(ref) for ref in pending}  # before curation
+        unsaved = {ref: state.registry.label(ref) for ref in state.registry.unsaved_refs()}
         try:
             understand = await self._call_understand(state.pending)
         except ActivityError as error:

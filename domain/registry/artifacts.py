@@ -92,6 +92,11 @@ class SessionIdRegistry(RefTable):
         )
         return gen_ref
 
+    def unsaved_refs(self) -> list[str]:
+        """The refs of the artifacts that are not saved yet, in storage order (no copies:
+        for callers that need only the refs)."""
+        return [ref for ref in self.artifacts if self.entries[ref].uuid is None]
+
     def get_truly_pending_artifacts(self) -> dict[str, dict[str, Any]]:
         """Copies of the artifacts that are not saved yet, by ref."""
         return {

@@ -430,7 +430,7 @@ def test_register_created_without_match_assigns_a_fresh_ref() -> None:
     ref = reg.register_created(NEW_ROW, "recipes", {"name": "Lemon Pasta"})
     assert ref == "recipe_1"
     assert reg.action(ref) == "created"
-    assert list(reg.get_truly_pending_artifacts()) == ["gen_recipe_1"]
+    assert list(reg.get_truly_pending_artifacts()) == reg.unsaved_refs() == ["gen_recipe_1"]
 
 
 def test_register_created_again_for_the_same_row_keeps_its_ref() -> None:
@@ -468,7 +468,7 @@ def test_promoted_content_survives_until_clear_turn_promoted_artifacts() -> None
     reg.register_created(NEW_ROW, "recipes", {"name": "Tofu Curry"}, gen_ref=gen)
     assert reg.get_entity_data(gen) == {"name": "Tofu Curry"}
     assert list(reg.get_just_promoted_artifacts()) == [gen]
-    assert list(reg.get_truly_pending_artifacts()) == [still_pending]
+    assert list(reg.get_truly_pending_artifacts()) == reg.unsaved_refs() == [still_pending]
     assert list(reg.artifacts) == [gen, still_pending]
     assert reg.clear_turn_promoted_artifacts() == [gen]
     assert reg.get_entity_data(gen) is None
