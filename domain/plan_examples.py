@@ -6,7 +6,10 @@ the request (``ALFRED_THINK_EXAMPLES``: ``abstract`` or ``library``).
 - ``library``: ``prompts/think_library``: realistic requests, each with the plan it needs;
   the entries whose requests share the most words with the user's message (TF-IDF cosine
   over stemmed content words) are shown, at most ``SHOWN``. A message that shares no word
-  with any entry gets the abstract patterns.
+  with any entry gets the abstract patterns. A message that asks for a change
+  (``domain.intent.requested_change``) is shown only entries whose plan can make one (a
+  ``write``, or a ``generate`` of content to save): a plan that only reads is no example
+  for it (as ``domain.enforced.changes_nothing`` holds Think's own plan).
 
 Both are versioned prompt files; the call records which one it used next to Think's own
 template (``think+think_library``, ``v5+v3``). An entry's dates are day tokens
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from domain.clock import DAY_TOKEN, Clock, local, named_day
+from domain.intent import requested_change
 from domain.modes import DEFAULT_MODE, mode_config
 from domain.prompts import RenderedPrompt, load, render
 
@@ -98,6 +102,12 @@ class Entry:
     cues: str = ""
     """Other words for this kind of request: matched against the message, never shown."""
 
+    @property
+    def changes(self) -> bool:
+        """Whether the plan can change the kitchen: it writes, or generates what may be
+        saved (a revision of unsaved content)."""
+        return _CHANGING.search(self.plan) is not None
+
     def render(self, today: dt.date | None = None) -> str:
         """The request and its plan, the plan's day tokens as the dates they name from
         ``today`` (left out, with the space before them, when the day is not known)."""
@@ -109,6 +119,7 @@ class Entry:
 
 
 _DAY_TOKEN = re.compile(" ?" + DAY_TOKEN.pattern)
+_CHANGING = re.compile(r'"step_type":\s*"(?:write|generate)"')
 
 
 def parse_library(text: str) -> list[Entry]:
@@ -157,11 +168,13 @@ def similarities(message: str, entries: list[Entry]) -> list[float]:
 
 def pick(message: str, entries: list[Entry], shown: int = SHOWN) -> list[Entry]:
     """The entries most like ``message``, highest similarity first (ties in file order),
-    at least ``MIN_SIMILARITY``, at most ``shown``."""
+    at least ``MIN_SIMILARITY``, at most ``shown``; for a message that asks for a change,
+    only entries whose plan ``changes`` the kitchen."""
+    change = requested_change(message) is not None
     scored = sorted(
         (-score, index)
         for index, score in enumerate(similarities(message, entries))
-        if score >= MIN_SIMILARITY
+        if score >= MIN_SIMILARITY and (entries[index].changes or not change)
     )
     return [entries[index] for _, index in scored[:shown]]
 

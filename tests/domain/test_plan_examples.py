@@ -140,8 +140,31 @@ def test_picks_are_ordered_by_similarity_and_deterministic():
     picked = [scores[LIBRARY.index(e)] for e in chosen]
     assert picked == sorted(picked, reverse=True)
     assert all(s >= MIN_SIMILARITY for s in picked)
-    left_out = [s for e, s in zip(LIBRARY, scores, strict=True) if e not in chosen]
+    left_out = [s for e, s in zip(LIBRARY, scores, strict=True) if e not in chosen and e.changes]
     assert len(chosen) < SHOWN or max(left_out) <= min(picked)
+
+
+def test_a_change_request_is_shown_only_plans_that_can_make_it():
+    """A plan that only reads is no example for a change: the 1.5B local model copied
+    the chores entry's read for a reminder (``domain.enforced.changes_nothing``)."""
+    message = "remind me to water the herbs on sunday"
+    chores = next(e for e in LIBRARY if e.request == "which chores are due before the weekend?")
+    assert not chores.changes and similarities(message, LIBRARY)[LIBRARY.index(chores)] > 0.3
+    chosen = pick(message, LIBRARY)
+    assert chosen and all(e.changes for e in chosen) and chores not in chosen
+    assert chores in pick("which chores are left this week?", LIBRARY)  # a lookup sees it
+
+
+def test_a_plan_changes_the_kitchen_when_it_writes_or_generates():
+    def plan(kind: str) -> Entry:
+        return Entry("r", json.dumps({"steps": [{"step_type": kind}], "decision": "plan_direct"}))
+
+    assert [plan(k).changes for k in ("read", "analyze", "write", "generate")] == [
+        False,
+        False,
+        True,
+        True,
+    ]
 
 
 def test_ties_keep_file_order_and_weak_matches_are_left_out():
