@@ -105,3 +105,18 @@ def repeats_the_prompt(reply: str) -> bool:
     prompt's section headings ("## User request", "## Execution summary") as lines of it."""
     titles = {m.group(1).lower() for m in _HEADING.finditer(reply)}
     return len(titles & set(REPLY_SECTIONS)) >= 2
+
+
+REFUSES = re.compile(
+    r"^\W*(?:(?:i'm|i am) (?:sorry|afraid),?\s+(?:but\s+)?)?i\s*(?:can't|cannot|can not|"
+    r"am unable to|'m unable to|am not able to|won't be able to)\s+(?:assist|help)\s+"
+    r"(?:you\s+)?with\s+(?:that|this|your)\b",
+    re.IGNORECASE,
+)
+
+
+def refuses(reply: str) -> bool:
+    """Whether a reply opens by turning the request down ("I'm sorry, but I can't assist
+    with that request"): a small model's stock refusal, no answer to a turn that did what
+    it planned."""
+    return REFUSES.search(reply.replace("\u2019", "'")) is not None

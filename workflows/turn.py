@@ -69,7 +69,7 @@ with workflow.unsafe.imports_passed_through():
     from domain.mentions import plain_text
     from domain.modes import BYPASS_MODES, apply_mode_1_0
     from domain.nodes import DisambiguationOption, ToolCall, UnderstandOutput
-    from domain.shown import repeats_the_prompt
+    from domain.shown import refuses, repeats_the_prompt
     from domain.tool_results import ToolEntry
     from workflows.events import Clarifying, Proposed, Thinking
     from workflows.interface import (
@@ -431,7 +431,21 @@ class TurnWorkflow:
         if repeats_the_prompt(result.output.response):  # no answer: the outcome instead
             self.log.fallback("reply", "repeated_the_prompt")
             return self._reply_without_model()
+        if refuses(result.output.response) and self._did_what_was_planned():
+            self.log.fallback("reply", "refused_what_was_done")
+            return self._reply_without_model()
         return result.output.response
+
+    def _did_what_was_planned(self) -> bool:
+        """Whether nothing stopped the turn's work: its lookup answered, or every planned
+        step completed."""
+        state = self.state
+        if state.exit is not None:
+            return False
+        if state.quick is not None:
+            return not state.quick.failed
+        steps = state.progress.steps
+        return bool(steps) and all(s.status == "completed" for s in steps)
 
     def _reply_without_model(self) -> str:
         """The outcome from the steps' own summaries (the wrap-up adds what was written)."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from domain.registry import SessionIdRegistry
-from domain.shown import left_out, owed_recipes, repeats_the_prompt, unsaid_writes
+from domain.shown import left_out, owed_recipes, refuses, repeats_the_prompt, unsaid_writes
 
 DAL = {
     "name": "Red Lentil Dal",
@@ -106,3 +108,29 @@ def test_an_answer_with_headings_of_its_own_does_not_repeat_the_prompt():
     assert not repeats_the_prompt("**Ingredients**\n- lentils\n**Instructions**\n1. Simmer")
     assert not repeats_the_prompt("## Shopping list\n- milk\n## Goal\nfewer trips")
     assert not repeats_the_prompt("Deleted Weeknight Chili. Your goal of fewer recipes is met.")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I'm sorry, but I can't assist with that request. Please provide more information.",
+        "I am sorry but I cannot help with this.",
+        "I\u2019m afraid I am unable to help you with your request.",
+        "  I can't assist with that.",
+    ],
+)
+def test_a_stock_refusal_refuses(reply: str):
+    assert refuses(reply)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Here is a spicy cod dish. I can't help with the wine pairing, though.",
+        "I can't find any cod in your inventory, so here is a recipe to shop for.",
+        "Sorry, I couldn't save it: the name is taken.",
+        "I can help with that! Here is the recipe.",
+    ],
+)
+def test_an_answer_that_only_mentions_a_limit_is_no_refusal(reply: str):
+    assert not refuses(reply)

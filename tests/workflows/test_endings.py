@@ -11,6 +11,7 @@ import uuid
 from domain.turn_store import load_conversation
 from tests.workflows.conftest import Turns, send, wait_for
 from tests.workflows.script import (
+    act,
     ask,
     complete,
     plan,
@@ -260,3 +261,44 @@ async def test_a_reply_that_gives_back_its_prompt_is_replaced_by_the_outcome(tur
     assert result.response == (
         f"Here is what I got done: Added eggs, milk and flour.\n\nChanges made: {ADDED}"
     )
+
+
+REFUSAL = "I'm sorry, but I can't assist with that request."
+
+
+async def test_a_refusal_after_the_plan_ran_is_replaced_by_the_outcome(turns: Turns):
+    """The 1.5B local model refused ("I can't generate new content or recipes") after the
+    turn had invented the recipe: the turn did what it planned, so the refusal is no
+    answer; the steps' summaries and the unsaved recipe stand in for it."""
+    tart = {"name": "Lemon Tart", "ingredients": [{"name": "butter"}], "instructions": ["Bake"]}
+    script = turns.script(
+        understand(),
+        plan("A tart", step("Invent a lemon tart", "generate", "recipes")),
+        complete("Invented Lemon Tart", artifacts=[{"type": "recipe", "content": tart}]),
+        reply(REFUSAL),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("invent a lemon tart")).result()
+    assert result.fallbacks == ["reply: refused_what_was_done"]
+    assert result.response.startswith("Here is what I got done: Invented Lemon Tart.")
+    assert "butter" in result.response.split("\n\n", 1)[1]  # the recipe, shown in full
+    assert "sorry" not in result.response.lower()
+
+
+async def test_a_refusal_after_a_blocked_step_stands(turns: Turns):
+    """A turn stopped short of its plan may well have to say it cannot."""
+    blocked = {
+        "action": "blocked",
+        "reason_code": "no_recipes",
+        "details": "No recipes saved",
+        "suggested_next": "Save a recipe first",
+    }
+    script = turns.script(
+        understand(),
+        plan("Cook", step("Read recipes", "read", "recipes")),
+        act(blocked),
+        reply(REFUSAL),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("cook something")).result()
+    assert result.response.startswith(REFUSAL) and result.fallbacks == []
