@@ -1,11 +1,16 @@
 """Whether the user asked for a change (seed 000 "action mismatch"): a plain reading of the
-message's words, no model, used only to keep Reply honest when a turn changed nothing.
+message's words, no model. It keeps a change off the read-only quick path, has Think asked
+again when its plan only reads, picks Think's examples among plans that change something,
+and keeps Reply honest when a turn changed nothing (``domain.enforced``,
+``domain.plan_examples``, ``domain.execution_summary``).
 
 A request counts when a clause starts with a verb that changes the kitchen ("add eggs",
 "please delete the dal", "can you mark milk as bought") or asks for a reminder ("remind me
 to defrost the chicken": a task), or reports a change to record
-("I bought eggs", "we're out of rice"). Questions about changes ("what should I add?",
-"how do I delete a recipe?") do not count.
+("I bought eggs", "we're out of rice", "need milk"), or states one without a verb for it
+("I'm allergic to peanuts", "the milk is gone", "there are 3 onions left"). Questions
+about changes ("what should I add?", "how do I delete a recipe?", "is the milk gone?")
+do not count.
 """
 
 from __future__ import annotations
@@ -14,12 +19,14 @@ import re
 
 CHANGE_VERBS = frozenset(
     """add put buy remove delete drop erase update change edit rename mark set save store
-    create make plan schedule move replace swap increase decrease reduce cancel clear
-    tick uncheck complete finish log record throw""".split()
+    keep create make plan schedule move replace swap increase decrease reduce cancel clear
+    tick cross uncheck complete finish log record throw toss chuck trash restock remember
+    note""".split()
 )
 REPORTS = re.compile(
-    r"\b(?:i|we)(?:'ve| have)?\s+(?:just\s+)?(?:bought|got|used(?: up)?|finished|ate|"
-    r"cooked|threw out|ran out of)\b|\b(?:i'm|we're|i am|we are)\s+out of\b",
+    r"\b(?:i|we)(?:'ve| have)?\s+(?:just\s+)?(?:bought|got|used(?: up)?(?! to\b)|finished|ate|"
+    r"cooked|threw out|ran out of)\b|\b(?:i'm|we're|i am|we are)\s+(?:almost\s+|nearly\s+|"
+    r"all\s+|running\s+|getting\s+)?(?:out of|low on)\b",
     re.IGNORECASE,
 )
 LEAD_INS = re.compile(
@@ -31,12 +38,35 @@ LEAD_INS = re.compile(
 )
 TERSE_REPORTS = re.compile(
     r"^(?:just\s+)?(?:bought|picked up|used up|used the last|ran out of|threw out|"
-    r"finished off|finished the|ate the last)\s+\w|^got\s+(?!it\b|that\b|you\b|to\b)\w",
+    r"finished off|finished the|ate the last|cooked|(?:almost |nearly |all )?out of|"
+    r"(?:running |getting )?low on|running out of|no more|get rid of)\s+\w|"
+    r"^(?:just\s+)?used\s+(?!to\b)\w|^got\s+(?!it\b|that\b|you\b|to\b)\w|"
+    r"^(?:(?:i|we)\s+)?(?:still\s+|also\s+)?need\s+(?!to\b)\w",
     re.IGNORECASE,
 )
-"""A report without its "I" or "we", as people type it ("bought 2 onions", "got milk",
-"just used up the rice"); "got it" is no report."""
-DELETE_VERBS = frozenset({"delete", "remove", "drop", "erase", "throw"})
+"""A report or request without its "I" or "we", as people type it ("bought 2 onions",
+"got milk", "just used up the rice", "used 2 eggs", "out of milk", "low on rice", "need
+milk", "get rid of the chili recipe"); "got it" is no report."""
+STATEMENTS = re.compile(
+    r"^(?:i'm|i am|we're|we are)\s+(?:now\s+|also\s+)?(?:an?\s+)?(?:allergic|vegan|"
+    r"vegetarian|pescatarian|gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|intolerant|"
+    r"coeliac|celiac|diabetic|kosher|halal)\b|"
+    r"^(?:i|we)\s+(?:don't|do not|dont|no longer|can't|cannot|never)\s+eat\b|"
+    r"^(?:i|we)\s+(?:hate|dislike|can't stand)\b(?=\s+\w)|"
+    r"\b(?:is|are|'s|'re)\s+(?:all\s+)?(?:gone|finished|used up|empty|off)$|"
+    r"\b(?:ran out|went (?:off|bad|mouldy|moldy))$|"
+    r"^(?:there(?:'s| is| are)|(?:i|we)(?:'ve| have)(?: got)?|(?:i|we) have|have|got)\s+"
+    r"(?:only\s+|just\s+)?(?:\d[\d.,]*|a|an|one|two|three|four|five|six|seven|eight|nine|"
+    r"ten|half|no)\b.*\b(?:left|now|remaining)$|^only\s+\d.*\bleft$",
+    re.IGNORECASE,
+)
+"""A statement that asks for a change without a verb for it: a diet, an allergy or a
+dislike to keep ("I'm allergic to nuts", "we don't eat pork"), food that is gone ("the
+milk is finished", "the yogurt went off") or an amount that is now different ("there are
+3 onions left", "we have 6 eggs now"). Statements only: "is the milk gone?" asks."""
+DELETE_VERBS = frozenset(
+    {"delete", "remove", "drop", "erase", "throw", "toss", "chuck", "trash", "get rid of"}
+)
 PLACES = re.compile(
     r"\b(?:pantry|fridge|freezer|cupboard|inventory|stock|shopping|list|basket|cart|"
     r"recipes?|meal|plan|tasks?)\b",
@@ -46,7 +76,10 @@ SYMBOLS = re.compile(r"^[^\w]+")
 """Emoji, bullets and punctuation before a clause's first word."""
 LISTING = re.compile(r"^(?:make|create|write|give)\s+(?:me\s+)?an?\s+(?:list|overview)\s+of\b")
 """"Make a list of what's in my fridge": a lookup worded as making something."""
-CLAUSES = re.compile(r"[.!?;\n]+|,\s*(?:and|then)\s+")
+CLAUSES = re.compile(r"(?<=[.!?;\n])\s*|,\s*(?:and|then)\s+")
+"""Between clauses: after each one's end mark (which stays with it: a "?" makes it a
+question), or at ", and" / ", then"."""
+ENDS = re.compile(r"[\s.!?;]+$")
 REMINDER = re.compile(r"^remind (?:me|us) (?:to|about)\b")
 """"Remind me to defrost the chicken" asks for a task; "remind me what's in it" does not."""
 
@@ -57,13 +90,16 @@ def requested_change(message: str) -> str | None:
     if report:
         return report.group(0).lower()
     for clause in CLAUSES.split(message):
-        clause = LEAD_INS.sub("", SYMBOLS.sub("", clause.strip()))
+        asks = clause.rstrip().endswith("?")
+        clause = ENDS.sub("", LEAD_INS.sub("", SYMBOLS.sub("", clause.strip())))
         if LISTING.match(clause.lower()):
             continue
         if REMINDER.match(clause.lower()):
             return "remind"
         if report := TERSE_REPORTS.match(clause):
             return report.group(0).rsplit(maxsplit=1)[0].lower()
+        if not asks and (statement := STATEMENTS.search(clause.replace("\u2019", "'"))):
+            return statement.group(0).lower()
         words = clause.split()
         if words and (verb := words[0].lower().strip(",:")) in CHANGE_VERBS:
             return verb
