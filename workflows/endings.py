@@ -60,7 +60,9 @@ class Endings:
             kind, _, detail = breaker.partition(": ")
             response = f"{response}\n\n{formatters.format_breaker(kind, detail)}"
         if self._owes_the_writes():  # from the writes' own results (``TurnState.written``)
-            response = f"{response}\n\n{formatters.format_done(state.written)}"
+            owed_writes = [w for w in state.written if w not in response]  # not said word for word
+            if owed_writes or not state.written:
+                response = f"{response}\n\n{formatters.format_done(owed_writes)}"
         elif unsaid:  # the reply spoke as if nothing was written
             response = f"{response}\n\n{formatters.format_done(unsaid)}"
         self.progress.response = response

@@ -141,6 +141,21 @@ async def test_reply_failing_after_writes_names_the_rows(turns: Turns):
     assert ADDED in result.response and NOTHING not in result.response
 
 
+async def test_a_write_the_answer_already_says_word_for_word_is_not_said_twice(turns: Turns):
+    """The answer made without the model gives the step's summary, here the write's own
+    sentence: "Changes made:" would repeat it."""
+    script = turns.script(
+        understand(),
+        plan("Stock up", ADD),
+        add_three(),
+        complete(ADDED),
+        http_error("reply", 400),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start(MESSAGE)).result()
+    assert result.response == f"Here is what I got done: {ADDED}"
+
+
 async def test_summarize_failing_keeps_the_rows_in_the_reply_and_the_turns_record(
     turns: Turns,
 ):
