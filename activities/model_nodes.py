@@ -222,12 +222,39 @@ class NodeActivities:
         changes nothing for a request that asks for a change is asked for once more
         (``changes_nothing``), in this activity, so the history holds the plan that
         stands. When that second call fails, the first plan stands."""
-        result = await self._plan(request)
+        config = mode_config(request.mode)
+        prompt = think_prompt(request.mode, self.think_examples, request.message, request.clock)
+        state, registry, _ = await self._state(request.state_ref)  # read once, for both calls
+
+        async def plan(replan: str | None = None) -> ThinkResult:
+            user = context.think_context(
+                request.message,
+                request.understand,
+                state,
+                registry,
+                request.pending,
+                context=request.context,
+                budget=self.context_budget,
+                clock=request.clock,
+                replan=replan,
+            )
+            output, call = await call_node(
+                self.gateway,
+                "think",
+                prompt,
+                user,
+                max_steps=config.max_steps,
+                facts=request,
+                shown=registry,
+            )
+            return _result(ThinkResult, output, call)
+
+        result = await plan()
         asked = changes_nothing(result.output, request.message)
         if asked is not None:
             activity.logger.info("think: the plan changes nothing (%s): asked again", asked)
             try:
-                again = await self._plan(request, replan=replan_note(result.output, asked))
+                again = await plan(replan_note(result.output, asked))
             except ApplicationError as error:  # the first plan stands; Reply says so
                 activity.logger.warning("think asked again failed (%s): first plan kept", error)
             else:
@@ -240,32 +267,6 @@ class NodeActivities:
             activity.logger.info("think held: %s -> %s", result.output, held)
         result.output = held
         return result
-
-    async def _plan(self, request: ThinkRequest, *, replan: str | None = None) -> ThinkResult:
-        config = mode_config(request.mode)
-        prompt = think_prompt(request.mode, self.think_examples, request.message, request.clock)
-        state, registry, _ = await self._state(request.state_ref)
-        user = context.think_context(
-            request.message,
-            request.understand,
-            state,
-            registry,
-            request.pending,
-            context=request.context,
-            budget=self.context_budget,
-            clock=request.clock,
-            replan=replan,
-        )
-        output, call = await call_node(
-            self.gateway,
-            "think",
-            prompt,
-            user,
-            max_steps=config.max_steps,
-            facts=request,
-            shown=registry,
-        )
-        return _result(ThinkResult, output, call)
 
     @activity.defn(name="act")
     async def act(self, request: ActRequest) -> ActResult:
