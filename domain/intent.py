@@ -8,7 +8,8 @@ A request counts when a clause starts with a verb that changes the kitchen ("add
 "please delete the dal", "can you mark milk as bought") or asks for a reminder ("remind me
 to defrost the chicken": a task), or reports a change to record
 ("I bought eggs", "we're out of rice", "need milk"), or states one without a verb for it
-("I'm allergic to peanuts", "the milk is gone", "there are 3 onions left"). Questions
+("I'm allergic to peanuts", "the milk is gone", "there are 3 onions left"), or jots it
+down as a line ("+ milk", "eggs on the list", "fish on friday"). Questions
 about changes ("what should I add?", "how do I delete a recipe?", "is the milk gone?")
 do not count.
 """
@@ -20,12 +21,14 @@ import re
 CHANGE_VERBS = frozenset(
     """add put buy remove delete drop erase update change edit rename mark set save store
     keep create make plan schedule move replace swap increase decrease reduce cancel clear
-    tick cross uncheck complete finish log record throw toss chuck trash restock remember
-    note""".split()
+    tick cross uncheck complete finish log record throw toss chuck trash bin scratch restock
+    remember note""".split()
 )
 REPORTS = re.compile(
     r"\b(?:i|we)(?:'ve| have)?\s+(?:just\s+)?(?:bought|got|used(?: up)?(?! to\b)|finished|ate|"
-    r"cooked|threw out|ran out of)\b|\b(?:i'm|we're|i am|we are)\s+(?:almost\s+|nearly\s+|"
+    r"cooked|made(?=\s+(?:the|some|that|this|our|my)\b)|threw out|ran out of)\b|"
+    r"\b(?:ate|eaten|drank|had|used up|finished(?: off)?)\s+(?:all|the last|the rest)\b|"
+    r"\b(?:i'm|we're|i am|we are)\s+(?:almost\s+|nearly\s+|"
     r"all\s+|running\s+|getting\s+)?(?:out of|low on)\b",
     re.IGNORECASE,
 )
@@ -33,12 +36,13 @@ LEAD_INS = re.compile(
     r"^(?:(?:ok(?:ay)?|so|and|also|then|now|yes|great|thanks|please|pls|plz|alfred|hey|"
     r"hi|oh|yo|right|just|go ahead and|(?:can|could|would|will) (?:you|u)|i want you to|"
     r"i'd like you to|i need you to|(?:i|we)(?:'d| would) like to|(?:i|we) want to|"
-    r"(?:i|we) need to|i wanna|let's|lets)\b[\s,]*)+",
+    r"(?:i|we) need to|i wanna|let's|lets|(?:can|could|shall) we)\b[\s,]*)+",
     re.IGNORECASE,
 )
 TERSE_REPORTS = re.compile(
     r"^(?:just\s+)?(?:bought|picked up|used up|used the last|ran out of|threw out|"
-    r"finished off|finished the|ate the last|cooked|(?:almost |nearly |all )?out of|"
+    r"finished off|finished the|ate the|cooked|made the|ticked off|crossed off|"
+    r"(?:almost |nearly |all )?out of|"
     r"(?:running |getting )?low on|running out of|no more|get rid of)\s+\w|"
     r"^(?:just\s+)?used\s+(?!to\b)\w|^got\s+(?!it\b|that\b|you\b|to\b)\w|"
     r"^(?:(?:i|we)\s+)?(?:still\s+|also\s+)?need\s+(?!to\b)\w",
@@ -46,14 +50,15 @@ TERSE_REPORTS = re.compile(
 )
 """A report or request without its "I" or "we", as people type it ("bought 2 onions",
 "got milk", "just used up the rice", "used 2 eggs", "out of milk", "low on rice", "need
-milk", "get rid of the chili recipe"); "got it" is no report."""
+milk", "get rid of the chili recipe", "made the dal"); "got it" is no report."""
 STATEMENTS = re.compile(
     r"^(?:i'm|i am|we're|we are)\s+(?:now\s+|also\s+)?(?:an?\s+)?(?:allergic|vegan|"
     r"vegetarian|pescatarian|gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|intolerant|"
     r"coeliac|celiac|diabetic|kosher|halal)\b|"
+    r"^(?:i'm|i am|we're|we are)\s+(?:now\s+)?off\s+(?!to\b|now\b|out\b|home\b)\w|"
     r"^(?:i|we)\s+(?:don't|do not|dont|no longer|can't|cannot|never)\s+eat\b|"
     r"^(?:i|we)\s+(?:hate|dislike|can't stand)\b(?=\s+\w)|"
-    r"\b(?:is|are|'s|'re)\s+(?:all\s+)?(?:gone|finished|used up|empty|off)$|"
+    r"\b(?:is|are|'s|'re)\s+(?:all\s+)?(?:gone(?: off| bad)?|finished|used up|empty|off)$|"
     r"\b(?:ran out|went (?:off|bad|mouldy|moldy))$|"
     r"^(?:there(?:'s| is| are)|(?:i|we)(?:'ve| have)(?: got)?|(?:i|we) have|have|got)\s+"
     r"(?:only\s+|just\s+)?(?:\d[\d.,]*|a|an|one|two|three|four|five|six|seven|eight|nine|"
@@ -64,21 +69,58 @@ STATEMENTS = re.compile(
 dislike to keep ("I'm allergic to nuts", "we don't eat pork"), food that is gone ("the
 milk is finished", "the yogurt went off") or an amount that is now different ("there are
 3 onions left", "we have 6 eggs now"). Statements only: "is the milk gone?" asks."""
+DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+LINES = re.compile(
+    r"^\+\s*\d*\s*\w|"
+    r"^(?:\d+\s?x|x\s?\d+)\s+\w|^\w[\w' ]*\s(?:x\s?\d+|\d+\s?x|[-:]\s*\d+)$|"
+    r"^(?:shopping(?: list)?|(?:grocery )?list|groceries|to ?do|tasks?|pantry|fridge|freezer|"
+    r"inventory)\s*:\s*\w|"
+    r"^(?!(?:show|what\w*|which|list|check|tell|see|read|view|display|is|are|do|does|how|any)\b)"
+    r"\w.*\s(?:on|to|onto|for)\s+(?:the\s+|my\s+|our\s+)?(?:shopping\s+|grocery\s+)?"
+    r"(?:list|basket|cart)$|"
+    r"^(?!(?:i|i'm|im|we|we're|you|it|that|this|all)\b)\w[\w' ]*\s(?:bought|used(?: up)?|"
+    r"eaten)$|"
+    rf"^(?:(?:i|we)(?:'d| would) like|(?:i|we)(?:'ll| will) have|have|cook|"
+    rf"do(?!\s+(?:we|i|you|they)\b))\s+\w.*\b(?:on|for)\s+{DAY}\b|"
+    rf"^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*|is|are|do|does|any|show)\b)"
+    rf"\w[\w' ]*\s(?:on|for)\s+"
+    rf"(?:(?:breakfast|lunch|dinner)\s+(?:on\s+)?)?{DAY}(?:\s+please)?$|"
+    r"\b(?:did|done|finished)\s+the\s.*\b(?:task|chore)s?$",
+    re.IGNORECASE,
+)
+"""A line as people jot a change down, without a verb for it: list items ("+ milk", "milk
+x2", "eggs on the list", "shopping: milk, eggs", "rice used up") or a meal on a day
+("i'd like dal on tuesday", "fish on friday please"). Statements only, like ``STATEMENTS``."""
 DELETE_VERBS = frozenset(
-    {"delete", "remove", "drop", "erase", "throw", "toss", "chuck", "trash", "get rid of"}
+    {
+        "delete",
+        "remove",
+        "drop",
+        "erase",
+        "throw",
+        "toss",
+        "chuck",
+        "trash",
+        "bin",
+        "scratch",
+        "get rid of",
+    }
 )
 PLACES = re.compile(
     r"\b(?:pantry|fridge|freezer|cupboard|inventory|stock|shopping|list|basket|cart|"
     r"recipes?|meal|plan|tasks?)\b",
     re.IGNORECASE,
 )
-SYMBOLS = re.compile(r"^[^\w]+")
-"""Emoji, bullets and punctuation before a clause's first word."""
+SYMBOLS = re.compile(r"^[^\w+]+")
+"""Emoji, bullets and punctuation before a clause's first word ("+" stays: "+ milk")."""
 LISTING = re.compile(r"^(?:make|create|write|give)\s+(?:me\s+)?an?\s+(?:list|overview)\s+of\b")
 """"Make a list of what's in my fridge": a lookup worded as making something."""
 CLAUSES = re.compile(r"(?<=[.!?;\n])\s*|,\s*(?:and|then)\s+")
 """Between clauses: after each one's end mark (which stays with it: a "?" makes it a
 question), or at ", and" / ", then"."""
+PARTS = re.compile(r",\s*")
+"""Between the parts of a clause that may each start with a verb ("we have guests on
+saturday, plan something")."""
 ENDS = re.compile(r"[\s.!?;]+$")
 REMINDER = re.compile(r"^remind (?:me|us) (?:to|about)\b")
 """"Remind me to defrost the chicken" asks for a task; "remind me what's in it" does not."""
@@ -98,11 +140,15 @@ def requested_change(message: str) -> str | None:
             return "remind"
         if report := TERSE_REPORTS.match(clause):
             return report.group(0).rsplit(maxsplit=1)[0].lower()
-        if not asks and (statement := STATEMENTS.search(clause.replace("\u2019", "'"))):
+        said = clause.replace("\u2019", "'")
+        if not asks and (statement := STATEMENTS.search(said)):
             return statement.group(0).lower()
-        words = clause.split()
-        if words and (verb := words[0].lower().strip(",:")) in CHANGE_VERBS:
-            return verb
+        for part in PARTS.split(clause):
+            words = LEAD_INS.sub("", part).split()
+            if words and (verb := words[0].lower().strip(",:")) in CHANGE_VERBS:
+                return verb
+        if not asks and (line := LINES.search(said)):
+            return line.group(0).lower()
     return None
 
 

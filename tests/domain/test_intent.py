@@ -50,6 +50,23 @@ from domain.intent import only_forgets, requested_change, requested_content, unp
         ("the yogurt went off.", "went off"),
         ("there are 3 onions left", "there are 3 onions left"),
         ("we have 6 eggs now", "we have 6 eggs now"),
+        ("I'm off dairy now", "i'm off d"),
+        ("milk's gone off", "'s gone off"),
+        # a change jotted down as a line, no verb for it
+        ("+ milk", "+ m"),
+        ("milk x2", "milk x2"),
+        ("eggs on the list", "eggs on the list"),
+        ("shopping: milk, eggs", "shopping: m"),
+        ("rice used up", "rice used up"),
+        ("i'd like dal on tuesday", "i'd like dal on tuesday"),
+        ("fish on friday please", "fish on friday please"),
+        ("can we have soup on sunday", "have soup on sunday"),
+        # other reports and verbs
+        ("made the dal", "made the"),
+        ("we made the lasagna last night", "we made"),
+        ("the kids ate all the yogurt", "ate all"),
+        ("bin the leftover rice", "bin"),
+        ("we have guests on saturday, plan something", "plan"),
     ],
 )
 def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
@@ -77,6 +94,13 @@ def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
         "are we low on rice?",
         "are there any onions left?",
         "I used to cook a lot",
+        "whats on the list",
+        "what's on the list?",
+        "show me what's on the shopping list",
+        "what do i have for monday",
+        "what goes well with fish on friday",
+        "i'm off to the shops, what do I need?",
+        "i'm done, thanks",
         "",
     ],
 )
