@@ -50,6 +50,7 @@ from domain.enforced import (
     hold_understand,
     replan_note,
     retrievable,
+    save_grounds,
 )
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
@@ -321,7 +322,14 @@ class NodeActivities:
                 stream=stream,
             )
         result = _result(ActResult, output, call)
-        held = hold_act(result.output, request.tool_results)
+        grounds = save_grounds(
+            request.message,
+            state,
+            registry.get_truly_pending_artifacts(),
+            request.prior_results,
+            request.tool_results,
+        )
+        held = hold_act(result.output, request.tool_results, grounds)
         if held != result.output:
             activity.logger.info("act held: %s -> %s", result.output, held)
             result.output = held

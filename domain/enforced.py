@@ -57,18 +57,28 @@ so a turn's history records the output as held and older histories replay unchan
 - **A step creates a row once**: a create of rows the step has already created (the same
   rows by the table's identity columns, ``SAME_ROW``, whatever their refs or other
   columns) ends the step the same way; sent again, they would be created twice.
+- **A saved recipe comes from somewhere** (seed 003: generated content is saved by its
+  ``gen_`` ref once the user asks): a recipe created inline whose name shares no word with
+  what the user said, the last turns, a handoff or unsaved generated content
+  (``save_grounds``; ``domain.step_checks.invented_recipe``) was made up by the model; the
+  decision is held as ``blocked`` (``nothing_to_save``), and the reply says there was
+  nothing to save. "save it" after a chat that handed nothing off was answered with an
+  "Example Recipe" saved by the 1.5B local model.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from domain.conversation import ConversationState, StepResult
 from domain.crud.calls import WRITE_TOOLS
 from domain.formatters import format_write_confirmation
 from domain.intent import echoes, requested_change, requested_content
 from domain.modes import mode_config
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, UnderstandOutput
-from domain.step_checks import write_key
+from domain.step_checks import invented_recipe, write_key
 from domain.tool_results import ToolEntry
 
 CONSUMES: dict[str, frozenset[str]] = {
@@ -211,15 +221,52 @@ def retrievable(
     return tuple(i for i, s in enumerate(plan) if s.group < group and i not in fetched)
 
 
-def hold_act(decision: ActDecision, tool_results: list[ToolEntry]) -> ActDecision:
+def save_grounds(
+    message: str,
+    conversation: ConversationState,
+    unsaved: Mapping[str, Any],
+    prior_results: Sequence[StepResult],
+    tool_results: Sequence[ToolEntry],
+) -> list[str]:
+    """The words a recipe saved this step may come from: the message, the last turns, the
+    bypass session or its handoff, unsaved generated content, and what this turn's steps
+    found (a recipe read to be copied); never a write the step sent, or a made-up recipe
+    sent twice would name itself."""
+    texts = [message]
+    for record in conversation.recent_turns:
+        texts += [record.user_message, record.assistant_response]
+    if conversation.bypass is not None:
+        for exchange in conversation.bypass.history:
+            texts += [exchange.user, exchange.assistant]
+    if conversation.handoff is not None:
+        texts.append(conversation.handoff.summary)
+    found = [unsaved, [r.model_dump(mode="json") for r in prior_results]]
+    found += [t.model_dump(mode="json") for t in tool_results if t.tool not in WRITE_TOOLS]
+    if conversation.handoff is not None and conversation.handoff.recipe:
+        found.append(conversation.handoff.recipe)
+    texts.append(json.dumps(found, default=str))
+    return texts
+
+
+def hold_act(
+    decision: ActDecision, tool_results: list[ToolEntry], grounds: Iterable[str]
+) -> ActDecision:
     """Act's decision, as ``step_complete`` when it repeats the step's last call and that
     call succeeded, or creates again rows the step has created (``SAME_ROW``), and as
-    ``blocked`` when the repeated call was refused."""
+    ``blocked`` when the repeated call was refused or it creates a recipe that nothing in
+    ``grounds`` (the words and content the turn can save from) named."""
     call = decision.tool_call
     if decision.action != "tool_call" or call is None:
         return decision
     if call.tool == "db_create" and (made := _created_already(call.params, tool_results)):
         return ActDecision(action="step_complete", result_summary=_done(made))
+    if invented := invented_recipe(call.tool, call.params, grounds):
+        return ActDecision(
+            action="blocked",
+            reason_code="nothing_to_save",
+            details=invented,
+            suggested_next="Say which recipe to save, or ask for one to be made first.",
+        )
     last = next((t for t in reversed(tool_results) if t.tool in CRUD_TOOLS), None)
     if last is None or last.params is None or last.tool != call.tool:
         return decision

@@ -1,19 +1,21 @@
 """What the Act loop checks before it runs a write and when a step says it is done.
 
-A model's claims are untrusted: a write must stay in its step's subdomain and must not
-repeat one the step already made; a completion must agree with the step's tool outcomes
-and name only refs the registry issued. Pure functions over plain data.
+A model's claims are untrusted: a write must stay in its step's subdomain, must not
+repeat one the step already made and must not save a recipe nobody gave or generated; a
+completion must agree with the step's tool outcomes and name only refs the registry
+issued. Pure functions over plain data.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import Any
 
 from domain.crud.calls import WRITE_TOOLS
 from domain.kitchen.tables import SUBDOMAINS
-from domain.registry import refs_in_text
+from domain.registry import is_ref, refs_in_text
 from domain.tool_results import ToolEntry
 
 
@@ -40,6 +42,44 @@ ALREADY_DONE = (
     "already done: this exact {tool} succeeded earlier in this step (its result is above). "
     "It was not run again. Do not repeat it; complete the step."
 )
+
+
+PLACEHOLDER_WORDS = frozenset(
+    """recipe recipes dish dishes meal meals example sample test simple easy quick classic
+    new my our your the and with a an of in on style homemade best delicious tasty perfect
+    ultimate basic healthy favorite favourite untitled generic""".split()
+)
+"""Words that name no particular recipe: "Example Recipe", "My Simple Dish"."""
+
+
+def _words(text: str) -> set[str]:
+    return {w.removesuffix("s") for w in re.findall(r"[a-z0-9]+", text.lower())}
+
+
+def invented_recipe(tool: str, params: Mapping[str, Any], grounds: Iterable[str]) -> str | None:
+    """Why a recipe created inline must not be saved (None when it may be):
+    its name says nothing that the user's words, the conversation or generated content
+    (``grounds``) said. A generated recipe is saved by its gen_ ref; a recipe the user
+    dictates shares its name's words with theirs. "Example Recipe", saved for "save it"
+    when nothing was unsaved, is neither."""
+    if tool != "db_create" or params.get("table") != "recipes":
+        return None
+    said = set().union(*(_words(text) for text in grounds))
+    rows = params.get("data")
+    for row in rows if isinstance(rows, list) else [rows]:
+        if not isinstance(row, Mapping) or any(is_ref(v) for v in row.values()):
+            continue
+        name = row.get("name")
+        if not isinstance(name, str):
+            continue
+        named = _words(name) - {w.removesuffix("s") for w in PLACEHOLDER_WORDS}
+        if not named & said:
+            return (
+                f"the recipe {name!r} was about to be saved, but it is in neither the user's "
+                "words nor any recipe generated in this conversation: nothing was saved. A "
+                'generated recipe is saved by its gen_ ref ({"id": "gen_recipe_1"}).'
+            )
+    return None
 
 
 def _refs_in(value: Any) -> Iterable[str]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from domain.step_checks import completion_flags, scope_error, write_key
+import pytest
+
+from domain.step_checks import completion_flags, invented_recipe, scope_error, write_key
 from domain.tool_results import ToolEntry
 
 READ_OK = ToolEntry(tool="db_read", table="inventory", count=2, rows=[])
@@ -50,3 +52,45 @@ def test_refs_the_registry_never_issued_are_flagged_wherever_they_are_named():
         "analyze", [], ["Best: recipe_9", {"pick": ["recipe_1", "gen_recipe_4"]}], {"recipe_1"}
     )
     assert flags == ["it names refs that do not exist: gen_recipe_4, recipe_9"]
+
+
+# --- a recipe saved inline comes from somewhere --------------------------------------------
+
+
+def create_recipe(*rows: dict) -> dict:
+    return {"table": "recipes", "data": list(rows)}
+
+
+def test_a_recipe_nobody_named_or_generated_is_not_saved():
+    """'save it' after a chat that handed nothing off: the 1.5B local model saved this."""
+    problem = invented_recipe(
+        "db_create", create_recipe({"name": "Example Recipe", "servings": 4}), ["save it"]
+    )
+    assert problem is not None
+    assert "'Example Recipe'" in problem and "nothing was saved" in problem
+
+
+def test_a_name_of_placeholder_words_only_names_nothing_even_if_the_user_said_them():
+    grounds = ["save the recipe, a quick easy one"]
+    assert invented_recipe("db_create", create_recipe({"name": "Quick Easy Recipe"}), grounds)
+
+
+@pytest.mark.parametrize(
+    ("name", "grounds"),
+    [
+        ("Grandma's Pancakes", ["save my grandma's pancake recipe: 2 eggs, flour, milk"]),
+        ("Grilled Chicken Salad", ["save it", "How about a grilled chicken salad?"]),
+        ("Spicy Cod Stew", ["save it", '{"gen_recipe_1": {"name": "Spicy Cod Stew"}}']),
+    ],
+    ids=["dictated", "said-in-the-conversation", "generated"],
+)
+def test_a_recipe_the_user_or_the_conversation_named_is_saved(name: str, grounds: list[str]):
+    assert invented_recipe("db_create", create_recipe({"name": name}), grounds) is None
+
+
+def test_a_generated_recipe_saved_by_its_ref_and_other_writes_are_not_checked():
+    assert invented_recipe("db_create", create_recipe({"id": "gen_recipe_1"}), []) is None
+    shopping = {"table": "shopping_list", "data": [{"name": "Example Item"}]}
+    assert invented_recipe("db_create", shopping, []) is None
+    update = {"table": "recipes", "data": {"name": "Example Recipe"}}
+    assert invented_recipe("db_update", update, []) is None

@@ -253,17 +253,19 @@ async def test_any_recipe_that_fits_the_request_is_saved_as_suggested(eval_stack
 
 
 async def test_a_save_that_writes_another_recipe_than_the_suggested_one_fails(eval_stack):
+    """A name from the user's words ("a quick vegetarian dinner"): one nobody said is not
+    saved at all (domain.step_checks.invented_recipe)."""
     cassette = reference("suggest_then_save")
     other = {
         "action": "tool_call",
         "tool": "db_create",
         "table": "recipes",
-        "rows": [{"name": "Tomato Soup"}],
+        "rows": [{"name": "Vegetarian Dinner"}],
     }
     swap(cassette, "act", {"decision": other}, nth=1)
     done = {
         "action": "step_complete",
-        "result_summary": "Saved Tomato Soup.",
+        "result_summary": "Saved Vegetarian Dinner.",
         "data": None,
         "note_for_next_step": None,
     }

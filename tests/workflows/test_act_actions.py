@@ -320,6 +320,28 @@ async def test_the_same_write_twice_in_a_step_is_answered_already_done_not_run(
     assert "already done: this exact db_create succeeded earlier in this step" in after
 
 
+async def test_a_recipe_made_up_to_save_when_nothing_was_unsaved_is_not_saved(
+    turns: Turns, executor
+):
+    """'save it' with nothing generated: the step is blocked, and Reply is told why."""
+    made_up = {"name": "Example Recipe", "servings": 4, "instructions": ["Mix.", "Bake."]}
+    script = turns.script(
+        understand(),
+        plan("Save it", step("Save the generated recipe", "write", "recipes")),
+        tool("db_create", table="recipes", data=[made_up]),
+        reply("There was nothing to save."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("save it")
+        result = await handle.result()
+        await keep_history(handle, "made_up_recipe_not_saved")
+    assert result.status == "completed"
+    assert await Kitchen(executor, turns.user_id, SessionIdRegistry()).names("recipes") == []
+    told = script.calls[-2] if script.calls[-1].node == "summarize" else script.calls[-1]
+    assert told.node == "reply"
+    assert "nothing_to_save" in told.user and "'Example Recipe'" in told.user
+
+
 async def test_a_write_outside_the_steps_subdomain_is_not_an_answer_the_step_takes(
     turns: Turns, executor
 ):
