@@ -329,7 +329,7 @@ class NodeActivities:
             request.prior_results,
             request.tool_results,
         )
-        held = hold_act(result.output, request.tool_results, grounds)
+        held = hold_act(result.output, request.tool_results, grounds, request.message)
         if held != result.output:
             activity.logger.info("act held: %s -> %s", result.output, held)
             result.output = held

@@ -64,6 +64,11 @@ so a turn's history records the output as held and older histories replay unchan
   decision is held as ``blocked`` (``nothing_to_save``), and the reply says there was
   nothing to save. "save it" after a chat that handed nothing off was answered with an
   "Example Recipe" saved by the 1.5B local model.
+- **An amount is the user's to give** (seed 000: Act asks when a value is missing): an
+  update that sets a quantity (not none left) when the user's words, with this turn's
+  answers, hold no number (``domain.step_checks.unsaid_amount``) is held as ``ask_user``
+  ("How much should the milk be now?"). For "change the amount of milk I have", the 1.5B
+  local model set the milk to the 1 litre it already was.
 """
 
 from __future__ import annotations
@@ -78,7 +83,7 @@ from domain.formatters import format_write_confirmation
 from domain.intent import echoes, requested_change, requested_content
 from domain.modes import mode_config
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, UnderstandOutput
-from domain.step_checks import invented_recipe, write_key
+from domain.step_checks import invented_recipe, unsaid_amount, write_key
 from domain.tool_results import ToolEntry
 
 CONSUMES: dict[str, frozenset[str]] = {
@@ -249,12 +254,14 @@ def save_grounds(
 
 
 def hold_act(
-    decision: ActDecision, tool_results: list[ToolEntry], grounds: Iterable[str]
+    decision: ActDecision, tool_results: list[ToolEntry], grounds: Iterable[str], message: str
 ) -> ActDecision:
     """Act's decision, as ``step_complete`` when it repeats the step's last call and that
-    call succeeded, or creates again rows the step has created (``SAME_ROW``), and as
+    call succeeded, or creates again rows the step has created (``SAME_ROW``); as
     ``blocked`` when the repeated call was refused or it creates a recipe that nothing in
-    ``grounds`` (the words and content the turn can save from) named."""
+    ``grounds`` (the words and content the turn can save from) named; and as ``ask_user``
+    when it sets an amount the user's words (``message``, with this turn's answers) never
+    gave."""
     call = decision.tool_call
     if decision.action != "tool_call" or call is None:
         return decision
@@ -267,6 +274,8 @@ def hold_act(
             details=invented,
             suggested_next="Say which recipe to save, or ask for one to be made first.",
         )
+    if question := unsaid_amount(call.tool, call.params, message):
+        return ActDecision(action="ask_user", question=question)
     last = next((t for t in reversed(tool_results) if t.tool in CRUD_TOOLS), None)
     if last is None or last.params is None or last.tool != call.tool:
         return decision

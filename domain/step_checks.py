@@ -1,9 +1,9 @@
 """What the Act loop checks before it runs a write and when a step says it is done.
 
 A model's claims are untrusted: a write must stay in its step's subdomain, must not
-repeat one the step already made and must not save a recipe nobody gave or generated; a
-completion must agree with the step's tool outcomes and name only refs the registry
-issued. Pure functions over plain data.
+repeat one the step already made, must not save a recipe nobody gave or generated, and
+must not set an amount the user never gave; a completion must agree with the step's tool
+outcomes and name only refs the registry issued. Pure functions over plain data.
 """
 
 from __future__ import annotations
@@ -80,6 +80,34 @@ def invented_recipe(tool: str, params: Mapping[str, Any], grounds: Iterable[str]
                 'generated recipe is saved by its gen_ ref ({"id": "gen_recipe_1"}).'
             )
     return None
+
+
+NUMBERS = re.compile(
+    r"\d|\b(?:an?|another|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"dozen|half|quarter|couple|few|several|double|twice|triple)\b",
+    re.IGNORECASE,
+)
+QUANTITIES = frozenset({"inventory", "shopping_list"})
+"""The tables whose rows hold an amount the user gives."""
+
+
+def unsaid_amount(tool: str, params: Mapping[str, Any], message: str) -> str | None:
+    """The question to ask when an update sets an amount the user never gave (None when it
+    does not): "change the amount of milk I have" holds no number, so any quantity set for
+    it was made up. Setting none left (0) needs no number ("we're out of milk")."""
+    if tool != "db_update" or params.get("table") not in QUANTITIES:
+        return None
+    data = params.get("data")
+    amount = data.get("quantity") if isinstance(data, Mapping) else None
+    if amount in (None, 0, "0", "") or NUMBERS.search(message):
+        return None
+    names = [
+        f.get("value")
+        for f in params.get("filters") or ()
+        if isinstance(f, Mapping) and f.get("field") == "name" and isinstance(f.get("value"), str)
+    ]
+    what = f"the {names[0].strip('%')}" if names else "it"
+    return f"How much should {what} be now? You did not say the new amount."
 
 
 def _refs_in(value: Any) -> Iterable[str]:

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from domain.step_checks import completion_flags, invented_recipe, scope_error, write_key
+from domain.step_checks import (
+    completion_flags,
+    invented_recipe,
+    scope_error,
+    unsaid_amount,
+    write_key,
+)
 from domain.tool_results import ToolEntry
 
 READ_OK = ToolEntry(tool="db_read", table="inventory", count=2, rows=[])
@@ -94,3 +100,40 @@ def test_a_generated_recipe_saved_by_its_ref_and_other_writes_are_not_checked():
     assert invented_recipe("db_create", shopping, []) is None
     update = {"table": "recipes", "data": {"name": "Example Recipe"}}
     assert invented_recipe("db_update", update, []) is None
+
+
+# --- an amount is the user's to give --------------------------------------------------------
+
+
+def set_milk(quantity: object, table: str = "inventory") -> dict:
+    where = [{"field": "name", "op": "ilike", "value": "%milk%"}]
+    return {"table": table, "filters": where, "data": {"quantity": quantity}}
+
+
+def test_an_amount_set_when_the_user_gave_none_is_asked_for():
+    question = unsaid_amount("db_update", set_milk(1), "change the amount of milk I have")
+    assert question == "How much should the milk be now? You did not say the new amount."
+    assert unsaid_amount("db_update", set_milk(2, "shopping_list"), "I need more milk")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "set the milk to 3 liters",
+        "change the amount of milk I have (then answered: 3 liters)",
+        "I bought two more cartons of milk",
+        "add a carton of milk",
+        "we only have half the milk left",
+    ],
+)
+def test_an_amount_the_users_words_give_is_set(message: str):
+    assert unsaid_amount("db_update", set_milk(3), message) is None
+
+
+def test_none_left_needs_no_number_and_other_writes_are_not_asked_about():
+    assert unsaid_amount("db_update", set_milk(0), "we're out of milk") is None
+    other = {"table": "tasks", "data": {"quantity": 2}}
+    assert unsaid_amount("db_update", other, "change it") is None
+    assert unsaid_amount("db_create", set_milk(1), "add milk") is None
+    unit = {"table": "inventory", "data": {"unit": "l"}}
+    assert unsaid_amount("db_update", unit, "milk is in litres") is None

@@ -270,6 +270,35 @@ async def test_ask_user_answer_resumes_the_same_step(turns: Turns, executor):
     assert [(r["name"], r["quantity"]) for r in rows] == [("eggs", 12)]
 
 
+async def test_an_amount_the_user_never_gave_is_asked_for_before_it_is_set(turns: Turns, executor):
+    """Act set the milk to an amount of its own: the system asks the user instead."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("inventory", PANTRY[0])
+    milk = [{"field": "name", "op": "=", "value": "milk"}]
+    script = turns.script(
+        understand(),
+        plan("Milk", step("Set the quantity of the milk", "write", "inventory")),
+        tool("db_update", at_step=0, table="inventory", filters=milk, data={"quantity": 1}),
+        understand(),
+        tool("db_update", at_step=0, table="inventory", filters=milk, data={"quantity": 3}),
+        complete("Milk is now 3 l", at_step=0),
+        reply("You have 3 l of milk."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("change the amount of milk I have")
+        paused = await awaiting(handle)
+        assert paused.pending.kind == "question"
+        assert paused.pending.message == (
+            "How much should the milk be now? You did not say the new amount."
+        )
+        await send(handle, answer("answer", "3 liters"))
+        result = await handle.result()
+        await keep_history(handle, "amount_asked_for")
+    assert result.status == "completed"
+    rows = (await kitchen.run(DbRead(table="inventory"))).rows
+    assert [(r["name"], r["quantity"]) for r in rows] == [("milk", 3)]
+
+
 async def test_blocked_step_ends_in_a_reply_that_knows_why(turns: Turns):
     script = turns.script(
         understand(),
