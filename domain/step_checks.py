@@ -75,9 +75,8 @@ def invented_recipe(tool: str, params: Mapping[str, Any], grounds: Iterable[str]
         named = _words(name) - {w.removesuffix("s") for w in PLACEHOLDER_WORDS}
         if not named & said:
             return (
-                f"the recipe {name!r} was about to be saved, but it is in neither the user's "
-                "words nor any recipe generated in this conversation: nothing was saved. A "
-                'generated recipe is saved by its gen_ ref ({"id": "gen_recipe_1"}).'
+                f"There was no recipe to save: {name!r} is in neither the user's words nor "
+                "any recipe generated in this conversation, so it was not saved."
             )
     return None
 

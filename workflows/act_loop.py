@@ -391,7 +391,11 @@ class ActLoop:
             step=run.index,
             reason_code=code,
             details=f"Step {run.index + 1} stopped: {failure_problem(error)}",
-            suggested_next="Try again, perhaps in other words.",
+            suggested_next=(
+                "Try again, perhaps in other words."
+                if kind == "invalid_output"
+                else "Try again in a moment."
+            ),
             tool_results=list(run.tool_results),
         )
         self.state.progress.steps[run.index].status = "blocked"

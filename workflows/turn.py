@@ -431,9 +431,13 @@ class TurnWorkflow:
         if repeats_the_prompt(result.output.response):  # no answer: the outcome instead
             self.log.fallback("reply", "repeated_the_prompt")
             return self._reply_without_model()
-        if refuses(result.output.response) and self._did_what_was_planned():
-            self.log.fallback("reply", "refused_what_was_done")
-            return self._reply_without_model()
+        if refuses(result.output.response):
+            if self._did_what_was_planned():
+                self.log.fallback("reply", "refused_what_was_done")
+                return self._reply_without_model()
+            if state.exit is not None and state.exit.kind == "blocked":
+                self.log.fallback("reply", "refused_what_was_blocked")  # the reason says more
+                return self._reply_without_model()
         return result.output.response
 
     def _did_what_was_planned(self) -> bool:
@@ -462,6 +466,8 @@ class TurnWorkflow:
         blocked = state.exit if state.exit and state.exit.kind == "blocked" else None
         if blocked and blocked.details:
             text += f" {blocked.details.rstrip('.')}."
+        if blocked and blocked.suggested_next:
+            text += f" {blocked.suggested_next.rstrip('.')}."
         return text
 
     def _only_forgot(self, unsaved: dict[str, str]) -> bool:

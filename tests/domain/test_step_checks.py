@@ -73,7 +73,10 @@ def test_a_recipe_nobody_named_or_generated_is_not_saved():
         "db_create", create_recipe({"name": "Example Recipe", "servings": 4}), ["save it"]
     )
     assert problem is not None
-    assert "'Example Recipe'" in problem and "nothing was saved" in problem
+    assert problem == (
+        "There was no recipe to save: 'Example Recipe' is in neither the user's words nor any "
+        "recipe generated in this conversation, so it was not saved."
+    )
 
 
 def test_a_name_of_placeholder_words_only_names_nothing_even_if_the_user_said_them():

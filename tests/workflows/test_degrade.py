@@ -82,7 +82,8 @@ async def test_a_model_that_stops_answering_after_a_write_ends_with_what_was_sav
     assert result.fallbacks == ["act step 2: http_503", "reply: http_503"]
     assert result.response == (
         "Here is what I got done: Added milk. Step 2 stopped: the model service did not "
-        "answer.\n\nChanges made: Added 1 item to your shopping list: milk."
+        "answer. Try again in a moment.\n\nChanges made: Added 1 item to your shopping "
+        "list: milk."
     )
     assert "503" not in result.response
     row = await get_turn(turns.sessions, turns.user_id, turns.conversation_id, 1)

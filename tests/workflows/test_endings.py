@@ -300,8 +300,8 @@ async def test_a_refusal_after_the_plan_ran_is_replaced_by_the_outcome(turns: Tu
     assert "sorry" not in result.response.lower()
 
 
-async def test_a_refusal_after_a_blocked_step_stands(turns: Turns):
-    """A turn stopped short of its plan may well have to say it cannot."""
+async def test_a_refusal_after_a_blocked_step_is_replaced_by_why_it_was_blocked(turns: Turns):
+    """A stock refusal says less than the blocked step's reason, which the turn has."""
     blocked = {
         "action": "blocked",
         "reason_code": "no_recipes",
@@ -316,4 +316,7 @@ async def test_a_refusal_after_a_blocked_step_stands(turns: Turns):
     )
     async with turns.worker(script):
         result = await (await turns.start("cook something")).result()
-    assert result.response.startswith(REFUSAL) and result.fallbacks == []
+    assert result.fallbacks == ["reply: refused_what_was_blocked"]
+    assert result.response == (
+        "I couldn't finish any step of this. No recipes saved. Save a recipe first."
+    )
