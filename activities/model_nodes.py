@@ -44,13 +44,13 @@ from domain import context
 from domain.answers import answer_model
 from domain.conversation import ConversationState
 from domain.enforced import (
+    act_facts,
     changes_nothing,
     hold_act,
     hold_plan,
     hold_understand,
     replan_note,
     retrievable,
-    save_grounds,
 )
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
@@ -322,14 +322,14 @@ class NodeActivities:
                 stream=stream,
             )
         result = _result(ActResult, output, call)
-        grounds = save_grounds(
+        facts = act_facts(
             request.message,
             state,
             registry.get_truly_pending_artifacts(),
             request.prior_results,
             request.tool_results,
         )
-        held = hold_act(result.output, request.tool_results, grounds, request.message)
+        held = hold_act(result.output, request.tool_results, facts)
         if held != result.output:
             activity.logger.info("act held: %s -> %s", result.output, held)
             result.output = held

@@ -60,10 +60,15 @@ so a turn's history records the output as held and older histories replay unchan
 - **A saved recipe comes from somewhere** (seed 003: generated content is saved by its
   ``gen_`` ref once the user asks): a recipe created inline whose name shares no word with
   what the user said, the last turns, a handoff or unsaved generated content
-  (``save_grounds``; ``domain.step_checks.invented_recipe``) was made up by the model; the
+  (``act_facts``; ``domain.step_checks.invented_recipe``) was made up by the model; the
   decision is held as ``blocked`` (``nothing_to_save``), and the reply says there was
   nothing to save. "save it" after a chat that handed nothing off was answered with an
   "Example Recipe" saved by the 1.5B local model.
+- **A copy of an unsaved recipe is that recipe** (seed 003: generated content is saved
+  by its ``gen_`` ref): a create whose recipe row names an unsaved generated recipe (its
+  name, or its name and more) is sent with that row as the gen ref (``by_ref``), so the
+  recipe is saved as generated and marked saved, once. The 1.5B local model saved the
+  suggestion as a copy, then a copy "… with Feta": two recipes, the suggestion unsaved.
 - **An amount is the user's to give** (seed 000: Act asks when a value is missing): an
   update that sets a quantity (not none left) when the user's words, with this turn's
   answers, hold no number (``domain.step_checks.unsaid_amount``) is held as ``ask_user``
@@ -74,7 +79,8 @@ so a turn's history records the output as held and older histories replay unchan
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain.conversation import ConversationState, StepResult
@@ -82,7 +88,8 @@ from domain.crud.calls import WRITE_TOOLS
 from domain.formatters import format_write_confirmation
 from domain.intent import echoes, requested_change, requested_content
 from domain.modes import mode_config
-from domain.nodes import ActDecision, ThinkOutput, ThinkStep, UnderstandOutput
+from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
+from domain.registry.refs import is_ref, parse_ref
 from domain.step_checks import invented_recipe, unsaid_amount, write_key
 from domain.tool_results import ToolEntry
 
@@ -226,14 +233,26 @@ def retrievable(
     return tuple(i for i, s in enumerate(plan) if s.group < group and i not in fetched)
 
 
-def save_grounds(
+@dataclass(frozen=True)
+class ActFacts:
+    """What the system knows besides Act's decision when it holds one (``hold_act``)."""
+
+    message: str = ""
+    """The user's words, with this turn's answers."""
+    grounds: tuple[str, ...] = ()
+    """The words a recipe saved this step may come from (``act_facts``)."""
+    unsaved: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Unsaved generated content, by gen ref."""
+
+
+def act_facts(
     message: str,
     conversation: ConversationState,
-    unsaved: Mapping[str, Any],
+    unsaved: Mapping[str, Mapping[str, Any]],
     prior_results: Sequence[StepResult],
     tool_results: Sequence[ToolEntry],
-) -> list[str]:
-    """The words a recipe saved this step may come from: the message, the last turns, the
+) -> ActFacts:
+    """The facts for one Act decision. Its grounds: the message, the last turns, the
     bypass session or its handoff, unsaved generated content, and what this turn's steps
     found (a recipe read to be copied); never a write the step sent, or a made-up recipe
     sent twice would name itself."""
@@ -245,36 +264,71 @@ def save_grounds(
             texts += [exchange.user, exchange.assistant]
     if conversation.handoff is not None:
         texts.append(conversation.handoff.summary)
-    found = [unsaved, [r.model_dump(mode="json") for r in prior_results]]
+    found: list[Any] = [unsaved, [r.model_dump(mode="json") for r in prior_results]]
     found += [t.model_dump(mode="json") for t in tool_results if t.tool not in WRITE_TOOLS]
     if conversation.handoff is not None and conversation.handoff.recipe:
         found.append(conversation.handoff.recipe)
     texts.append(json.dumps(found, default=str))
-    return texts
+    return ActFacts(message=message, grounds=tuple(texts), unsaved=unsaved)
 
 
-def hold_act(
-    decision: ActDecision, tool_results: list[ToolEntry], grounds: Iterable[str], message: str
-) -> ActDecision:
+def by_ref(call: ToolCall, unsaved: Mapping[str, Mapping[str, Any]]) -> ToolCall:
+    """A create of recipes whose rows copy unsaved generated recipes, with those rows as
+    the recipes' gen refs: the copy of "Quick Vegetarian Dinner for Two" (its name, or
+    its name and more: "… with Feta") is that recipe, saved as it was generated and
+    marked saved, not a second recipe beside it."""
+    rows = call.params.get("data")
+    if call.tool != "db_create" or call.params.get("table") != "recipes":
+        return call
+    if not isinstance(rows, list):
+        return call
+    names = {
+        _name(content): ref
+        for ref, content in unsaved.items()
+        if (parts := parse_ref(ref)) and parts.generated and parts.type_name == "recipe"
+    }
+    changed, taken = [], set()
+    for row in rows:
+        named = (
+            _name(row) if isinstance(row, Mapping) and not any(map(is_ref, row.values())) else ""
+        )
+        ref = next((r for n, r in names.items() if named and n in named), None)
+        if ref is not None and ref not in taken:
+            taken.add(ref)
+            row = {"id": ref}
+        changed.append(row)
+    if not taken:
+        return call
+    return call.model_copy(update={"params": {**call.params, "data": changed}})
+
+
+def _name(row: Any) -> str:
+    name = row.get("name") if isinstance(row, Mapping) else None
+    return " ".join(name.lower().split()) if isinstance(name, str) else ""
+
+
+def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFacts) -> ActDecision:
     """Act's decision, as ``step_complete`` when it repeats the step's last call and that
     call succeeded, or creates again rows the step has created (``SAME_ROW``); as
     ``blocked`` when the repeated call was refused or it creates a recipe that nothing in
-    ``grounds`` (the words and content the turn can save from) named; and as ``ask_user``
-    when it sets an amount the user's words (``message``, with this turn's answers) never
-    gave."""
+    the ``facts``' grounds (the words and content the turn can save from) named; as
+    ``ask_user`` when it sets an amount the user's words (with this turn's answers) never
+    gave; and with the gen refs of the unsaved recipes its rows copy (``by_ref``)."""
     call = decision.tool_call
     if decision.action != "tool_call" or call is None:
         return decision
+    if (saving := by_ref(call, facts.unsaved)) != call:
+        return hold_act(decision.model_copy(update={"tool_call": saving}), tool_results, facts)
     if call.tool == "db_create" and (made := _created_already(call.params, tool_results)):
         return ActDecision(action="step_complete", result_summary=_done(made))
-    if invented := invented_recipe(call.tool, call.params, grounds):
+    if invented := invented_recipe(call.tool, call.params, facts.grounds):
         return ActDecision(
             action="blocked",
             reason_code="nothing_to_save",
             details=invented,
             suggested_next="Say which recipe to save, or ask for one to be made first.",
         )
-    if question := unsaid_amount(call.tool, call.params, message):
+    if question := unsaid_amount(call.tool, call.params, facts.message):
         return ActDecision(action="ask_user", question=question)
     last = next((t for t in reversed(tool_results) if t.tool in CRUD_TOOLS), None)
     if last is None or last.params is None or last.tool != call.tool:

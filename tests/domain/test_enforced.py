@@ -13,6 +13,9 @@ from domain.conversation import (
     TurnRecord,
 )
 from domain.enforced import (
+    ActFacts,
+    act_facts,
+    by_ref,
     changes_nothing,
     hold_act,
     hold_plan,
@@ -20,7 +23,6 @@ from domain.enforced import (
     in_data_order,
     replan_note,
     retrievable,
-    save_grounds,
 )
 from domain.modes import MODES, apply_mode_1_0
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
@@ -377,7 +379,7 @@ def read_entry(params: dict, **result) -> ToolEntry:
 
 def test_the_same_read_again_completes_the_step_with_what_it_found():
     found = read_entry(dict(reversed(READ.params.items())), table="recipes", count=2, rows=[])
-    held = hold_act(ActDecision(action="tool_call", tool_call=READ), [found], (), "")
+    held = hold_act(ActDecision(action="tool_call", tool_call=READ), [found], ActFacts())
     assert held.action == "step_complete"
     assert held.result_summary == "Read 2 row(s) from recipes."
 
@@ -387,7 +389,7 @@ def test_the_same_write_again_completes_the_step_saying_what_it_wrote():
     made = ToolEntry(
         tool="db_create", params=create.params, table="tasks", count=1, rows=[{"title": "Defrost"}]
     )
-    held = hold_act(ActDecision(action="tool_call", tool_call=create), [made], (), "")
+    held = hold_act(ActDecision(action="tool_call", tool_call=create), [made], ActFacts())
     assert held.action == "step_complete" and "Defrost" in (held.result_summary or "")
 
 
@@ -404,7 +406,7 @@ def test_the_rows_it_created_sent_again_without_their_refs_complete_the_step():
     made = ToolEntry(tool="db_create", params=saved, table="meal_plans", count=2, rows=MEALS)
     bare = [{k: v for k, v in row.items() if k != "id"} for row in MEALS]
     again = ToolCall(tool="db_create", params={"table": "meal_plans", "data": bare})
-    held = hold_act(ActDecision(action="tool_call", tool_call=again), [made], (), "")
+    held = hold_act(ActDecision(action="tool_call", tool_call=again), [made], ActFacts())
     assert held.action == "step_complete"
 
 
@@ -422,7 +424,7 @@ def test_other_rows_are_created_after_a_create(params):
         tool="db_create", params={"table": "meal_plans", "data": MEALS}, count=2, rows=MEALS
     )
     decision = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_create", params=params))
-    assert hold_act(decision, [made], (), "") == decision
+    assert hold_act(decision, [made], ActFacts()) == decision
 
 
 @pytest.mark.parametrize(
@@ -454,7 +456,7 @@ def test_a_create_of_rows_the_step_has_created_completes_the_step(table, made, a
     )
     edited = ToolEntry(tool="db_update", params={"table": table, "changes": []}, count=1)
     call = ToolCall(tool="db_create", params={"table": table, "data": again})
-    held = hold_act(ActDecision(action="tool_call", tool_call=call), [created, edited], (), "")
+    held = hold_act(ActDecision(action="tool_call", tool_call=call), [created, edited], ActFacts())
     assert held.action == "step_complete" and held.result_summary
 
 
@@ -473,7 +475,7 @@ def test_a_create_with_a_row_the_step_has_not_created_runs(again):
     )
     call = ToolCall(tool="db_create", params={"table": "meal_plans", "data": again})
     decision = ActDecision(action="tool_call", tool_call=call)
-    assert hold_act(decision, [created], (), "") == decision
+    assert hold_act(decision, [created], ActFacts()) == decision
 
 
 def test_rows_sent_without_their_refs_after_a_refused_create_are_the_retry():
@@ -483,7 +485,7 @@ def test_rows_sent_without_their_refs_after_a_refused_create_are_the_retry():
     bare = [{k: v for k, v in row.items() if k != "id"} for row in MEALS]
     retry = ToolCall(tool="db_create", params={"table": "meal_plans", "data": bare})
     decision = ActDecision(action="tool_call", tool_call=retry)
-    assert hold_act(decision, [refused], (), "") == decision
+    assert hold_act(decision, [refused], ActFacts()) == decision
 
 
 @pytest.mark.parametrize(
@@ -498,21 +500,21 @@ def test_rows_sent_without_their_refs_after_a_refused_create_are_the_retry():
 )
 def test_a_call_that_does_not_repeat_the_last_one_runs(earlier):
     decision = ActDecision(action="tool_call", tool_call=READ)
-    assert hold_act(decision, earlier, (), "") == decision
+    assert hold_act(decision, earlier, ActFacts()) == decision
 
 
 def test_the_same_call_again_after_it_was_refused_blocks_the_step_with_the_refusal():
     """The 1.5B local model read the profile filtered on a column it may not name four
     times over, each refused the same way, into the tool-call limit."""
     refused = read_entry(READ.params, error="filters[0].field: unknown column 'user_id'")
-    held = hold_act(ActDecision(action="tool_call", tool_call=READ), [refused], (), "")
+    held = hold_act(ActDecision(action="tool_call", tool_call=READ), [refused], ActFacts())
     assert (held.action, held.reason_code) == ("blocked", "refused_call")
     assert "unknown column 'user_id'" in (held.details or "")
 
 
 def test_only_tool_calls_are_held():
     done = ActDecision(action="step_complete", result_summary="Two recipes")
-    assert hold_act(done, [read_entry(READ.params, count=2)], (), "") == done
+    assert hold_act(done, [read_entry(READ.params, count=2)], ActFacts()) == done
 
 
 # --- a recipe saved inline comes from somewhere --------------------------------------------
@@ -523,7 +525,9 @@ EXAMPLE = ToolCall(
 
 
 def test_creating_a_recipe_nothing_named_blocks_the_step_with_nothing_to_save():
-    held = hold_act(ActDecision(action="tool_call", tool_call=EXAMPLE), [], ["save it"], "save it")
+    held = hold_act(
+        ActDecision(action="tool_call", tool_call=EXAMPLE), [], ActFacts("save it", ("save it",))
+    )
     assert held.action == "blocked" and held.reason_code == "nothing_to_save"
     assert "'Example Recipe'" in (held.details or "")
 
@@ -544,11 +548,10 @@ def test_what_a_saved_recipe_may_come_from():
     )
     read = ToolEntry(tool="db_read", params={"table": "recipes"}, rows=[{"name": "Old Dal"}])
     refused = ToolEntry(tool="db_create", params=EXAMPLE.params, error="servings: required")
-    grounds = " ".join(
-        save_grounds(
-            "save it", conversation, {"gen_recipe_1": {"name": "Lime Tacos"}}, [], [read, refused]
-        )
+    facts = act_facts(
+        "save it", conversation, {"gen_recipe_1": {"name": "Lime Tacos"}}, [], [read, refused]
     )
+    grounds = " ".join(facts.grounds)
     for said in ("save it", "tagine", "Bao buns", "Fennel risotto", "Saffron", "Lime Tacos", "Dal"):
         assert said in grounds
     assert "Example" not in grounds  # a write it sent names nothing
@@ -560,6 +563,35 @@ def test_setting_an_amount_the_user_never_gave_asks_for_it():
         tool="db_update", params={"table": "inventory", "filters": where, "data": {"quantity": 1}}
     )
     decision = ActDecision(action="tool_call", tool_call=update)
-    held = hold_act(decision, [], [], "change the amount of milk I have")
+    held = hold_act(decision, [], ActFacts("change the amount of milk I have"))
     assert held.action == "ask_user" and held.question and "milk" in held.question
-    assert hold_act(decision, [], [], "change the amount of milk to 1 litre") == decision
+    assert hold_act(decision, [], ActFacts("change the amount of milk to 1 litre")) == decision
+
+
+# --- a copy of an unsaved recipe is that recipe -----------------------------------------------
+
+DINNER = {"name": "Quick Vegetarian Dinner for Two", "ingredients": [{"name": "spinach"}]}
+
+
+@pytest.mark.parametrize(
+    "name", ["Quick Vegetarian Dinner for Two", "quick vegetarian dinner for two with Feta"]
+)
+def test_a_create_copying_an_unsaved_recipe_saves_that_recipe_by_its_ref(name: str):
+    """The 1.5B local model saved the suggested recipe as a copy, then a copy "with Feta":
+    two recipes, and the suggestion still unsaved."""
+    copy = ToolCall(
+        tool="db_create", params={"table": "recipes", "data": [{**DINNER, "name": name}]}
+    )
+    facts = ActFacts("great, save it", unsaved={"gen_recipe_1": DINNER})
+    held = hold_act(ActDecision(action="tool_call", tool_call=copy), [], facts)
+    assert held.tool_call is not None
+    assert held.tool_call.params == {"table": "recipes", "data": [{"id": "gen_recipe_1"}]}
+
+
+def test_rows_that_copy_no_unsaved_recipe_stay_as_they_are():
+    unsaved = {"gen_recipe_1": DINNER, "gen_meal_1": {"name": "Lentil Soup"}}
+    rows = [{"name": "Lentil Soup"}, {"id": "gen_recipe_1", "name": DINNER["name"]}]
+    call = ToolCall(tool="db_create", params={"table": "recipes", "data": rows})
+    assert by_ref(call, unsaved) == call
+    shopping = ToolCall(tool="db_create", params={"table": "shopping_list", "data": [DINNER]})
+    assert by_ref(shopping, unsaved) == shopping

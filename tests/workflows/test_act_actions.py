@@ -70,6 +70,29 @@ async def test_generated_recipe_is_kept_across_turns_and_saved_in_a_later_turn(
     assert registry.get_truly_pending_artifacts() == {}
 
 
+async def test_a_save_that_copies_the_unsaved_recipe_saves_that_recipe_once(turns: Turns, executor):
+    """The copy, "with Lime" added to its name even, is the suggestion saved by its ref."""
+    copy = {"name": "Lime Chicken with Lime", "servings": 2, "instructions": ["Grill"]}
+    script = turns.script(
+        *suggest_lime_chicken("Here is Lime Chicken. Shall I save it?"),
+        understand(referenced_entities=["gen_recipe_1"]),
+        plan("Save it", step("Save the recipe", "write", "recipes")),
+        tool("db_create", table="recipes", data=[copy]),
+        complete("Saved Lime Chicken"),
+        reply("Saved Lime Chicken."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("suggest something with lime")).result()
+        handle = await turns.start("save it")
+        await handle.result()
+        await keep_history(handle, "copy_saved_by_ref")
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert await kitchen.names("recipes") == ["Lime Chicken"]
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert state.registry.action("gen_recipe_1") == "created"
+    assert state.registry.get_truly_pending_artifacts() == {}
+
+
 def suggest_lime_chicken(answer: str) -> list[dict]:
     """A turn that generates Lime Chicken and replies ``answer``."""
     return [
