@@ -51,6 +51,9 @@ from domain.enforced import (
     hold_understand,
     replan_note,
     retrievable,
+    unchanged,
+    unchanged_block,
+    unchanged_note,
 )
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
@@ -59,6 +62,7 @@ from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, rend
 from domain.registry import RegistryDelta, SessionIdRegistry
 from domain.step_checks import refs_claimed
 from domain.tokens import Fitted, estimate_tokens
+from domain.tool_results import ToolEntry
 
 _TRACER = trace.get_tracer("alfred.model")
 """Model-call spans (a no-op unless the process traces: ``api.telemetry``)."""
@@ -281,51 +285,65 @@ class NodeActivities:
             persona=PERSONAS.get(step.subdomain, "Assistant"),
             max_tool_calls=MAX_TOOL_CALLS_PER_STEP,
         )
-        user = context.act_context(
-            message=request.message,
-            constraints=request.constraints,
-            batch=request.batch,
-            goal=request.goal,
-            plan=request.plan,
-            step_index=request.step_index,
-            prior_results=request.prior_results,
-            tool_results=request.tool_results,
-            registry=registry,
-            state=state,
-            context=request.context,
-            budget=self.act_budget,
-            clock=request.clock,
-        )
-        streaming = (
-            content_stream(request.step_index)
-            if step.step_type == "generate"
-            else contextlib.nullcontext(None)
-        )
-        async with streaming as stream:
-            output, call = await call_node(
-                self.gateway,
-                "act",
-                prompt,
-                user,
-                complexity=STEP_COMPLEXITY[step.step_type],
-                step=request.step_index,
-                step_type=step.step_type,
-                subdomain=step.subdomain,
-                finished=retrievable(request.plan, request.step_index, request.tool_results),
-                saving=(
-                    tuple(registry.get_truly_pending_artifacts())
-                    if step.step_type == "write"
-                    else None
-                ),
-                facts=request,
-                shown=registry,
-                stream=stream,
+        pending = registry.get_truly_pending_artifacts()
+
+        async def decide(tool_results: list[ToolEntry]) -> ActResult:
+            user = context.act_context(
+                message=request.message,
+                constraints=request.constraints,
+                batch=request.batch,
+                goal=request.goal,
+                plan=request.plan,
+                step_index=request.step_index,
+                prior_results=request.prior_results,
+                tool_results=tool_results,
+                registry=registry,
+                state=state,
+                context=request.context,
+                budget=self.act_budget,
+                clock=request.clock,
             )
-        result = _result(ActResult, output, call)
+            streaming = (
+                content_stream(request.step_index)
+                if step.step_type == "generate"
+                else contextlib.nullcontext(None)
+            )
+            async with streaming as stream:
+                output, call = await call_node(
+                    self.gateway,
+                    "act",
+                    prompt,
+                    user,
+                    complexity=STEP_COMPLEXITY[step.step_type],
+                    step=request.step_index,
+                    step_type=step.step_type,
+                    subdomain=step.subdomain,
+                    finished=retrievable(request.plan, request.step_index, tool_results),
+                    saving=tuple(pending) if step.step_type == "write" else None,
+                    facts=request,
+                    shown=registry,
+                    stream=stream,
+                )
+            return _result(ActResult, output, call)
+
+        result = await decide(request.tool_results)
+        if same := unchanged(result.output, pending):
+            activity.logger.info("act: %s came back unchanged: asked again", same)
+            note = ToolEntry(tool="step_complete", error=unchanged_note(same))
+            try:
+                again = await decide([*request.tool_results, note])
+            except ApplicationError as error:  # the first answer stands, held below
+                activity.logger.warning("act asked again failed (%s)", error)
+            else:
+                again.usage = result.usage + again.usage
+                again.llm_attempts += result.llm_attempts
+                result = again
+            if same := unchanged(result.output, pending):
+                result.output = unchanged_block(same, pending)
         facts = act_facts(
             request.message,
             state,
-            registry.get_truly_pending_artifacts(),
+            pending,
             request.prior_results,
             request.tool_results,
         )

@@ -69,6 +69,12 @@ so a turn's history records the output as held and older histories replay unchan
   name, or its name and more) is sent with that row as the gen ref (``by_ref``), so the
   recipe is saved as generated and marked saved, once. The 1.5B local model saved the
   suggestion as a copy, then a copy "… with Feta": two recipes, the suggestion unsaved.
+- **A revision changes something** (seed 003: unsaved content is revised in place): a
+  generate step's completion that gives back unsaved content exactly as it was, and
+  nothing else (``unchanged``), is asked for once more in the act activity, told that
+  the change was not made; unchanged again, the step is blocked (``unchanged``), and the
+  reply says the change was not made. For "add feta to it", the 1.5B local model returned
+  the suggestion unchanged and its reply spoke of the feta.
 - **An amount is the user's to give** (seed 000: Act asks when a value is missing): an
   update that sets a quantity (not none left) when the user's words, with this turn's
   answers, hold no number (``domain.step_checks.unsaid_amount``) is held as ``ask_user``
@@ -305,6 +311,38 @@ def by_ref(call: ToolCall, unsaved: Mapping[str, Mapping[str, Any]]) -> ToolCall
 def _name(row: Any) -> str:
     name = row.get("name") if isinstance(row, Mapping) else None
     return " ".join(name.lower().split()) if isinstance(name, str) else ""
+
+
+def unchanged(decision: ActDecision, unsaved: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The unsaved content a generate step's completion gives back exactly as it was, when
+    that is all it gives (empty otherwise): a revision that changed nothing."""
+    if decision.action != "step_complete" or not decision.artifacts:
+        return []
+    same = [
+        next((ref for ref, content in unsaved.items() if content == artifact.content), None)
+        for artifact in decision.artifacts
+    ]
+    return [ref for ref in same if ref is not None] if all(same) else []
+
+
+def unchanged_note(refs: Sequence[str]) -> str:
+    """What Act is told when its revision came back unchanged."""
+    return (
+        f"not complete: {', '.join(refs)} came back exactly as it was: the change this step "
+        "asks for was not made. Return the content with the change made."
+    )
+
+
+def unchanged_block(refs: Sequence[str], unsaved: Mapping[str, Mapping[str, Any]]) -> ActDecision:
+    """The step's end when the revision came back unchanged twice: what Reply (or the
+    answer made without it) tells the user."""
+    names = [str(unsaved[ref].get("name") or "the suggestion") for ref in refs]
+    return ActDecision(
+        action="blocked",
+        reason_code="unchanged",
+        details=f"The change you asked for was not made: {', '.join(names)} is as it was",
+        suggested_next="Say the change again, in other words",
+    )
 
 
 def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFacts) -> ActDecision:

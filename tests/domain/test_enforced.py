@@ -23,6 +23,8 @@ from domain.enforced import (
     in_data_order,
     replan_note,
     retrievable,
+    unchanged,
+    unchanged_block,
 )
 from domain.modes import MODES, apply_mode_1_0
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
@@ -595,3 +597,27 @@ def test_rows_that_copy_no_unsaved_recipe_stay_as_they_are():
     assert by_ref(call, unsaved) == call
     shopping = ToolCall(tool="db_create", params={"table": "shopping_list", "data": [DINNER]})
     assert by_ref(shopping, unsaved) == shopping
+
+
+# --- a revision changes something --------------------------------------------------------------
+
+
+def completion(*contents: dict) -> ActDecision:
+    artifacts = [{"type": "recipe", "content": c} for c in contents]
+    return ActDecision.model_validate(
+        {"action": "step_complete", "result_summary": "Revised", "artifacts": artifacts}
+    )
+
+
+def test_a_completion_that_gives_back_unsaved_content_as_it_was_changed_nothing():
+    unsaved = {"gen_recipe_1": DINNER, "gen_recipe_2": {"name": "Lentil Soup"}}
+    assert unchanged(completion(DINNER), unsaved) == ["gen_recipe_1"]
+    with_feta = {**DINNER, "ingredients": [{"name": "spinach"}, {"name": "feta"}]}
+    assert unchanged(completion(with_feta), unsaved) == []
+    assert unchanged(completion(DINNER, {"name": "New Salad"}), unsaved) == []  # one is new
+    assert unchanged(ActDecision(action="step_complete", result_summary="x"), unsaved) == []
+    blocked = unchanged_block(["gen_recipe_1"], unsaved)
+    assert blocked.action == "blocked" and blocked.reason_code == "unchanged"
+    assert blocked.details == (
+        "The change you asked for was not made: Quick Vegetarian Dinner for Two is as it was"
+    )

@@ -295,6 +295,61 @@ async def test_reading_progress_adds_nothing_to_the_history(turns: Turns):
         )
 
 
+def revise_lime_chicken(*answers: dict) -> list[dict]:
+    """A turn that plans a revision of Lime Chicken; Act answers ``answers``."""
+    return [
+        understand(referenced_entities=["gen_recipe_1"]),
+        plan("More lime", step("Revise gen_recipe_1 with more lime", "generate", "recipes")),
+        *answers,
+    ]
+
+
+def revised(content: dict) -> dict:
+    return complete(
+        "Revised", artifacts=[{"type": "recipe", "ref": "gen_recipe_1", "content": content}]
+    )
+
+
+MORE_LIME = {
+    **LIME_CHICKEN,
+    "ingredients": [{"name": "chicken thigh"}, {"name": "lime", "quantity": 4}],
+}
+
+
+async def test_a_revision_given_back_unchanged_is_asked_for_once_more(turns: Turns):
+    """For "add feta to it" the 1.5B local model returned the suggestion as it was."""
+    script = turns.script(
+        *suggest_lime_chicken("Here is Lime Chicken."),
+        *revise_lime_chicken(revised(LIME_CHICKEN), revised(MORE_LIME)),
+        reply("More lime now."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("suggest something with lime")).result()
+        handle = await turns.start("more lime in it")
+        await handle.result()
+        await keep_history(handle, "revision_asked_again")
+    again = [c for c in script.calls if c.node == "act"][-1].user
+    assert "gen_recipe_1 came back exactly as it was" in again
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert state.content_archive["gen_recipe_1"] == MORE_LIME
+
+
+async def test_a_revision_unchanged_twice_ends_the_step_saying_so(turns: Turns):
+    script = turns.script(
+        *suggest_lime_chicken("Here is Lime Chicken."),
+        *revise_lime_chicken(revised(LIME_CHICKEN), revised(LIME_CHICKEN)),
+        reply("I could not change it."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("suggest something with lime")).result()
+        result = await (await turns.start("more lime in it")).result()
+    assert result.response == "I could not change it."
+    told = next(c for c in reversed(script.calls) if c.node == "reply").user
+    assert "The change you asked for was not made: Lime Chicken is as it was" in told
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert state.content_archive["gen_recipe_1"] == LIME_CHICKEN
+
+
 def test_a_generate_step_revises_only_unsaved_content_of_the_same_type_in_place():
     registry = SessionIdRegistry()
     registry.begin_turn(1)
