@@ -341,11 +341,7 @@ class NodeActivities:
             if same := unchanged(result.output, pending):
                 result.output = unchanged_block(same, pending)
         facts = act_facts(
-            request.message,
-            state,
-            pending,
-            request.prior_results,
-            request.tool_results,
+            request.message, state, pending, request.prior_results, request.tool_results, step
         )
         held = hold_act(result.output, request.tool_results, facts)
         if held != result.output:

@@ -51,9 +51,12 @@ so a turn's history records the output as held and older histories replay unchan
   decision is held as ``step_complete``, summarized from what the call returned, so the
   step completes with its results instead of looping into the tool-call limit. When that
   call was refused (a validation error: the same call is refused the same way), the
-  decision is held as ``blocked`` with the refusal, and the reply says why. (A changed
-  call after a refused one, or a call after another call, runs: it may be the retry
-  that works.)
+  decision is held as ``blocked`` with the refusal, and the reply says why; but a read
+  step that has read its own subdomain's tables has done its job, and completes with
+  that read (the 1.5B local model read the inventory, then tried recipes by an
+  inventory ref twice: the step was blocked, and the turn with it). (A changed call
+  after a refused one, or a call after another call, runs: it may be the retry that
+  works.)
 - **A step creates a row once**: a create of rows the step has already created (the same
   rows by the table's identity columns, ``SAME_ROW``, whatever their refs or other
   columns) ends the step the same way; sent again, they would be created twice.
@@ -93,6 +96,7 @@ from domain.conversation import ConversationState, StepResult
 from domain.crud.calls import WRITE_TOOLS
 from domain.formatters import format_write_confirmation
 from domain.intent import echoes, requested_change, requested_content
+from domain.kitchen.tables import SUBDOMAINS
 from domain.modes import mode_config
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
 from domain.registry.refs import is_ref, parse_ref
@@ -249,6 +253,8 @@ class ActFacts:
     """The words a recipe saved this step may come from (``act_facts``)."""
     unsaved: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Unsaved generated content, by gen ref."""
+    step: ThinkStep | None = None
+    """The step Act decides for."""
 
 
 def act_facts(
@@ -257,6 +263,7 @@ def act_facts(
     unsaved: Mapping[str, Mapping[str, Any]],
     prior_results: Sequence[StepResult],
     tool_results: Sequence[ToolEntry],
+    step: ThinkStep | None = None,
 ) -> ActFacts:
     """The facts for one Act decision. Its grounds: the message, the last turns, the
     bypass session or its handoff, unsaved generated content, and what this turn's steps
@@ -275,7 +282,7 @@ def act_facts(
     if conversation.handoff is not None and conversation.handoff.recipe:
         found.append(conversation.handoff.recipe)
     texts.append(json.dumps(found, default=str))
-    return ActFacts(message=message, grounds=tuple(texts), unsaved=unsaved)
+    return ActFacts(message=message, grounds=tuple(texts), unsaved=unsaved, step=step)
 
 
 def by_ref(call: ToolCall, unsaved: Mapping[str, Mapping[str, Any]]) -> ToolCall:
@@ -348,7 +355,8 @@ def unchanged_block(refs: Sequence[str], unsaved: Mapping[str, Mapping[str, Any]
 def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFacts) -> ActDecision:
     """Act's decision, as ``step_complete`` when it repeats the step's last call and that
     call succeeded, or creates again rows the step has created (``SAME_ROW``); as
-    ``blocked`` when the repeated call was refused or it creates a recipe that nothing in
+    ``blocked`` when the repeated call was refused (a read step that read its own tables
+    completes with that read instead) or it creates a recipe that nothing in
     the ``facts``' grounds (the words and content the turn can save from) named; as
     ``ask_user`` when it sets an amount the user's words (with this turn's answers) never
     gave; and with the gen refs of the unsaved recipes its rows copy (``by_ref``)."""
@@ -374,6 +382,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
     if write_key(last.tool, last.params) != write_key(call.tool, call.params):
         return decision
     if last.failed:
+        if (found := _read_its_own(tool_results, facts.step)) is not None:
+            return ActDecision(action="step_complete", result_summary=_done(found))
         return ActDecision(
             action="blocked",
             reason_code="refused_call",
@@ -431,10 +441,24 @@ def _created_already(params: dict[str, Any], tool_results: list[ToolEntry]) -> T
     return made[-1] if made and all(i in done for i in new) else None
 
 
+def _read_its_own(tool_results: Sequence[ToolEntry], step: ThinkStep | None) -> ToolEntry | None:
+    """A read step's last read of its own subdomain's tables that succeeded: what the
+    step was for, whatever it tried after."""
+    if step is None or step.step_type != "read":
+        return None
+    tables = SUBDOMAINS.get(step.subdomain, ())
+    reads = [t for t in tool_results if t.tool == "db_read" and not t.failed]
+    return next((t for t in reversed(reads) if _table(t) in tables), None)
+
+
+def _table(entry: ToolEntry) -> str:
+    return entry.table or str((entry.params or {}).get("table"))
+
+
 def _done(entry: ToolEntry) -> str:
     """What the repeated call's first run did, in a sentence (its rows stay in the step's
     tool results)."""
-    table = entry.table or str((entry.params or {}).get("table"))
+    table = _table(entry)
     if entry.is_write:
         return format_write_confirmation(entry.tool or "", table, entry.rows or [])
     count = entry.count if entry.count is not None else len(entry.rows or [])

@@ -514,6 +514,25 @@ def test_the_same_call_again_after_it_was_refused_blocks_the_step_with_the_refus
     assert "unknown column 'user_id'" in (held.details or "")
 
 
+def test_a_read_step_that_read_its_own_tables_completes_with_that_read_after_a_refused_call():
+    """The 1.5B local model read the inventory, then sent a refused read of recipes by an
+    inventory ref twice: blocking the step would have stopped the turn."""
+    stock = read_entry({"table": "inventory"}, table="inventory", count=4)
+    by_stock_ref = {"table": "recipes", "filters": [{"field": "ingredient_id", "op": "in"}]}
+    refused = read_entry(by_stock_ref, error="unknown column 'ingredient_id'")
+    again = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_read", params=by_stock_ref))
+    inventory = ActFacts(
+        step=ThinkStep(description="Read the inventory", step_type="read", subdomain="inventory")
+    )
+    held = hold_act(again, [stock, refused], inventory)
+    assert held.action == "step_complete"
+    assert held.result_summary == "Read 4 row(s) from inventory."
+    recipes = ActFacts(
+        step=ThinkStep(description="Read recipes", step_type="read", subdomain="recipes")
+    )
+    assert hold_act(again, [stock, refused], recipes).action == "blocked"  # not its own table
+
+
 def test_only_tool_calls_are_held():
     done = ActDecision(action="step_complete", result_summary="Two recipes")
     assert hold_act(done, [read_entry(READ.params, count=2)], ActFacts()) == done
