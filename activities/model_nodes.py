@@ -42,9 +42,11 @@ from activities.saved_state import SavedStates
 from activities.streaming import content_stream, text_stream
 from domain import context
 from domain.answers import answer_model
+from domain.clock import local
 from domain.conversation import ConversationState
 from domain.enforced import (
     act_facts,
+    ask_which_days,
     changes_nothing,
     hold_act,
     hold_plan,
@@ -54,6 +56,7 @@ from domain.enforced import (
     unchanged,
     unchanged_block,
     unchanged_note,
+    undated_plan,
 )
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
@@ -266,6 +269,11 @@ class NodeActivities:
                 again.usage = result.usage + again.usage
                 again.llm_attempts += result.llm_attempts
                 result = again
+        today = local(request.clock).date() if request.clock else None
+        if request.pending is None and today is not None:
+            if question := undated_plan(result.output, request.message, today):
+                activity.logger.info("think: a meal plan with no day named: asked which")
+                result.output = ask_which_days(result.output, question)
         answered = request.pending is not None and request.pending.kind == "proposal"
         held = hold_plan(result.output, request.mode, answered_proposal=answered)
         if held != result.output:

@@ -34,6 +34,10 @@ so a turn's history records the output as held and older histories replay unchan
   ("we're out of rice, what else can I make?" may be a question), so Think is asked once
   more, shown its plan and what a write is (``changes_nothing``, ``replan_note``); its
   second answer stands.
+- **A meal plan has days** (seed 000: Think asks when what it needs is missing): a plan
+  that puts meals in the meal plan for a message that names no day ("make me a meal
+  plan"; ``undated_plan``) asks which days and meals instead, unless this turn's pause
+  was already answered. The dates are the user's to give, not an example's.
 - **A step runs after the steps of its group whose output it consumes** (seed 002's step
   types, seed 003's groups): a write persists content that must already exist (a
   generate's ``gen_`` refs, an analysis's choice) and changes rows that a read of its own
@@ -87,7 +91,9 @@ so a turn's history records the output as held and older histories replay unchan
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,11 +101,12 @@ from typing import Any
 from domain.conversation import ConversationState, StepResult
 from domain.crud.calls import WRITE_TOOLS
 from domain.formatters import format_write_confirmation
-from domain.intent import echoes, requested_change, requested_content
+from domain.intent import DELETE_VERBS, echoes, requested_change, requested_content
 from domain.kitchen.tables import SUBDOMAINS
 from domain.modes import mode_config
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
 from domain.registry.refs import is_ref, parse_ref
+from domain.relative_days import named_days
 from domain.step_checks import invented_recipe, unsaid_amount, write_key
 from domain.tool_results import ToolEntry
 
@@ -159,6 +166,36 @@ def hold_plan(
         )
         return think.model_copy(update={"decision": "propose", "proposal_message": message})
     return think
+
+
+WHEN = re.compile(
+    r"\b(?:days?|nights?|week(?:s|ly)?|month|fortnight|\d{1,2}(?:st|nd|rd|th)|"
+    r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2})\b",
+    re.IGNORECASE,
+)
+"""Words that say when beyond the days ``domain.relative_days`` resolves: "every day",
+"for 3 nights", "the 3rd", "2026-12-01"."""
+WHICH_DAYS = "Which days, and which meals, should the plan cover?"
+REMOVES = DELETE_VERBS | {"clear", "cancel"}
+
+
+def undated_plan(think: ThinkOutput, message: str, today: dt.date) -> str | None:
+    """The question to ask when a plan puts meals in the meal plan and the user's words
+    (with this turn's answers) name no day: a meal plan row has a date, which is the
+    user's to give ("make me a meal plan": the 1.5B local model planned next week's
+    lunches, copied from an example). None otherwise, and for a plan that only removes."""
+    if think.decision == "clarify" or requested_change(message) in REMOVES:
+        return None
+    plans = any(
+        s.subdomain == "meal_plans" and s.step_type in ("write", "generate") for s in think.steps
+    )
+    if not plans or named_days(message, today) or WHEN.search(message):
+        return None
+    return WHICH_DAYS
+
+
+def ask_which_days(think: ThinkOutput, question: str) -> ThinkOutput:
+    return ThinkOutput(goal=think.goal, decision="clarify", clarification_questions=[question])
 
 
 def changes_nothing(think: ThinkOutput, message: str) -> str | None:

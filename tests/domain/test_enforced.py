@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from domain.conversation import (
@@ -13,8 +15,10 @@ from domain.conversation import (
     TurnRecord,
 )
 from domain.enforced import (
+    WHICH_DAYS,
     ActFacts,
     act_facts,
+    ask_which_days,
     by_ref,
     changes_nothing,
     hold_act,
@@ -25,6 +29,7 @@ from domain.enforced import (
     retrievable,
     unchanged,
     unchanged_block,
+    undated_plan,
 )
 from domain.modes import MODES, apply_mode_1_0
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
@@ -640,3 +645,50 @@ def test_a_completion_that_gives_back_unsaved_content_as_it_was_changed_nothing(
     assert blocked.details == (
         "The change you asked for was not made: Quick Vegetarian Dinner for Two is as it was"
     )
+
+
+# --- a meal plan has days ----------------------------------------------------------------------
+
+FRIDAY = dt.date(2026, 11, 27)
+MEALS_PLAN = ThinkOutput(
+    goal="A meal plan",
+    decision="plan_direct",
+    steps=[
+        ThinkStep(description="Read recipes", step_type="read", subdomain="recipes"),
+        ThinkStep(
+            description="Choose meals", step_type="generate", subdomain="meal_plans", group=1
+        ),
+        ThinkStep(description="Save them", step_type="write", subdomain="meal_plans", group=2),
+    ],
+)
+
+
+@pytest.mark.parametrize("message", ["make me a meal plan", "put the chili in the meal plan"])
+def test_a_meal_plan_for_words_that_name_no_day_asks_which_days(message: str):
+    assert undated_plan(MEALS_PLAN, message, FRIDAY) == WHICH_DAYS
+    asked = ask_which_days(MEALS_PLAN, WHICH_DAYS)
+    assert (asked.decision, asked.clarification_questions) == ("clarify", [WHICH_DAYS])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "plan my dinners for next week",
+        "make me a meal plan (then answered: dinners on Monday and Tuesday next week)",
+        "chili on friday",
+        "plan 3 days of meals",
+        "plan meals for the 3rd",
+        "clear my meal plan",
+    ],
+)
+def test_a_meal_plan_for_named_days_or_one_that_removes_is_planned(message: str):
+    assert undated_plan(MEALS_PLAN, message, FRIDAY) is None
+
+
+def test_a_plan_that_puts_nothing_in_the_meal_plan_needs_no_day():
+    shopping = ThinkOutput(
+        goal="Milk",
+        decision="plan_direct",
+        steps=[ThinkStep(description="Add milk", step_type="write", subdomain="shopping")],
+    )
+    assert undated_plan(shopping, "add milk", FRIDAY) is None

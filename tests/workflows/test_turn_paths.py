@@ -241,6 +241,41 @@ async def test_think_clarification_answer_is_planned_after_understand(turns: Tur
     assert await shopping_names(turns, executor) == ["rice"]
 
 
+MONDAY_DINNER = {"date": "2026-11-30", "meal_type": "dinner", "servings": 2, "notes": "pasta"}
+
+
+async def test_a_meal_plan_for_no_named_day_asks_which_days_first(turns: Turns, executor):
+    """Think planned meals for days nobody named: the system asks which instead."""
+    meals = [
+        step("Choose dinners from the recipes", "generate", "meal_plans"),
+        {**step("Save the chosen dinners", "write", "meal_plans"), "group": 1},
+    ]
+    script = turns.script(
+        understand(),
+        plan("A meal plan", *meals),
+        understand(),
+        plan("Monday's dinner", *meals),
+        complete("Chose a dinner", artifacts=[{"type": "meal", "content": MONDAY_DINNER}]),
+        tool("db_create", table="meal_plans", data=[{"id": "gen_meal_1"}]),
+        complete("Saved Monday's dinner"),
+        reply("Monday: dinner planned."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("make me a meal plan", mode="create")
+        paused = await awaiting(handle)
+        assert (paused.pending.kind, paused.pending.source) == ("clarification", "think")
+        assert paused.pending.questions == ["Which days, and which meals, should the plan cover?"]
+        await send(handle, answer("answer", "dinner on Monday"))
+        result = await handle.result()
+        await keep_history(handle, "meal_plan_days_asked")
+    assert result.status == "completed"
+    assert "dinner on Monday" in [c for c in script.calls if c.node == "think"][1].user
+    rows = (
+        await Kitchen(executor, turns.user_id, SessionIdRegistry()).run(DbRead(table="meal_plans"))
+    ).rows
+    assert [(str(r["date"]), r["meal_type"]) for r in rows] == [("2026-11-30", "dinner")]
+
+
 async def test_ask_user_answer_resumes_the_same_step(turns: Turns, executor):
     script = turns.script(
         understand(),
