@@ -335,7 +335,7 @@ class NodeActivities:
             return _result(ActResult, output, call)
 
         result = await decide(request.tool_results)
-        if same := unchanged(result.output, pending):
+        if same := unchanged(result.output, pending, request.message):
             activity.logger.info("act: %s came back unchanged: asked again", same)
             note = ToolEntry(tool="step_complete", error=unchanged_note(same))
             try:
@@ -346,7 +346,7 @@ class NodeActivities:
                 again.usage = result.usage + again.usage
                 again.llm_attempts += result.llm_attempts
                 result = again
-            if same := unchanged(result.output, pending):
+            if same := unchanged(result.output, pending, request.message):
                 result.output = unchanged_block(same, pending)
         facts = act_facts(
             request.message, state, pending, request.prior_results, request.tool_results, step

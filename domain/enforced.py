@@ -101,7 +101,13 @@ from typing import Any
 from domain.conversation import ConversationState, StepResult
 from domain.crud.calls import WRITE_TOOLS
 from domain.formatters import format_write_confirmation
-from domain.intent import DELETE_VERBS, echoes, requested_change, requested_content
+from domain.intent import (
+    DELETE_VERBS,
+    asks_to_see,
+    echoes,
+    requested_change,
+    requested_content,
+)
 from domain.kitchen.tables import SUBDOMAINS
 from domain.modes import mode_config
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
@@ -325,7 +331,7 @@ def act_facts(
 def by_ref(call: ToolCall, unsaved: Mapping[str, Mapping[str, Any]]) -> ToolCall:
     """A create of recipes whose rows copy unsaved generated recipes, with those rows as
     the recipes' gen refs: the copy of "Quick Vegetarian Dinner for Two" (its name, or
-    its name and more: "… with Feta") is that recipe, saved as it was generated and
+    its name and more words: "… with Feta") is that recipe, saved as it was generated and
     marked saved, not a second recipe beside it."""
     rows = call.params.get("data")
     if call.tool != "db_create" or call.params.get("table") != "recipes":
@@ -342,7 +348,7 @@ def by_ref(call: ToolCall, unsaved: Mapping[str, Mapping[str, Any]]) -> ToolCall
         named = (
             _name(row) if isinstance(row, Mapping) and not any(map(is_ref, row.values())) else ""
         )
-        ref = next((r for n, r in names.items() if named and n in named), None)
+        ref = next((r for n, r in names.items() if named and _starts_with(named, n)), None)
         if ref is not None and ref not in taken:
             taken.add(ref)
             row = {"id": ref}
@@ -352,15 +358,22 @@ def by_ref(call: ToolCall, unsaved: Mapping[str, Mapping[str, Any]]) -> ToolCall
     return call.model_copy(update={"params": {**call.params, "data": changed}})
 
 
+def _starts_with(name: str, start: str) -> bool:
+    return name == start or name.startswith(start + " ")
+
+
 def _name(row: Any) -> str:
     name = row.get("name") if isinstance(row, Mapping) else None
     return " ".join(name.lower().split()) if isinstance(name, str) else ""
 
 
-def unchanged(decision: ActDecision, unsaved: Mapping[str, Mapping[str, Any]]) -> list[str]:
+def unchanged(
+    decision: ActDecision, unsaved: Mapping[str, Mapping[str, Any]], message: str
+) -> list[str]:
     """The unsaved content a generate step's completion gives back exactly as it was, when
-    that is all it gives (empty otherwise): a revision that changed nothing."""
-    if decision.action != "step_complete" or not decision.artifacts:
+    that is all it gives (empty otherwise): a revision that changed nothing. Not when the
+    message only asks to see it ("show me that recipe again", ``asks_to_see``)."""
+    if decision.action != "step_complete" or not decision.artifacts or asks_to_see(message):
         return []
     same = [
         next((ref for ref, content in unsaved.items() if content == artifact.content), None)

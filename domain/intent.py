@@ -118,9 +118,9 @@ LISTING = re.compile(r"^(?:make|create|write|give)\s+(?:me\s+)?an?\s+(?:list|ove
 CLAUSES = re.compile(r"(?<=[.!?;\n])\s*|,\s*(?:and|then)\s+")
 """Between clauses: after each one's end mark (which stays with it: a "?" makes it a
 question), or at ", and" / ", then"."""
-PARTS = re.compile(r",\s*")
+PARTS = re.compile(r",\s*|\s+(?:but|and then)\s+")
 """Between the parts of a clause that may each start with a verb ("we have guests on
-saturday, plan something")."""
+saturday, plan something", "show it again but add feta")."""
 ENDS = re.compile(r"[\s.!?;]+$")
 REMINDER = re.compile(r"^remind (?:me|us) (?:to|about)\b")
 """"Remind me to defrost the chicken" asks for a task; "remind me what's in it" does not."""
@@ -189,6 +189,21 @@ def requested_content(message: str) -> str | None:
         if phrase := CONTENT_PHRASES.match(clause):
             return phrase.group(0)
     return None
+
+
+SEE = re.compile(
+    r"^(?:show|display|repeat|view|see|print|read|tell me|what|which|how|remind me)\b|"
+    r"\bagain\b"
+)
+
+
+def asks_to_see(message: str) -> bool:
+    """Whether a clause asks to see or hear about something rather than change it ("show
+    me that recipe again", "what's in it?"), and none asks for a change."""
+    if requested_change(message) is not None:
+        return False
+    clauses = (LEAD_INS.sub("", SYMBOLS.sub("", c.strip())).lower() for c in CLAUSES.split(message))
+    return any(SEE.search(c) for c in clauses)
 
 
 def unplaced_delete(message: str) -> bool:

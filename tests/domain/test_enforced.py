@@ -635,11 +635,13 @@ def completion(*contents: dict) -> ActDecision:
 
 def test_a_completion_that_gives_back_unsaved_content_as_it_was_changed_nothing():
     unsaved = {"gen_recipe_1": DINNER, "gen_recipe_2": {"name": "Lentil Soup"}}
-    assert unchanged(completion(DINNER), unsaved) == ["gen_recipe_1"]
+    feta = "add feta to it"
+    assert unchanged(completion(DINNER), unsaved, feta) == ["gen_recipe_1"]
     with_feta = {**DINNER, "ingredients": [{"name": "spinach"}, {"name": "feta"}]}
-    assert unchanged(completion(with_feta), unsaved) == []
-    assert unchanged(completion(DINNER, {"name": "New Salad"}), unsaved) == []  # one is new
-    assert unchanged(ActDecision(action="step_complete", result_summary="x"), unsaved) == []
+    assert unchanged(completion(with_feta), unsaved, feta) == []
+    assert unchanged(completion(DINNER, {"name": "New Salad"}), unsaved, feta) == []  # one new
+    assert unchanged(ActDecision(action="step_complete", result_summary="x"), unsaved, feta) == []
+    assert unchanged(completion(DINNER), unsaved, "show me that recipe again") == []
     blocked = unchanged_block(["gen_recipe_1"], unsaved)
     assert blocked.action == "blocked" and blocked.reason_code == "unchanged"
     assert blocked.details == (

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from domain.intent import only_forgets, requested_change, requested_content, unplaced_delete
+from domain.intent import (
+    asks_to_see,
+    only_forgets,
+    requested_change,
+    requested_content,
+    unplaced_delete,
+)
 
 
 @pytest.mark.parametrize(
@@ -170,3 +176,18 @@ def test_a_message_that_only_asks_to_forget_what_was_suggested(message: str):
 )
 def test_a_forget_with_anything_more_or_naming_something_is_not_only_a_forget(message: str):
     assert not only_forgets(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "sees"),
+    [
+        ("show me that recipe again", True),
+        ("what's in it?", True),
+        ("can you repeat the recipe", True),
+        ("add feta to it", False),
+        ("more lime in it", False),
+        ("show it again but add feta", False),  # a change rides along
+    ],
+)
+def test_a_message_that_only_asks_to_see(message: str, sees: bool):
+    assert asks_to_see(message) is sees
