@@ -34,7 +34,7 @@ from domain.turn_store import Sessions, load_conversation
 from domain.users import create_user
 from evals.cassette import Call, Replay, Watch
 from evals.checks import Check, check_turn
-from evals.scenario import Edit, Scenario, Turn, expand
+from evals.scenario import Answer, Edit, Scenario, Turn, expand
 
 ROUTES = {
     "inventory": "inventory",
@@ -240,6 +240,7 @@ async def _turn(
     )
     turn_id = view["id"]
     answers = list(turn.answers)
+    confirmed = False  # the proposal ``may_propose`` allows
     deadline = time.monotonic() + stack.turn_timeout
     seen: set[str] = set()
     while True:
@@ -247,9 +248,12 @@ async def _turn(
         if view["status"] == "awaiting_input" and pending and pending["pause_id"] not in seen:
             seen.add(pending["pause_id"])
             outcome.pauses.append(pending["kind"])
-            if not answers:
+            if answers:
+                answer = answers.pop(0)
+            elif turn.expect.may_propose and pending["kind"] == "proposal" and not confirmed:
+                answer, confirmed = Answer(action="confirm"), True
+            else:
                 break  # the scenario expects the turn to stay paused
-            answer = answers.pop(0)
             await _request(
                 stack,
                 "POST",

@@ -124,6 +124,11 @@ class Expect(_Strict):
     pauses: list[PauseKind | list[PauseKind]] = Field(default_factory=list)
     """The pauses the turn makes, in order (each answered from ``answers``); an entry that
     is a list accepts any of its kinds (a missing value asked by Think or by Act)."""
+    may_propose: bool = False
+    """After the expected pauses, the turn may propose its plan once more (plan mode
+    proposes a plan that saves what it chose, which the user has not seen: a plan that
+    generates the dinners, where another picks them in its write); that proposal is
+    confirmed and not counted against ``pauses``."""
     rows: list[RowCheck] = Field(default_factory=list)
     reply: ReplyCheck = Field(default_factory=ReplyCheck)
     unsaved: int | None = None

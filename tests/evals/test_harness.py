@@ -197,6 +197,28 @@ def swap(cassette: Cassette, node: str, content: dict, nth: int = 0) -> None:
     [c for c in cassette.calls if c.node == node][nth].content = content
 
 
+async def test_a_plan_proposed_after_the_days_were_answered_is_confirmed_and_passes(eval_stack):
+    """plan_asks_which_days: plan mode proposes a plan that saves what it chose; a model
+    whose plan is proposed after the answer is not wrong (``may_propose``)."""
+    cassette = reference("plan_asks_which_days")
+    planned = [c for c in cassette.calls if c.node == "think"][1].content
+    proposed = {**planned["outcome"], "decision": "propose", "proposal_message": "Go ahead?"}
+    swap(cassette, "think", {**planned, "outcome": proposed}, nth=1)
+    result = await run_with(eval_stack, "plan_asks_which_days", cassette)
+    assert failures(result) == []
+    assert result.turns[0].pauses == ["clarification", "proposal"]
+    strict = scenario("plan_asks_which_days")
+    strict.turns[0].expect.may_propose = False
+    cassette = reference("plan_asks_which_days")
+    swap(cassette, "think", {**planned, "outcome": proposed}, nth=1)
+    result = await run_with(eval_stack, "plan_asks_which_days", cassette, of=strict)
+    assert not result.passed  # without it, the turn waits on the proposal
+    assert (result.turns[0].status, result.turns[0].pauses) == (
+        "awaiting_input",
+        ["clarification", "proposal"],
+    )
+
+
 async def test_a_missing_value_asked_by_think_instead_of_act_passes(eval_stack):
     """ask_how_much: Think's clarification reaches the same row as Act's question."""
     cassette = reference("ask_how_much")
