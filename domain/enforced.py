@@ -84,7 +84,7 @@ so a turn's history records the output as held and older histories replay unchan
   the suggestion unchanged and its reply spoke of the feta.
 - **An amount is the user's to give** (seed 000: Act asks when a value is missing): an
   update that sets a quantity (not none left) when the user's words, with this turn's
-  answers, hold no number (``domain.step_checks.unsaid_amount``) is held as ``ask_user``
+  answers, ask to change an amount and hold no number (``domain.step_checks.unsaid_amount``) is held as ``ask_user``
   ("How much should the milk be now?"). For "change the amount of milk I have", the 1.5B
   local model set the milk to the 1 litre it already was.
 """

@@ -90,15 +90,20 @@ QUANTITIES = frozenset({"inventory", "shopping_list"})
 """The tables whose rows hold an amount the user gives."""
 
 
+AMOUNTS = re.compile(r"\b(?:amount|quantit(?:y|ies)|how (?:much|many)|number of)\b", re.I)
+"""Words that ask about an amount itself ("change the amount of milk I have")."""
+
+
 def unsaid_amount(tool: str, params: Mapping[str, Any], message: str) -> str | None:
-    """The question to ask when an update sets an amount the user never gave (None when it
-    does not): "change the amount of milk I have" holds no number, so any quantity set for
-    it was made up. Setting none left (0) needs no number ("we're out of milk")."""
+    """The question to ask when an update sets an amount that the user asked to change
+    but never gave (None otherwise): "change the amount of milk I have" holds no number,
+    so any quantity set for it was made up. A report is not asked about ("I bought milk":
+    one more is a fair reading), nor is none left (0: "we're out of milk")."""
     if tool != "db_update" or params.get("table") not in QUANTITIES:
         return None
     data = params.get("data")
     amount = data.get("quantity") if isinstance(data, Mapping) else None
-    if amount in (None, 0, "0", "") or NUMBERS.search(message):
+    if amount in (None, 0, "0", "") or not AMOUNTS.search(message) or NUMBERS.search(message):
         return None
     names = [
         f.get("value")
