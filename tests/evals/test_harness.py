@@ -219,6 +219,25 @@ async def test_a_plan_proposed_after_the_days_were_answered_is_confirmed_and_pas
     )
 
 
+@pytest.mark.parametrize(
+    ("said", "passes"),
+    [
+        ("The recipe that can be cooked with what you have is Red Lentil Dal.", True),
+        (  # the 1.5B local model's answer: the chili needs beef mince
+            "The recipes that can be cooked with the ingredients in the inventory are Red "
+            "Lentil Dal and Weeknight Chili.",
+            False,
+        ),
+    ],
+    ids=["passive-and-right", "passive-with-the-chili"],
+)
+async def test_what_can_be_cooked_is_graded_in_the_passive_too(eval_stack, said, passes):
+    cassette = reference("what_can_i_cook")
+    swap(cassette, "reply", {"response": said})
+    result = await run_with(eval_stack, "what_can_i_cook", cassette)
+    assert (failures(result) == []) is passes
+
+
 async def test_a_missing_value_asked_by_think_instead_of_act_passes(eval_stack):
     """ask_how_much: Think's clarification reaches the same row as Act's question."""
     cassette = reference("ask_how_much")
