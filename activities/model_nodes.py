@@ -48,6 +48,7 @@ from domain.enforced import (
     act_facts,
     ask_which_days,
     changes_nothing,
+    completion_note,
     hold_act,
     hold_plan,
     hold_understand,
@@ -55,7 +56,6 @@ from domain.enforced import (
     retrievable,
     unchanged,
     unchanged_block,
-    unchanged_note,
     undated_plan,
 )
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
@@ -335,9 +335,10 @@ class NodeActivities:
             return _result(ActResult, output, call)
 
         result = await decide(request.tool_results)
-        if same := unchanged(result.output, pending, request.message):
-            activity.logger.info("act: %s came back unchanged: asked again", same)
-            note = ToolEntry(tool="step_complete", error=unchanged_note(same))
+        known = set(whole.known_refs())
+        if note_text := completion_note(result.output, pending, request.message, known):
+            activity.logger.info("act: completion sent back: %s", note_text)
+            note = ToolEntry(tool="step_complete", error=note_text)
             try:
                 again = await decide([*request.tool_results, note])
             except ApplicationError as error:  # the first answer stands, held below

@@ -82,10 +82,17 @@ so a turn's history records the output as held and older histories replay unchan
   the change was not made; unchanged again, the step is blocked (``unchanged``), and the
   reply says the change was not made. For "add feta to it", the 1.5B local model returned
   the suggestion unchanged and its reply spoke of the feta.
+- **Generated content names what exists** (seed 003's refs): a generate step's content
+  that names a ref nothing has (a meal on ``gen_recipe_1`` when no recipe has that ref:
+  ``unknown_refs``) is sent back once, in the act activity, with the refs that do not
+  exist; the second answer stands (the write that saves it is refused the same way).
+  The 1.5B local model planned dinners on invented recipe refs after a read that found
+  no recipes.
 - **An amount is the user's to give** (seed 000: Act asks when a value is missing): an
   update that sets a quantity (not none left) when the user's words, with this turn's
-  answers, ask to change an amount and hold no number (``domain.step_checks.unsaid_amount``) is held as ``ask_user``
-  ("How much should the milk be now?"). For "change the amount of milk I have", the 1.5B
+  answers, ask to change an amount and hold no number
+  (``domain.step_checks.unsaid_amount``) is held as ``ask_user`` ("How much should the
+  milk be now?"). For "change the amount of milk I have", the 1.5B
   local model set the milk to the 1 litre it already was.
 """
 
@@ -94,7 +101,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,7 +120,7 @@ from domain.modes import mode_config
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
 from domain.registry.refs import is_ref, parse_ref
 from domain.relative_days import named_days
-from domain.step_checks import invented_recipe, unsaid_amount, write_key
+from domain.step_checks import invented_recipe, refs_claimed, unsaid_amount, write_key
 from domain.tool_results import ToolEntry
 
 CONSUMES: dict[str, frozenset[str]] = {
@@ -388,6 +395,36 @@ def unchanged_note(refs: Sequence[str]) -> str:
         f"not complete: {', '.join(refs)} came back exactly as it was: the change this step "
         "asks for was not made. Return the content with the change made."
     )
+
+
+def unknown_refs(decision: ActDecision, known: Container[str]) -> list[str]:
+    """The refs a generate step's content names that exist nowhere: not in the registry,
+    not another item of the same completion (a meal on "gen_recipe_1" when no recipe has
+    that ref)."""
+    if decision.action != "step_complete" or not decision.artifacts:
+        return []
+    own = {a.ref for a in decision.artifacts if a.ref}
+    named = refs_claimed([a.content for a in decision.artifacts])
+    return [ref for ref in named if ref not in known and ref not in own]
+
+
+def completion_note(
+    decision: ActDecision,
+    unsaved: Mapping[str, Mapping[str, Any]],
+    message: str,
+    known: Container[str],
+) -> str | None:
+    """Why a generate step's completion is sent back once (None when it is not): it gave
+    back unsaved content unchanged, or its content names refs that do not exist."""
+    if same := unchanged(decision, unsaved, message):
+        return unchanged_note(same)
+    if missing := unknown_refs(decision, known):
+        return (
+            f"not complete: the content names refs that do not exist: {', '.join(missing)}. "
+            "Name only refs this prompt shows (read ones such as recipe_1, or an item of "
+            "this answer), or leave the field empty."
+        )
+    return None
 
 
 def unchanged_block(refs: Sequence[str], unsaved: Mapping[str, Mapping[str, Any]]) -> ActDecision:

@@ -21,6 +21,7 @@ from domain.enforced import (
     ask_which_days,
     by_ref,
     changes_nothing,
+    completion_note,
     hold_act,
     hold_plan,
     hold_understand,
@@ -30,6 +31,7 @@ from domain.enforced import (
     unchanged,
     unchanged_block,
     undated_plan,
+    unknown_refs,
 )
 from domain.modes import MODES, apply_mode_1_0
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
@@ -694,3 +696,36 @@ def test_a_plan_that_puts_nothing_in_the_meal_plan_needs_no_day():
         steps=[ThinkStep(description="Add milk", step_type="write", subdomain="shopping")],
     )
     assert undated_plan(shopping, "add milk", FRIDAY) is None
+
+
+# --- generated content names what exists ------------------------------------------------------
+
+
+def meals(*recipe_ids: str) -> ActDecision:
+    artifacts = [
+        {"type": "meal", "ref": f"gen_meal_{i}", "content": {"date": "2026-11-30", "recipe_id": r}}
+        for i, r in enumerate(recipe_ids, 1)
+    ]
+    return ActDecision.model_validate(
+        {"action": "step_complete", "result_summary": "Chose", "artifacts": artifacts}
+    )
+
+
+def test_content_naming_refs_that_do_not_exist_is_sent_back_once():
+    """The 1.5B local model planned dinners on gen_recipe_1 and gen_recipe_2: no recipe had them."""
+    known = {"recipe_1"}
+    assert unknown_refs(meals("gen_recipe_1", "recipe_1"), known) == ["gen_recipe_1"]
+    note = completion_note(meals("gen_recipe_1"), {}, "plan dinners on monday", known)
+    assert note is not None and note.startswith(
+        "not complete: the content names refs that do not exist: gen_recipe_1."
+    )
+    assert completion_note(meals("recipe_1"), {}, "plan dinners on monday", known) is None
+
+
+def test_an_item_of_the_same_answer_is_a_ref_that_exists():
+    recipe = {"type": "recipe", "ref": "gen_recipe_1", "content": {"name": "Dal"}}
+    meal = {"type": "meal", "ref": "gen_meal_1", "content": {"recipe_id": "gen_recipe_1"}}
+    both = ActDecision.model_validate(
+        {"action": "step_complete", "result_summary": "x", "artifacts": [recipe, meal]}
+    )
+    assert unknown_refs(both, set()) == []

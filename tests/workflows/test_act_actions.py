@@ -350,6 +350,27 @@ async def test_a_revision_unchanged_twice_ends_the_step_saying_so(turns: Turns):
     assert state.content_archive["gen_recipe_1"] == LIME_CHICKEN
 
 
+async def test_generated_content_on_a_ref_that_does_not_exist_is_sent_back_once(turns: Turns):
+    """A meal planned on gen_recipe_9, which nothing has: the answer is asked for again."""
+    on_nothing = {"date": "2026-11-30", "meal_type": "dinner", "recipe_id": "gen_recipe_9"}
+    on_a_note = {"date": "2026-11-30", "meal_type": "dinner", "notes": "pasta"}
+    script = turns.script(
+        understand(),
+        plan("Monday", step("Choose Monday's dinner", "generate", "meal_plans")),
+        complete("Chose", artifacts=[{"type": "meal", "content": on_nothing}]),
+        complete("Chose", artifacts=[{"type": "meal", "content": on_a_note}]),
+        reply("Pasta on Monday?"),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("pick a dinner for monday")
+        await handle.result()
+        await keep_history(handle, "unknown_ref_sent_back")
+    again = [c for c in script.calls if c.node == "act"][-1].user
+    assert "the content names refs that do not exist: gen_recipe_9" in again
+    state, _ = await load_conversation(turns.sessions, turns.user_id, turns.conversation_id)
+    assert list(state.content_archive.values()) == [on_a_note]
+
+
 def test_a_generate_step_revises_only_unsaved_content_of_the_same_type_in_place():
     registry = SessionIdRegistry()
     registry.begin_turn(1)
