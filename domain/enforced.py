@@ -55,7 +55,9 @@ so a turn's history records the output as held and older histories replay unchan
   decision is held as ``step_complete``, summarized from what the call returned, so the
   step completes with its results instead of looping into the tool-call limit. When that
   call was refused (a validation error: the same call is refused the same way), the
-  decision is held as ``blocked`` with the refusal, and the reply says why; but a read
+  decision is held as ``blocked`` with the refusal, and the reply says why, as it is
+  when a write that matched no row is sent again (its note names the rows that share a
+  word with the name it gave); but a read
   step that has read its own subdomain's tables has done its job, and completes with
   that read (the 1.5B local model read the inventory, then tried recipes by an
   inventory ref twice: the step was blocked, and the turn with it). (A changed call
@@ -476,6 +478,13 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
             reason_code="refused_call",
             details=f"The same {call.tool} was sent again after it was refused: {last.error}",
             suggested_next="Ask again in other words.",
+        )
+    if last.is_write and not last.count:
+        return ActDecision(
+            action="blocked",
+            reason_code="nothing_matched",
+            details="; ".join(last.notes or ["no row matches the filters, so nothing changed"]),
+            suggested_next="Say which one, by the name it has.",
         )
     return ActDecision(action="step_complete", result_summary=_done(last))
 

@@ -10,10 +10,11 @@ the recorded result and writes nothing.
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
-from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy import Table, delete, func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import DataError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -476,9 +477,43 @@ class CrudExecutor:
                 recorded = {"rows": [row_to_json(r) for r in result.all()]}
                 await self._record(session, user_id, key, recorded)
             out = await self._to_refs(session, recorded["rows"], spec.name, registry, action=action)
+            notes = [] if out else [await self._unchanged(session, spec.name, request, action)]
         return CrudResult(
-            tool=request.tool, table=spec.name, rows=out, count=len(out), replayed=replayed
+            tool=request.tool,
+            table=spec.name,
+            rows=out,
+            count=len(out),
+            replayed=replayed,
+            notes=notes,
         )
+
+    @staticmethod
+    async def _unchanged(
+        session: AsyncSession, table_name: str, request: DbUpdate | DbDelete, action: str
+    ) -> str:
+        """The note on an update or delete that matched no row: how many rows the table
+        holds and those whose name shares a word with a name the filters gave ("leftover
+        rice" finds "cooked rice"), so that the next call can name the row. Writes stay
+        exact; this only says what is there."""
+        table = _table(table_name)
+        held = await session.scalar(select(func.count()).select_from(table)) or 0
+        note = f"no row matches the filters, so nothing was {action}; " + unmatched(
+            table_name, held
+        ).removeprefix("no row matches the filters; ")
+        words = {
+            w
+            for f in [*request.filters, *request.or_filters]
+            if f.field == "name" and isinstance(f.value, str)
+            for w in re.findall(r"[a-z]{3,}", f.value.lower())
+        }
+        if not words or "name" not in table.c:
+            return note
+        like = or_(*(table.c.name.ilike(f"%{w}%") for w in sorted(words)))
+        query = select(table.c.name).where(like).order_by(table.c.name).limit(NEAR_NAMES)
+        near = [row.name for row in (await session.execute(query)).all()]
+        if near:
+            note += f"; rows whose name shares a word: {', '.join(repr(n) for n in near)}"
+        return note
 
     # --- shared -------------------------------------------------------------------------------
 
@@ -543,6 +578,10 @@ def _parent_fk(parent: str, child: str) -> str:
     """The child's FK column that points at its parent (``recipe_ingredients.recipe_id``)."""
     parent_type = BY_TABLE[parent].type_name
     return next(c for c, t in BY_TABLE[child].fk_fields.items() if t == parent_type)
+
+
+NEAR_NAMES = 10
+"""At most this many names in the note on a write that matched nothing."""
 
 
 def unmatched(table: str, held: int) -> str:

@@ -729,3 +729,19 @@ def test_an_item_of_the_same_answer_is_a_ref_that_exists():
         {"action": "step_complete", "result_summary": "x", "artifacts": [recipe, meal]}
     )
     assert unknown_refs(both, set()) == []
+
+
+def test_a_write_that_matched_nothing_sent_again_blocks_the_step_with_what_is_there():
+    params = {
+        "table": "inventory",
+        "filters": [{"field": "name", "op": "=", "value": "leftover rice"}],
+    }
+    note = "no row matches the filters, so nothing was deleted; rows whose name shares a word: "
+    note += "'cooked rice'"
+    missed = ToolEntry(
+        tool="db_delete", params=params, table="inventory", count=0, rows=[], notes=[note]
+    )
+    again = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_delete", params=params))
+    held = hold_act(again, [missed], ActFacts())
+    assert (held.action, held.reason_code) == ("blocked", "nothing_matched")
+    assert held.details == note

@@ -4,7 +4,7 @@ filtered on created_at = now, found nothing, and told the user the list was empt
 
 from __future__ import annotations
 
-from domain.crud.calls import DbRead
+from domain.crud.calls import DbDelete, DbRead, DbUpdate
 from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import Kitchen, f
 
@@ -30,3 +30,35 @@ async def test_a_read_that_finds_rows_or_has_no_filters_adds_no_note(kitchen: Ki
     assert (await kitchen.run(DbRead(table="recipes"))).notes == []
     found = await kitchen.run(DbRead(table="tasks", filters=[f("title", "=", "defrost")]))
     assert len(found.rows) == 1 and found.notes == []
+
+
+# --- a write that matches nothing says what is there -------------------------------------------
+
+
+async def test_a_delete_that_matches_nothing_names_the_rows_that_share_a_word(kitchen: Kitchen):
+    """The 1.5B local model deleted name = "leftover rice" (the row was "cooked rice") and
+    then said it had binned it."""
+    await kitchen.create("inventory", [{"name": "cooked rice"}, {"name": "milk"}])
+    gone = await kitchen.run(DbDelete(table="inventory", filters=[f("name", "=", "leftover rice")]))
+    assert gone.rows == [] and gone.count == 0
+    assert gone.notes == [
+        "no row matches the filters, so nothing was deleted; inventory holds 2 row(s) in all; "
+        "rows whose name shares a word: 'cooked rice'"
+    ]
+    assert await kitchen.names("inventory") == ["cooked rice", "milk"]  # writes stay exact
+
+
+async def test_an_update_that_matches_nothing_counts_the_rows_and_one_that_does_adds_no_note(
+    kitchen: Kitchen,
+):
+    await kitchen.create("tasks", {"title": "defrost"})
+    missed = await kitchen.run(
+        DbUpdate(table="tasks", filters=[f("title", "=", "bins")], data={"completed": True})
+    )
+    assert missed.notes == [
+        "no row matches the filters, so nothing was updated; tasks holds 1 row(s) in all"
+    ]
+    done = await kitchen.run(
+        DbUpdate(table="tasks", filters=[f("title", "=", "defrost")], data={"completed": True})
+    )
+    assert done.count == 1 and done.notes == []
