@@ -518,7 +518,8 @@ def _created_already(params: dict[str, Any], tool_results: list[ToolEntry]) -> T
     create (``SAME_ROW``), whatever their other columns and refs say: the 1.5B local model
     saved a week's meals with their ``gen_`` refs, then without; created a meal, updated
     its notes, then created it again with the notes; and created a recipe, then the same
-    recipe with its ingredients' categories filled in. Held here, in the activity, not in
+    recipe with its ingredients' categories filled in; and saved a suggestion by its gen
+    ref, then sent it again written out. Held here, in the activity, not in
     the workflow's own check of repeated writes, so that recorded histories replay
     unchanged."""
     table = params.get("table")
@@ -533,7 +534,12 @@ def _created_already(params: dict[str, Any], tool_results: list[ToolEntry]) -> T
     key = write_key("db_create", params)
     if any(write_key("db_create", t.params or {}) == key for t in made):
         return None  # the very same create: the last call, or answered "already done"
-    done = {i for t in made for i in _identities(table, (t.params or {}).get("data"))}
+    done = {
+        i
+        for t in made
+        for rows in ((t.params or {}).get("data"), t.rows)  # rows: a create by gen ref
+        for i in _identities(table, rows)
+    }
     return made[-1] if made and all(i in done for i in new) else None
 
 

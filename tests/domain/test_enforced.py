@@ -745,3 +745,18 @@ def test_a_write_that_matched_nothing_sent_again_blocks_the_step_with_what_is_th
     held = hold_act(again, [missed], ActFacts())
     assert (held.action, held.reason_code) == ("blocked", "nothing_matched")
     assert held.details == note
+
+
+def test_a_recipe_saved_by_its_gen_ref_and_sent_again_written_out_completes_the_step():
+    """The 1.5B local model saved the suggestion (its copy, sent by ref), then sent the
+    same recipe written out again: a second row of the same name."""
+    saved = ToolEntry(
+        tool="db_create",
+        params={"table": "recipes", "data": [{"id": "gen_recipe_1"}]},
+        table="recipes",
+        count=1,
+        rows=[{"id": "recipe_1", "name": "Quick Vegetarian Dinner for Two"}],
+    )
+    written_out = ToolCall(tool="db_create", params={"table": "recipes", "data": [DINNER]})
+    held = hold_act(ActDecision(action="tool_call", tool_call=written_out), [saved], ActFacts())
+    assert held.action == "step_complete"
