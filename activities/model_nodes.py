@@ -271,7 +271,8 @@ class NodeActivities:
                 result = again
         today = local(request.clock).date() if request.clock else None
         if request.pending is None and today is not None:
-            if question := undated_plan(result.output, request.message, today):
+            earlier = " ".join(t.user_message for t in state.recent_turns[-1:])
+            if question := undated_plan(result.output, request.message, today, earlier):
                 activity.logger.info("think: a meal plan with no day named: asked which")
                 result.output = ask_which_days(result.output, question)
         answered = request.pending is not None and request.pending.kind == "proposal"

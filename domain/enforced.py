@@ -35,9 +35,10 @@ so a turn's history records the output as held and older histories replay unchan
   more, shown its plan and what a write is (``changes_nothing``, ``replan_note``); its
   second answer stands.
 - **A meal plan has days** (seed 000: Think asks when what it needs is missing): a plan
-  that puts meals in the meal plan for a message that names no day ("make me a meal
-  plan"; ``undated_plan``) asks which days and meals instead, unless this turn's pause
-  was already answered. The dates are the user's to give, not an example's.
+  that puts meals in the meal plan for a message that names no day, nor did the user's
+  message before it ("make me a meal plan"; ``undated_plan``) asks which days and meals
+  instead, unless this turn's pause was already answered. The dates are the user's to
+  give, not an example's.
 - **A step runs after the steps of its group whose output it consumes** (seed 002's step
   types, seed 003's groups): a write persists content that must already exist (a
   generate's ``gen_`` refs, an analysis's choice) and changes rows that a read of its own
@@ -194,17 +195,19 @@ WHICH_DAYS = "Which days, and which meals, should the plan cover?"
 REMOVES = DELETE_VERBS | {"clear", "cancel"}
 
 
-def undated_plan(think: ThinkOutput, message: str, today: dt.date) -> str | None:
+def undated_plan(think: ThinkOutput, message: str, today: dt.date, earlier: str = "") -> str | None:
     """The question to ask when a plan puts meals in the meal plan and the user's words
-    (with this turn's answers) name no day: a meal plan row has a date, which is the
-    user's to give ("make me a meal plan": the 1.5B local model planned next week's
-    lunches, copied from an example). None otherwise, and for a plan that only removes."""
+    (with this turn's answers, and ``earlier``: their last message before it) name no
+    day: a meal plan row has a date, which is the user's to give ("make me a meal plan":
+    the 1.5B local model planned next week's lunches, copied from an example). None
+    otherwise, and for a plan that only removes."""
     if think.decision == "clarify" or requested_change(message) in REMOVES:
         return None
     plans = any(
         s.subdomain == "meal_plans" and s.step_type in ("write", "generate") for s in think.steps
     )
-    if not plans or named_days(message, today) or WHEN.search(message):
+    said = f"{earlier}\n{message}"
+    if not plans or named_days(said, today) or WHEN.search(said):
         return None
     return WHICH_DAYS
 

@@ -689,6 +689,13 @@ def test_a_meal_plan_for_named_days_or_one_that_removes_is_planned(message: str)
     assert undated_plan(MEALS_PLAN, message, FRIDAY) is None
 
 
+def test_days_named_in_the_users_last_message_count():
+    """ "plan next week's dinners" … "ok, make me a meal plan" asks nothing more."""
+    earlier = "I want to plan next week's dinners"
+    assert undated_plan(MEALS_PLAN, "ok, make me a meal plan", FRIDAY, earlier) is None
+    assert undated_plan(MEALS_PLAN, "ok, make me a meal plan", FRIDAY, "thanks") == WHICH_DAYS
+
+
 def test_a_plan_that_puts_nothing_in_the_meal_plan_needs_no_day():
     shopping = ThinkOutput(
         goal="Milk",
