@@ -294,7 +294,8 @@ class NodeActivities:
             persona=PERSONAS.get(step.subdomain, "Assistant"),
             max_tool_calls=MAX_TOOL_CALLS_PER_STEP,
         )
-        pending = registry.get_truly_pending_artifacts()
+        # unsaved content, read only: this activity's registry is its own copy
+        pending = {ref: registry.artifacts[ref] for ref in registry.unsaved_refs()}
 
         async def decide(tool_results: list[ToolEntry]) -> ActResult:
             user = context.act_context(
@@ -336,7 +337,7 @@ class NodeActivities:
             return _result(ActResult, output, call)
 
         result = await decide(request.tool_results)
-        known = set(whole.known_refs())
+        known = set(whole.known_refs()) if result.output.artifacts else set()
         if note_text := completion_note(result.output, pending, request.message, known):
             activity.logger.info("act: completion sent back: %s", note_text)
             note = ToolEntry(tool="step_complete", error=note_text)

@@ -497,9 +497,9 @@ class CrudExecutor:
         exact; this only says what is there."""
         table = _table(table_name)
         held = await session.scalar(select(func.count()).select_from(table)) or 0
-        note = f"no row matches the filters, so nothing was {action}; " + unmatched(
+        note = f"no row matches the filters, so nothing was {action}; " + held_rows(
             table_name, held
-        ).removeprefix("no row matches the filters; ")
+        )
         words = {
             w
             for f in [*request.filters, *request.or_filters]
@@ -587,9 +587,16 @@ NEAR_NAMES = 10
 def unmatched(table: str, held: int) -> str:
     """The note on a filtered read that found nothing: how many rows the filters left out,
     so that "none match" is not read as "there are none"."""
-    if held == 0:
-        return f"{table} is empty"
-    return f"no row matches the filters; {table} holds {held} row(s) in all"
+    return (
+        held_rows(table, held)
+        if held == 0
+        else f"no row matches the filters; {held_rows(table, held)}"
+    )
+
+
+def held_rows(table: str, held: int) -> str:
+    """How many rows ``table`` holds, as a note says it."""
+    return f"{table} is empty" if held == 0 else f"{table} holds {held} row(s) in all"
 
 
 def _default_order(table: Table) -> list[Any]:
