@@ -180,6 +180,9 @@ async def serve(
             # uvicorn exposes only a `started` flag, no event to await.
             while not server.started and not tasks[-1].done():  # noqa: ASYNC110
                 await asyncio.sleep(0.05)
+        # The banner means ready: the worker polls too (a busy machine starts it late).
+        while turn_worker is not None and not turn_worker.is_running and not tasks[0].done():  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
         if announce is not None:
             await announce(sessions)
         started.set()
