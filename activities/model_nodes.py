@@ -64,7 +64,7 @@ from domain.plan_examples import DEFAULT_EXAMPLES, ExampleSet, think_prompt
 from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
 from domain.registry import RegistryDelta, SessionIdRegistry
 from domain.step_checks import refs_claimed
-from domain.tokens import Fitted, estimate_tokens
+from domain.tokens import Fitted, estimate_tokens, within_window
 from domain.tool_results import ToolEntry
 
 _TRACER = trace.get_tracer("alfred.model")
@@ -170,12 +170,15 @@ class NodeActivities:
         *,
         context_budget: int = context.CONDENSED_BUDGET,
         act_budget: int = context.ACT_BUDGET,
+        window: int | None = None,
         states: SavedStates,
         think_examples: ExampleSet = DEFAULT_EXAMPLES,
     ) -> None:
         self.gateway = gateway
         self.context_budget = context_budget
         self.act_budget = act_budget
+        self.window = window
+        """The model's context window (tokens), when set: each budget is held within it."""
         self.think_examples = think_examples
         """Think's plan examples: fixed patterns, or library entries picked per request."""
         self.states = states
@@ -189,6 +192,13 @@ class NodeActivities:
         state, registry = await self.states.read(ref)
         return state, registry.for_prompt(), registry
 
+    def _budget(
+        self, budget: int, node: str, prompt: RenderedPrompt, step_type: str | None = None
+    ) -> int:
+        """``budget``, or what the model's window leaves after the system prompt and the
+        answer's cap (``domain.tokens.within_window``)."""
+        return within_window(budget, self.window, prompt.text, output_cap(node, step_type))
+
     @staticmethod
     def _known(whole: SessionIdRegistry, said: Any) -> RegistryDelta | None:
         """The saved entries of the refs in ``said`` (what a model answered), for the
@@ -200,16 +210,16 @@ class NodeActivities:
     @activity.defn(name="understand")
     async def understand(self, request: UnderstandRequest) -> UnderstandResult:
         state, registry, whole = await self._state(request.state_ref)
+        prompt = render("understand", mode_hint=mode_config(request.mode).understand_hint)
         user = context.understand_context(
             request.message,
             state,
             registry,
             request.pending,
             context=request.context,
-            budget=self.context_budget,
+            budget=self._budget(self.context_budget, "understand", prompt),
             clock=request.clock,
         )
-        prompt = render("understand", mode_hint=mode_config(request.mode).understand_hint)
         output, call = await call_node(
             self.gateway, "understand", prompt, user, facts=request, shown=registry
         )
@@ -242,7 +252,7 @@ class NodeActivities:
                 registry,
                 request.pending,
                 context=request.context,
-                budget=self.context_budget,
+                budget=self._budget(self.context_budget, "think", prompt),
                 clock=request.clock,
                 replan=replan,
             )
@@ -310,7 +320,7 @@ class NodeActivities:
                 registry=registry,
                 state=state,
                 context=request.context,
-                budget=self.act_budget,
+                budget=self._budget(self.act_budget, "act", prompt, step.step_type),
                 clock=request.clock,
             )
             streaming = (
@@ -405,7 +415,7 @@ class NodeActivities:
             registry=registry,
             state=state,
             plan=request.plan,
-            budget=self.context_budget,
+            budget=self._budget(self.context_budget, "reply", prompt),
             clock=request.clock,
             written=request.written,
         )
@@ -418,15 +428,16 @@ class NodeActivities:
     @activity.defn(name="bypass")
     async def bypass(self, request: BypassRequest) -> BypassResult:
         """cook or brainstorm: one answer from the mode's own session history."""
+        prompt = render(request.mode)
         user = context.bypass_context(
             request.message,
             request.session,
             request.context,
-            budget=self.context_budget,
+            budget=self._budget(self.context_budget, request.mode, prompt),
             clock=request.clock,
         )
         async with text_stream(request.mode) as stream:
             output, call = await call_node(
-                self.gateway, request.mode, render(request.mode), user, facts=request, stream=stream
+                self.gateway, request.mode, prompt, user, facts=request, stream=stream
             )
         return _result(BypassResult, output, call)

@@ -348,6 +348,9 @@ def _add_eval(commands: argparse._SubParsersAction) -> None:
     run.add_argument(
         "--temperature", type=float, help="sampling temperature (default: the server's)"
     )
+    run.add_argument(
+        "--context-tokens", type=int, help="the model's context window (tokens), if small"
+    )
     run.add_argument("--turn-timeout", type=float, default=1800, help="seconds per turn")
     run.add_argument(
         "--node",

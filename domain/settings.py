@@ -107,6 +107,11 @@ class Settings(BaseSettings):
     """Understand, Think and Reply context budget (estimated tokens; seed 000)."""
     act_budget_tokens: int = 25_000
     """Act context budget (estimated tokens; seed 000)."""
+    llm_context_tokens: int | None = Field(default=None, gt=0)
+    """The model's context window in tokens (``ALFRED_LLM_CONTEXT_TOKENS``); unset: the
+    budgets above stand. Set it for a model with a small window (a local 8,192-token
+    model): each call's context is then held to what the window leaves after the system
+    prompt and the answer's token cap, so the server never refuses a prompt as too long."""
     think_examples: ExampleSet = DEFAULT_EXAMPLES
     """The plan examples in Think's prompt (``ALFRED_THINK_EXAMPLES``): ``library`` (the
     default), up to three entries of ``prompts/think_library`` most like the request, the

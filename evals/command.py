@@ -175,6 +175,7 @@ def _model_settings(settings: Settings, args: argparse.Namespace) -> Settings:
         ("response_format", "openai_response_format"),
         ("timeout", "llm_timeout_seconds"),
         ("temperature", "llm_temperature"),
+        ("context_tokens", "llm_context_tokens"),
     ):
         value = getattr(args, flag)
         if value is not None:

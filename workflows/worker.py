@@ -58,6 +58,7 @@ def turn_activities(
     max_rows: int = 200,
     context_budget: int = 8_000,
     act_budget: int = 25_000,
+    window: int | None = None,
     prices: Prices | None = None,
     think_examples: ExampleSet = DEFAULT_EXAMPLES,
 ) -> dict[str, Callable[..., Any]]:
@@ -70,6 +71,7 @@ def turn_activities(
         gateway,
         context_budget=context_budget,
         act_budget=act_budget,
+        window=window,
         states=states,
         think_examples=think_examples,
     )
@@ -94,6 +96,19 @@ def turn_activities(
     }
 
 
+def activity_settings(settings: Settings) -> dict[str, Any]:
+    """What ``turn_activities`` takes from the settings: row caps, context budgets and the
+    model's window, the price table and Think's examples."""
+    return {
+        "max_rows": settings.crud_max_rows,
+        "context_budget": settings.context_budget_tokens,
+        "act_budget": settings.act_budget_tokens,
+        "window": settings.llm_context_tokens,
+        "prices": settings.eval_prices,
+        "think_examples": settings.think_examples,
+    }
+
+
 def build_worker(
     client: Client,
     *,
@@ -109,15 +124,7 @@ def build_worker(
     price table; ``options`` go to ``Worker`` (``workflows`` replaces the turn workflows:
     tests run variants of them)."""
     if activities is None:
-        limits = {}
-        if settings is not None:
-            limits = {
-                "max_rows": settings.crud_max_rows,
-                "context_budget": settings.context_budget_tokens,
-                "act_budget": settings.act_budget_tokens,
-                "prices": settings.eval_prices,
-                "think_examples": settings.think_examples,
-            }
+        limits = activity_settings(settings) if settings is not None else {}
         activities = list(turn_activities(sessions, provider, client=client, **limits).values())
     if settings is not None:
         drain = timedelta(seconds=settings.worker_drain_seconds)

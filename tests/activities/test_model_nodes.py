@@ -14,7 +14,7 @@ from domain.modes import MODES
 from domain.nodes import ThinkStep, UnderstandOutput
 from domain.plan_examples import DEFAULT_EXAMPLES, plan_examples
 from domain.prompts import load
-from domain.tokens import estimate_tokens
+from domain.tokens import CHAT_OVERHEAD, estimate_tokens
 from domain.tool_results import ToolEntry
 from tests.activities.saved_conversation import save
 
@@ -204,3 +204,37 @@ async def test_a_write_step_may_save_only_the_generated_content_still_unsaved(se
     allowed = [v.get("const") or v.get("enum") for v in one["properties"]["id"]["anyOf"]]
     assert allowed == ["gen_task_1", None]  # the task's ref or nothing; not the recipe's
     assert "id" not in none["properties"]
+
+
+async def test_with_a_models_window_set_every_request_fits_it_with_its_answer(sessions, user):
+    """A small-window model (``ALFRED_LLM_CONTEXT_TOKENS``): Understand and Act are given
+    what the window leaves after their system prompt and answer cap, and say what they
+    left out; without a window, the budgets (8K, 25K estimated tokens) stand and the same
+    context is sent whole, over the window."""
+    done = {"decision": {"action": "step_complete", "result_summary": "ok"}}
+    script = ScriptProvider.from_responses(
+        [
+            {"node": "understand", "output": {}, "repeat": True},
+            {"node": "act", "output": done, "repeat": True},
+        ]
+    )
+    plan = [ThinkStep(description="Read pantry", step_type="read", subdomain="inventory", group=0)]
+    rows = [{"name": f"item {i}"} for i in range(900)]
+    read = ToolEntry(tool="db_read", table="inventory", rows=rows)
+    ref = await saved(sessions, user, history_words=2_000)
+    act = ActRequest(
+        goal="g", plan=plan, step_index=0, mode="plan", tool_results=[read], state_ref=ref
+    )
+    understand = UnderstandRequest(message="add milk", mode="plan", state_ref=ref)
+    env, window, dropped = ActivityEnvironment(), 6_000, []
+    for budgets in ({"window": window}, {}):
+        activities = nodes(script, sessions, **budgets)
+        dropped.append((await env.run(activities.understand, understand)).context_dropped)
+        dropped.append((await env.run(activities.act, act)).context_dropped)
+    small, large = script.calls[:2], script.calls[2:]
+    for call in small:
+        sent = estimate_tokens(call.system) + estimate_tokens(call.user) + call.max_tokens
+        assert sent + CHAT_OVERHEAD <= window
+    tool_results = "This step's tool results so far"
+    assert dropped == [["Recent conversation"], ["Conversation", "Entities", tool_results], [], []]
+    assert all(estimate_tokens(c.system) + estimate_tokens(c.user) > window for c in large)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.tokens import Section, estimate_tokens, fit
+from domain.tokens import MIN_CONTEXT, Section, estimate_tokens, fit, within_window
 
 
 def test_words_cost_a_token_per_four_characters_and_punctuation_one_each():
@@ -63,3 +63,18 @@ def test_the_fitted_count_is_the_estimate_of_the_fitted_text(parts, budget):
     fitted = fit([Section(title, body, keep) for title, body, keep in parts], budget)
     assert fitted.tokens == estimate_tokens(fitted.text)
     assert fitted.tokens <= budget or fitted.text.endswith("(cut to fit the context budget)")
+
+
+def test_without_a_window_the_budget_stands():
+    assert within_window(8_000, None, "a long system prompt " * 500, answer=3_000) == 8_000
+
+
+def test_a_window_leaves_the_context_what_the_system_prompt_and_the_answer_do_not_take():
+    system = "You are Alfred. " * 100  # 500 estimated tokens
+    assert estimate_tokens(system) == 500
+    assert within_window(25_000, 8_192, system, answer=3_000) == 8_192 - 500 - 3_000 - 50
+    assert within_window(2_000, 8_192, system, answer=3_000) == 2_000  # room to spare
+
+
+def test_a_window_too_small_for_anything_still_leaves_the_least_context():
+    assert within_window(25_000, 2_048, "word " * 2_000, answer=3_000) == MIN_CONTEXT

@@ -23,3 +23,8 @@ def test_the_endpoint_and_models_come_from_the_flags():
         "m",
         "s",
     )
+
+
+def test_a_context_window_flag_holds_every_calls_context_within_it():
+    assert flags("--context-tokens", "8192").llm_context_tokens == 8_192
+    assert flags().llm_context_tokens is None  # the node budgets stand
