@@ -46,13 +46,12 @@ from domain.clock import local
 from domain.conversation import ConversationState
 from domain.enforced import (
     act_facts,
+    ask_again,
     ask_which_days,
-    changes_nothing,
     completion_note,
     hold_act,
     hold_plan,
     hold_understand,
-    replan_note,
     retrievable,
     unchanged,
     unchanged_block,
@@ -237,9 +236,10 @@ class NodeActivities:
     @activity.defn(name="think")
     async def think(self, request: ThinkRequest) -> ThinkResult:
         """Think's plan, held to the rules (``domain.enforced.hold_plan``); a plan that
-        changes nothing for a request that asks for a change is asked for once more
-        (``changes_nothing``), in this activity, so the history holds the plan that
-        stands. When that second call fails, the first plan stands."""
+        changes nothing for a request that asks for a change, or puts no meal on the day
+        the words name, is asked for once more (``ask_again``), in this activity, so the
+        history holds the plan that stands. When that second call fails, the first plan
+        stands."""
         config = mode_config(request.mode)
         prompt = think_prompt(request.mode, self.think_examples, request.message, request.clock)
         state, registry, _ = await self._state(request.state_ref)  # read once, for both calls
@@ -268,18 +268,17 @@ class NodeActivities:
             return _result(ThinkResult, output, call)
 
         result = await plan()
-        asked = changes_nothing(result.output, request.message)
-        if asked is not None:
-            activity.logger.info("think: the plan changes nothing (%s): asked again", asked)
+        today = local(request.clock).date() if request.clock else None
+        if (note := ask_again(result.output, request.message, today)) is not None:
+            activity.logger.info("think: asked again: %s", note.split("\n", 1)[0])
             try:
-                again = await plan(replan_note(result.output, asked))
+                again = await plan(note)
             except ApplicationError as error:  # the first plan stands; Reply says so
                 activity.logger.warning("think asked again failed (%s): first plan kept", error)
             else:
                 again.usage = result.usage + again.usage
                 again.llm_attempts += result.llm_attempts
                 result = again
-        today = local(request.clock).date() if request.clock else None
         if request.pending is None and today is not None:
             earlier = " ".join(t.user_message for t in state.recent_turns[-1:])
             if question := undated_plan(result.output, request.message, today, earlier):

@@ -365,7 +365,7 @@ def think_context(
     replan: str | None = None,
 ) -> Fitted:
     """``replan``: why Think is asked again for this request (``domain.enforced.
-    replan_note``), shown right after the request."""
+    ask_again``), shown right after the request."""
     context = context or TurnContext()
     understood = []
     known = set(registry.known_refs())
@@ -377,7 +377,7 @@ def think_context(
     return fit(
         [
             Section("User request", message, 100),
-            Section("Your plan changes nothing", replan or "", 99),
+            Section("Your plan, asked again", replan or "", 99),
             Section("Today", today_section(clock, message, pending and pending.answer), 98),
             Section("Pending question and the user's reply", pending_section(pending), 90),
             Section("Understood", "\n".join(understood), 80),

@@ -230,15 +230,59 @@ def changes_nothing(think: ThinkOutput, message: str) -> str | None:
 def replan_note(think: ThinkOutput, asked: str) -> str:
     """What Think is told when its plan changes nothing (``changes_nothing``): its plan,
     and that a change is a ``write`` step."""
-    steps = "\n".join(
-        f"- group {s.group}, {s.step_type} ({s.subdomain}): {s.description}" for s in think.steps
-    )
     return (
-        f'The request asks for a change ("{asked}"), and your plan only reads:\n{steps}\n'
+        f'The request asks for a change ("{asked}"), and your plan only reads:\n'
+        f"{_plan_lines(think)}\n"
         "Those steps change nothing. A change is a write step: it creates, updates, ticks "
         "off or deletes rows (a new task, an amount, an item bought). Answer again: if the "
         "user asked for a change, plan its write step (with only the reads it needs); if "
         "the message asks for no change, give the same plan."
+    )
+
+
+def unplanned_meal(think: ThinkOutput, message: str, today: dt.date) -> list[str]:
+    """The days ``message`` names (``named_days``) when it asks for a change and Think's
+    plan writes or generates recipes but has no meal_plans step: a meal on a day is a
+    meal_plans row ("i'd like the dal on tuesday": the 1.5B local model planned a recipe
+    named "Dal on Tuesday"). Empty otherwise, and for a removal."""
+    if think.decision == "clarify" or not think.steps:
+        return []
+    if requested_change(message) in (None, *REMOVES):
+        return []
+    steps = [(s.subdomain, s.step_type) for s in think.steps]
+    if any(subdomain == "meal_plans" for subdomain, _ in steps):
+        return []
+    if ("recipes", "write") not in steps and ("recipes", "generate") not in steps:
+        return []
+    return named_days(message, today)
+
+
+def meal_plan_note(think: ThinkOutput, days: list[str]) -> str:
+    """What Think is told when its plan puts no meal on the days the words name
+    (``unplanned_meal``): its plan, and what a meal on a day is."""
+    return (
+        f"The request names a day ({'; '.join(days)}), and your plan has no meal_plans "
+        f"step:\n{_plan_lines(think)}\nA meal on a day is a meal_plans row (its date, its "
+        "meal, the recipe by ref): read the recipe, then write that row; a recipe is "
+        "created only when the user asks for a new one. Answer again: if the user asked "
+        "for a meal on a day, plan that; if not, give the same plan."
+    )
+
+
+def ask_again(think: ThinkOutput, message: str, today: dt.date | None) -> str | None:
+    """Why Think is asked for its plan once more, or None: the plan changes nothing the
+    words ask to change (``changes_nothing``), or puts no meal on the day they name
+    (``unplanned_meal``)."""
+    if asked := changes_nothing(think, message):
+        return replan_note(think, asked)
+    if today is not None and (days := unplanned_meal(think, message, today)):
+        return meal_plan_note(think, days)
+    return None
+
+
+def _plan_lines(think: ThinkOutput) -> str:
+    return "\n".join(
+        f"- group {s.group}, {s.step_type} ({s.subdomain}): {s.description}" for s in think.steps
     )
 
 

@@ -166,9 +166,9 @@ def test_think_asked_again_sees_why_right_after_the_request():
     state, registry = kitchen_session()
     first = think_context("add eggs", UnderstandOutput(), state, registry).text
     again = think_context("add eggs", UnderstandOutput(), state, registry, replan="It reads.").text
-    assert "## Your plan changes nothing" not in first
-    assert again.index("## User request") < again.index("## Your plan changes nothing\nIt reads.")
-    assert again.index("## Your plan changes nothing") < again.index("## Entities")
+    assert "## Your plan, asked again" not in first
+    assert again.index("## User request") < again.index("## Your plan, asked again\nIt reads.")
+    assert again.index("## Your plan, asked again") < again.index("## Entities")
 
 
 def test_think_with_no_profile_says_so():

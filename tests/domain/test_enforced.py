@@ -18,6 +18,7 @@ from domain.enforced import (
     WHICH_DAYS,
     ActFacts,
     act_facts,
+    ask_again,
     ask_which_days,
     by_ref,
     changes_nothing,
@@ -26,12 +27,14 @@ from domain.enforced import (
     hold_plan,
     hold_understand,
     in_data_order,
+    meal_plan_note,
     replan_note,
     retrievable,
     unchanged,
     unchanged_block,
     undated_plan,
     unknown_refs,
+    unplanned_meal,
 )
 from domain.modes import MODES, apply_mode_1_0
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
@@ -703,6 +706,48 @@ def test_a_plan_that_puts_nothing_in_the_meal_plan_needs_no_day():
         steps=[ThinkStep(description="Add milk", step_type="write", subdomain="shopping")],
     )
     assert undated_plan(shopping, "add milk", FRIDAY) is None
+
+
+A_RECIPE_FOR_A_DAY = plan(step("generate"), step("write", 1))
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["i'd like the dal on tuesday", "fish on friday please", "save it, we'll cook it sunday"],
+)
+def test_a_meal_on_a_day_planned_as_a_recipe_is_asked_for_again(message: str):
+    days = unplanned_meal(A_RECIPE_FOR_A_DAY, message, FRIDAY)
+    assert len(days) == 1 and "2026-1" in days[0]
+    note = ask_again(A_RECIPE_FOR_A_DAY, message, FRIDAY)
+    assert note == meal_plan_note(A_RECIPE_FOR_A_DAY, days)
+    assert "your plan has no meal_plans step:\n- group 0, generate (recipes): generate" in note
+    assert "A meal on a day is a meal_plans row" in note
+
+
+@pytest.mark.parametrize(
+    ("think", "message"),
+    [
+        (A_RECIPE_FOR_A_DAY, "what could I cook on tuesday?"),  # asks for no change
+        (A_RECIPE_FOR_A_DAY, "save the curry"),  # names no day
+        (A_RECIPE_FOR_A_DAY, "delete the dal from tuesday"),  # a removal
+        (plan(step("read"), step("write", 1, "meal_plans")), "i'd like the dal on tuesday"),
+        (plan(step("write", subdomain="tasks")), "defrost the chicken on tuesday"),
+        (plan(step("write", subdomain="shopping")), "buy milk on saturday"),
+    ],
+)
+def test_a_plan_with_its_meal_plan_or_without_recipes_is_not_asked_for_again(
+    think: ThinkOutput, message: str
+):
+    assert unplanned_meal(think, message, FRIDAY) == []
+    assert ask_again(think, message, FRIDAY) is None
+
+
+def test_a_plan_that_only_reads_is_asked_for_its_change_first():
+    reads = plan(step("read"))
+    assert ask_again(reads, "i'd like the dal on tuesday", FRIDAY) == replan_note(
+        reads, "i'd like the dal on tuesday"
+    )
+    assert ask_again(A_RECIPE_FOR_A_DAY, "i'd like the dal on tuesday", None) is None
 
 
 # --- generated content names what exists ------------------------------------------------------

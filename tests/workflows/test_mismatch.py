@@ -3,6 +3,7 @@ up; the reply says so, on the quick path and the planned one, with or without a 
 
 from __future__ import annotations
 
+from domain.crud.calls import DbRead
 from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import PANTRY, Kitchen
 from tests.workflows.conftest import Turns, progress
@@ -60,7 +61,7 @@ async def test_a_plan_that_only_reads_for_a_change_is_asked_for_again(turns: Tur
         result = await handle.result()
         state = await progress(handle)
     first, again = [c.user for c in script.calls if c.node == "think"]
-    assert "## Your plan changes nothing" not in first
+    assert "## Your plan, asked again" not in first
     assert 'asks for a change ("remind"), and your plan only reads:' in again
     assert "- group 0, read (tasks): Read my tasks" in again
     assert result.response.startswith("Added: defrost the chicken.")
@@ -129,3 +130,40 @@ async def test_a_write_made_before_a_limit_stopped_the_step_is_no_mismatch(turns
     assert "eggs" in result.response
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     assert await kitchen.names("shopping_list") == ["eggs"]
+
+
+async def test_a_meal_on_a_day_planned_as_a_new_recipe_is_asked_for_again(turns, executor):
+    """``domain.enforced.unplanned_meal``: "i'd like the dal on tuesday" planned as a
+    recipe is shown to Think with the day; its second plan puts the saved dal on the
+    meal plan, and no recipe is created."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("recipes", [{"name": "Red Lentil Dal"}])
+    script = turns.script(
+        understand(),
+        plan("Dal", step("Create the recipe 'Dal on Tuesday'", "write", "recipes")),
+        plan(
+            "Dal on Tuesday",
+            step("Read the dal recipe", "read", "recipes"),
+            step("Put it on Tuesday's dinner", "write", "meal_plans", group=1),
+        ),
+        tool(
+            "db_read", table="recipes", filters=[{"field": "name", "op": "ilike", "value": "%dal%"}]
+        ),
+        complete("Found Red Lentil Dal"),
+        tool(
+            "db_create",
+            table="meal_plans",
+            data={"date": "2026-12-01", "meal_type": "dinner", "recipe_id": "recipe_1"},
+        ),
+        complete("Planned"),
+        reply("Red Lentil Dal is on Tuesday's dinner."),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("i'd like the dal on tuesday")).result()
+    again = [c.user for c in script.calls if c.node == "think"][1]
+    assert "## Your plan, asked again\nThe request names a day" in again
+    assert "- group 0, write (recipes): Create the recipe 'Dal on Tuesday'" in again
+    assert result.response.startswith("Red Lentil Dal is on Tuesday's dinner.")
+    assert await kitchen.names("recipes") == ["Red Lentil Dal"]
+    planned = (await kitchen.run(DbRead(table="meal_plans"))).rows
+    assert [(row["meal_type"], row["recipe_id"]) for row in planned] == [("dinner", "recipe_1")]
