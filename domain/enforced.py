@@ -114,6 +114,7 @@ from domain.formatters import format_write_confirmation
 from domain.intent import (
     DELETE_VERBS,
     asks_to_see,
+    change_home,
     echoes,
     requested_change,
     requested_content,
@@ -269,14 +270,41 @@ def meal_plan_note(think: ThinkOutput, days: list[str]) -> str:
     )
 
 
+def misplaced_change(think: ThinkOutput, message: str) -> tuple[str, ...]:
+    """Where the change the words ask for belongs (``change_home``: "I bought milk" in
+    the inventory or shopping list) when the plan writes or generates only elsewhere (a
+    recipe "2 liters of milk", as the 0.5B local model planned). Empty otherwise."""
+    home = change_home(message)
+    if not home or think.decision == "clarify":
+        return ()
+    made = {s.subdomain for s in think.steps if s.step_type in ("write", "generate")}
+    return home if made and not made & set(home) else ()
+
+
+def home_note(think: ThinkOutput, message: str, home: tuple[str, ...]) -> str:
+    """What Think is told when its plan changes another subdomain than the one the words'
+    change belongs in (``misplaced_change``): its plan, and where the change goes."""
+    made = sorted({s.subdomain for s in think.steps if s.step_type in ("write", "generate")})
+    where = " or ".join(home)
+    return (
+        f'The request reads as a change to {where} ("{requested_change(message)}"), and '
+        f"your plan changes only {', '.join(made)}:\n{_plan_lines(think)}\nAnswer again: if "
+        f"the change belongs in {where}, plan its write step there (with only the reads it "
+        "needs); if the user asked for what your plan does, give the same plan."
+    )
+
+
 def ask_again(think: ThinkOutput, message: str, today: dt.date | None) -> str | None:
     """Why Think is asked for its plan once more, or None: the plan changes nothing the
-    words ask to change (``changes_nothing``), or puts no meal on the day they name
-    (``unplanned_meal``)."""
+    words ask to change (``changes_nothing``), puts no meal on the day they name
+    (``unplanned_meal``), or changes another subdomain than the one the change belongs in
+    (``misplaced_change``)."""
     if asked := changes_nothing(think, message):
         return replan_note(think, asked)
     if today is not None and (days := unplanned_meal(think, message, today)):
         return meal_plan_note(think, days)
+    if home := misplaced_change(think, message):
+        return home_note(think, message, home)
     return None
 
 

@@ -52,12 +52,12 @@ TERSE_REPORTS = re.compile(
 "got milk", "just used up the rice", "used 2 eggs", "out of milk", "low on rice", "need
 milk", "get rid of the chili recipe", "made the dal"); "got it" is no report."""
 STATEMENTS = re.compile(
-    r"^(?:i'm|i am|we're|we are)\s+(?:now\s+|also\s+)?(?:an?\s+)?(?:allergic|vegan|"
+    r"(?P<diet>^(?:i'm|i am|we're|we are)\s+(?:now\s+|also\s+)?(?:an?\s+)?(?:allergic|vegan|"
     r"vegetarian|pescatarian|gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|intolerant|"
     r"coeliac|celiac|diabetic|kosher|halal)\b|"
     r"^(?:i'm|i am|we're|we are)\s+(?:now\s+)?off\s+(?!to\b|now\b|out\b|home\b)\w|"
     r"^(?:i|we)\s+(?:don't|do not|dont|no longer|can't|cannot|never)\s+eat\b|"
-    r"^(?:i|we)\s+(?:hate|dislike|can't stand)\b(?=\s+\w)|"
+    r"^(?:i|we)\s+(?:hate|dislike|can't stand)\b(?=\s+\w))|"
     r"\b(?:is|are|'s|'re)\s+(?:all\s+)?(?:gone(?: off| bad)?|finished|used up|empty|off)$|"
     r"\b(?:ran out|went (?:off|bad|mouldy|moldy))$|"
     r"^(?:there(?:'s| is| are)|(?:i|we)(?:'ve| have)(?: got)?|(?:i|we) have|have|got)\s+"
@@ -80,17 +80,18 @@ LINES = re.compile(
     r"(?:list|basket|cart)$|"
     r"^(?!(?:i|i'm|im|we|we're|you|it|that|this|all)\b)\w[\w' ]*\s(?:bought|used(?: up)?|"
     r"eaten)$|"
-    rf"^(?:(?:i|we)(?:'d| would) like|(?:i|we)(?:'ll| will) have|have|cook|"
-    rf"do(?!\s+(?:we|i|you|they)\b))\s+\w.*\b(?:on|for)\s+{DAY}\b|"
-    rf"^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*|is|are|do|does|any|show)\b)"
-    rf"\w[\w' ]*\s(?:on|for)\s+"
-    rf"(?:(?:breakfast|lunch|dinner)\s+(?:on\s+)?)?{DAY}(?:\s+please)?$|"
-    r"\b(?:did|done|finished)\s+the\s.*\b(?:task|chore)s?$",
+    rf"(?P<meal>^(?:(?:i|we)(?:'d| would) like|(?:i|we)(?:'ll| will) have|have|cook|"
+    rf"do(?!\s+(?:we|i|you|they)\b))\s+\w.*\b(?:on|for)\s+{DAY}\b)|"
+    rf"(?P<dated>^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*|is|are|do|does|any|show)"
+    rf"\b)\w[\w' ]*\s(?:on|for)\s+"
+    rf"(?:(?:breakfast|lunch|dinner)\s+(?:on\s+)?)?{DAY}(?:\s+please)?$)|"
+    r"(?P<task>\b(?:did|done|finished)\s+the\s.*\b(?:task|chore)s?$)",
     re.IGNORECASE,
 )
 """A line as people jot a change down, without a verb for it: list items ("+ milk", "milk
 x2", "eggs on the list", "shopping: milk, eggs", "rice used up") or a meal on a day
-("i'd like dal on tuesday", "fish on friday please"). Statements only, like ``STATEMENTS``."""
+("i'd like dal on tuesday", "fish on friday please"). Statements only, like ``STATEMENTS``.
+Its ``meal``, ``dated`` and ``task`` groups say where the change belongs (``change_home``)."""
 DELETE_VERBS = frozenset(
     {
         "delete",
@@ -126,29 +127,66 @@ REMINDER = re.compile(r"^remind (?:me|us) (?:to|about)\b")
 """"Remind me to defrost the chicken" asks for a task; "remind me what's in it" does not."""
 
 
+STOCK = ("inventory", "shopping")
+"""Where bought, used, gone and listed food goes: the inventory and the shopping list."""
+
+
 def requested_change(message: str) -> str | None:
     """The change verb (or reported change) the message asks for, or None."""
+    change = _change(message)
+    return change[0] if change is not None else None
+
+
+def change_home(message: str) -> tuple[str, ...]:
+    """The subdomains the change the message asks for belongs in, when its words say
+    without a verb: a report or a listed item (``STOCK``), a reminder or a task done
+    (tasks), a diet or dislike (preferences), a meal on a day (meal_plans). Empty for a
+    verb ("add …" could go anywhere) and for no change."""
+    change = _change(message)
+    return change[1] if change is not None else ()
+
+
+def _report_home(report: str) -> tuple[str, ...]:
+    """A dish cooked is logged with its recipe (``cooking_log``) as well."""
+    cooked = re.search(r"\b(?:cooked|made)\b", report, re.IGNORECASE)
+    return ("recipes", *STOCK) if cooked else STOCK
+
+
+def _line_home(line: re.Match[str]) -> tuple[str, ...]:
+    """A meal asked for on a day goes in the meal plan; a thing on a day ("fish on
+    friday", "defrost the chicken on tuesday") in the meal plan or the tasks; a task done
+    in the tasks; a listed item in ``STOCK``."""
+    if line.group("meal"):
+        return ("meal_plans",)
+    if line.group("dated"):
+        return ("meal_plans", "tasks")
+    return ("tasks",) if line.group("task") else STOCK
+
+
+def _change(message: str) -> tuple[str, tuple[str, ...]] | None:
+    """The change the message asks for, as said, and where it belongs (``change_home``)."""
     report = REPORTS.search(message)
     if report:
-        return report.group(0).lower()
+        return report.group(0).lower(), _report_home(report.group(0))
     for clause in CLAUSES.split(message):
         asks = clause.rstrip().endswith("?")
         clause = ENDS.sub("", LEAD_INS.sub("", SYMBOLS.sub("", clause.strip())))
         if LISTING.match(clause.lower()):
             continue
         if REMINDER.match(clause.lower()):
-            return "remind"
+            return "remind", ("tasks",)
         if report := TERSE_REPORTS.match(clause):
-            return report.group(0).rsplit(maxsplit=1)[0].lower()
+            return report.group(0).rsplit(maxsplit=1)[0].lower(), _report_home(report.group(0))
         said = clause.replace("\u2019", "'")
         if not asks and (statement := STATEMENTS.search(said)):
-            return statement.group(0).lower()
+            home = ("preferences",) if statement.group("diet") else STOCK
+            return statement.group(0).lower(), home
         for part in PARTS.split(clause):
             words = LEAD_INS.sub("", part).split()
             if words and (verb := words[0].lower().strip(",:")) in CHANGE_VERBS:
-                return verb
+                return verb, ()
         if not asks and (line := LINES.search(said)):
-            return line.group(0).lower()
+            return line.group(0).lower(), _line_home(line)
     return None
 
 

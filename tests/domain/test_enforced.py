@@ -26,8 +26,10 @@ from domain.enforced import (
     hold_act,
     hold_plan,
     hold_understand,
+    home_note,
     in_data_order,
     meal_plan_note,
+    misplaced_change,
     replan_note,
     retrievable,
     unchanged,
@@ -742,12 +744,51 @@ def test_a_plan_with_its_meal_plan_or_without_recipes_is_not_asked_for_again(
     assert ask_again(think, message, FRIDAY) is None
 
 
+@pytest.mark.parametrize(
+    ("message", "think", "home"),
+    [
+        ("I just bought 2 liters of milk", plan(step("write")), ("inventory", "shopping")),
+        ("milk x2", plan(step("generate"), step("write", 1)), ("inventory", "shopping")),
+        ("I'm allergic to peanuts", plan(step("write", subdomain="inventory")), ("preferences",)),
+        ("remind me to buy eggs", plan(step("write", subdomain="shopping")), ("tasks",)),
+    ],
+)
+def test_a_change_planned_in_another_subdomain_than_its_own_is_asked_for_again(
+    message: str, think: ThinkOutput, home: tuple[str, ...]
+):
+    assert misplaced_change(think, message) == home
+    note = ask_again(think, message, FRIDAY)
+    assert note == home_note(think, message, home)
+    assert f"The request reads as a change to {' or '.join(home)} (" in note
+    assert f"if the change belongs in {' or '.join(home)}, plan its write step there" in note
+
+
+@pytest.mark.parametrize(
+    ("message", "think"),
+    [
+        ("I just bought 2 liters of milk", plan(step("write", subdomain="inventory"))),
+        ("we made the dal last night", plan(step("write"))),  # a cooking log is a recipe's
+        ("add a curry recipe", plan(step("write"))),  # a verb says where itself
+        ("I'm allergic to peanuts", plan(step("write", subdomain="preferences"))),
+        ("milk x2", plan(step("read"), step("write", 1, "shopping"))),
+    ],
+)
+def test_a_change_planned_in_its_own_subdomain_is_not_asked_for_again(
+    message: str, think: ThinkOutput
+):
+    assert misplaced_change(think, message) == ()
+    assert ask_again(think, message, FRIDAY) is None
+
+
 def test_a_plan_that_only_reads_is_asked_for_its_change_first():
     reads = plan(step("read"))
     assert ask_again(reads, "i'd like the dal on tuesday", FRIDAY) == replan_note(
         reads, "i'd like the dal on tuesday"
     )
-    assert ask_again(A_RECIPE_FOR_A_DAY, "i'd like the dal on tuesday", None) is None
+    without_a_clock = ask_again(A_RECIPE_FOR_A_DAY, "i'd like the dal on tuesday", None)
+    assert without_a_clock == home_note(
+        A_RECIPE_FOR_A_DAY, "i'd like the dal on tuesday", ("meal_plans",)
+    )
 
 
 # --- generated content names what exists ------------------------------------------------------

@@ -6,6 +6,7 @@ import pytest
 
 from domain.intent import (
     asks_to_see,
+    change_home,
     only_forgets,
     requested_change,
     requested_content,
@@ -112,6 +113,29 @@ def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
 )
 def test_questions_and_lookups_are_not(message: str):
     assert requested_change(message) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "home"),
+    [
+        ("I just bought 2 liters of milk and a dozen eggs", ("inventory", "shopping")),
+        ("milk x2", ("inventory", "shopping")),
+        ("rice used up", ("inventory", "shopping")),
+        ("the yogurt went off", ("inventory", "shopping")),
+        ("we made the dal last night", ("recipes", "inventory", "shopping")),
+        ("remind me to defrost the chicken", ("tasks",)),
+        ("did the cleaning task", ("tasks",)),
+        ("I'm allergic to peanuts", ("preferences",)),
+        ("we don't eat pork", ("preferences",)),
+        ("i'd like the dal on tuesday", ("meal_plans",)),
+        ("fish on friday please", ("meal_plans", "tasks")),
+        ("defrost the chicken on tuesday", ("meal_plans", "tasks")),
+        ("add eggs to the list", ()),  # a verb: it says where itself
+        ("what's on my shopping list?", ()),
+    ],
+)
+def test_where_a_change_said_without_a_verb_belongs(message: str, home: tuple[str, ...]):
+    assert change_home(message) == home
 
 
 @pytest.mark.parametrize(

@@ -167,3 +167,26 @@ async def test_a_meal_on_a_day_planned_as_a_new_recipe_is_asked_for_again(turns,
     assert await kitchen.names("recipes") == ["Red Lentil Dal"]
     planned = (await kitchen.run(DbRead(table="meal_plans"))).rows
     assert [(row["meal_type"], row["recipe_id"]) for row in planned] == [("dinner", "recipe_1")]
+
+
+async def test_a_purchase_planned_as_a_recipe_is_asked_for_again(turns, executor):
+    """``domain.enforced.misplaced_change``: "I just bought 2 liters of milk" planned as
+    a recipe is shown to Think with where the change belongs; its second plan adds the
+    milk to the inventory, and no recipe is created."""
+    script = turns.script(
+        understand(),
+        plan("Milk", step("Save '2 liters of milk'", "write", "recipes")),
+        plan("Milk bought", step("Add the milk to the inventory", "write", "inventory")),
+        tool("db_create", table="inventory", data={"name": "milk", "quantity": 2, "unit": "l"}),
+        complete("Added milk"),
+        reply("Added 2 l of milk to your inventory."),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("I just bought 2 liters of milk")).result()
+    again = [c.user for c in script.calls if c.node == "think"][1]
+    assert "## Your plan, asked again\nThe request reads as a change to inventory or" in again
+    assert "your plan changes only recipes:\n- group 0, write (recipes): Save" in again
+    assert result.response.startswith("Added 2 l of milk to your inventory.")
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert await kitchen.names("inventory") == ["milk"]
+    assert (await kitchen.run(DbRead(table="recipes"))).rows == []
