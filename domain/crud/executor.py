@@ -57,7 +57,7 @@ SCOPED = "the filter on user_id was dropped: every row you read is the user's ow
 knows) means "the user's rows", which every read is: the filter is dropped, with this
 note. Only a read's: an update or delete that names no other row is refused."""
 NESTED_ALIASES = {"recipes": {"ingredients": "recipe_ingredients"}}
-"""Keys a generated artifact may use for a nested relation."""
+"""Keys a generated artifact, or a read's ``columns``, may use for a nested relation."""
 
 
 def _table(name: str) -> Table:
@@ -116,8 +116,12 @@ class CrudExecutor:
                 rerouted=True,
                 notes=["served from generated content that is not saved yet"],
             )
+        if request.columns is not None:  # "ingredients" is a recipe's recipe_ingredients
+            aliases = NESTED_ALIASES.get(spec.name, {})
+            columns = [aliases.get(c, c) for c in request.columns]
+            request = request.model_copy(update={"columns": columns})
         nested = self._nested_requested(spec, request)
-        selected = self._columns(spec, request.columns)
+        selected, unknown = self._columns(spec, request.columns)
         table = _table(spec.name)
         limit = min(request.limit or DEFAULT_LIMIT, self._max_rows)
         if limit < 1:
@@ -125,7 +129,7 @@ class CrudExecutor:
 
         filters = [f for f in request.filters if f.field not in HIDDEN]
         async with user_transaction(self._sessions, user_id) as session:
-            notes: list[str] = []
+            notes: list[str] = [left_out(spec, unknown)] if unknown else []
             if len(filters) < len(request.filters):
                 notes.append(SCOPED)
             where = await self._where(
@@ -172,17 +176,20 @@ class CrudExecutor:
         return list(spec.nested) if by_id else []
 
     @staticmethod
-    def _columns(spec: TableSpec, requested: list[str] | None) -> list[str]:
+    def _columns(spec: TableSpec, requested: list[str] | None) -> tuple[list[str], list[str]]:
+        """The columns a read selects ("*": all), and the names it asked for that are no
+        readable column of the table: those are left out and noted (``left_out``), not
+        refused, since a projection changes which fields come back, never which rows."""
         if requested is None:
-            return list(spec.readable)
-        chosen: list[str] = []
-        for i, name in enumerate(requested):
-            if name in spec.nested:
-                continue
-            chosen.append(column(spec, name, f"columns[{i}]").name)
+            return list(spec.readable), []
+        known = {"*", *spec.readable, *spec.nested}
+        unknown = [c for c in requested if c not in known]
+        if "*" in requested:
+            return list(spec.readable), unknown
+        chosen = [c for c in requested if c in spec.readable]
         # Always the id (for the ref) and what the label is made of.
         implied = ["id"] + [c for c in ("name", "title", "date", "meal_type") if c in spec.columns]
-        return list(dict.fromkeys(implied + chosen))
+        return list(dict.fromkeys(implied + chosen)), unknown
 
     async def _attach_nested(
         self, session: AsyncSession, spec: TableSpec, key: str, rows: list[Row]
@@ -582,6 +589,15 @@ def _parent_fk(parent: str, child: str) -> str:
 
 NEAR_NAMES = 10
 """At most this many names in the note on a write that matched nothing."""
+
+
+def left_out(spec: TableSpec, unknown: list[str]) -> str:
+    """The note on a read whose ``columns`` named what the table does not have."""
+    names = ", ".join(repr(c) for c in unknown)
+    return (
+        f"columns {names} are not columns of {spec.name} and were left out; "
+        f"its columns: {', '.join(spec.readable)}"
+    )
 
 
 def unmatched(table: str, held: int) -> str:

@@ -7,6 +7,7 @@ import pytest
 from domain.crud.calls import DbCreate, DbDelete, DbRead, DbUpdate
 from domain.crud.executor import SCOPED
 from domain.errors import CrudValidationError, MissingIdempotencyKey
+from domain.kitchen.tables import TABLES
 from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import Kitchen, f
 
@@ -27,8 +28,30 @@ async def test_unknown_column_is_named_with_its_position(kitchen: Kitchen):
         DbRead(table="inventory", filters=[f("name", "=", "x"), f("colour", "=", "red")]),
         r"filters\[1\]\.field: unknown column 'colour' in table 'inventory'",
     )
-    await refused(kitchen, DbRead(table="inventory", columns=["name", "secret"]), r"columns\[1\]")
     await refused(kitchen, DbRead(table="inventory", order_by="price"), "order_by")
+
+
+async def test_a_read_of_columns_the_table_lacks_leaves_them_out_and_says_so(kitchen: Kitchen):
+    """A projection changes which fields come back, never which rows: the read is served
+    without the names that are no column (or the hidden owner), with a note naming
+    them and the table's columns; "*" reads them all."""
+    await kitchen.create("inventory", {"name": "salt", "location": "pantry"})
+    read = await kitchen.run(DbRead(table="inventory", columns=["name", "colour", "user_id"]))
+    assert [sorted(row) for row in read.rows] == [["id", "name"]]
+    note = "columns 'colour', 'user_id' are not columns of inventory and were left out; "
+    assert read.notes == [note + "its columns: " + ", ".join(TABLES["inventory"].readable)]
+    everything = await kitchen.run(DbRead(table="inventory", columns=["*"]))
+    assert everything.rows[0]["location"] == "pantry" and everything.notes == []
+
+
+async def test_a_recipe_read_may_ask_for_its_ingredients_by_either_name(kitchen: Kitchen):
+    await kitchen.create(
+        "recipes", {"name": "Dal", "recipe_ingredients": [{"name": "red lentils"}]}
+    )
+    for key in ("ingredients", "recipe_ingredients"):
+        read = await kitchen.run(DbRead(table="recipes", columns=["name", key]))
+        assert [i["name"] for i in read.rows[0]["recipe_ingredients"]] == ["red lentils"]
+        assert read.notes == []
 
 
 async def test_user_id_is_never_accepted_from_the_model(kitchen: Kitchen, other_user, executor):
