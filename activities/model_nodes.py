@@ -63,7 +63,7 @@ from domain.plan_examples import DEFAULT_EXAMPLES, ExampleSet, think_prompt
 from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
 from domain.registry import RegistryDelta, SessionIdRegistry
 from domain.step_checks import refs_claimed
-from domain.tokens import Fitted, estimate_tokens, within_window
+from domain.tokens import Fitted, answer_room, estimate_tokens, within_window
 from domain.tool_results import ToolEntry
 
 _TRACER = trace.get_tracer("alfred.model")
@@ -86,9 +86,12 @@ async def call_node(
     facts: BaseModel | None = None,
     shown: SessionIdRegistry | None = None,
     stream: AnswerStream | None = None,
+    window: int | None = None,
 ) -> tuple[dict[str, Any], NodeCall]:
     """One node call; provider errors become ApplicationErrors (retryable or not).
 
+    ``window`` is the model's context window (tokens), when set: the answer is asked for
+    within what the prompt leaves of it (``domain.tokens.answer_room``).
     ``facts`` is the node's request model and ``shown`` the registry its prompt showed,
     passed as they are (``LlmRequest.facts``, ``LlmRequest.shown``) to a provider that
     reasons from structure rather than from the prompt (the offline demo model).
@@ -111,7 +114,8 @@ async def call_node(
         ),
         complexity=complexity or NODE_COMPLEXITY.get(node, "medium"),
         step=step,
-        max_tokens=output_cap(node, step_type),
+        max_tokens=answer_room(output_cap(node, step_type), window, prompt.text, text),
+        window=window,
         template=prompt.template,
         version=prompt.version,
         facts=facts,
@@ -220,7 +224,13 @@ class NodeActivities:
             clock=request.clock,
         )
         output, call = await call_node(
-            self.gateway, "understand", prompt, user, facts=request, shown=registry
+            self.gateway,
+            "understand",
+            prompt,
+            user,
+            facts=request,
+            shown=registry,
+            window=self.window,
         )
         result = _result(UnderstandResult, output, call)
         held = hold_understand(result.output, request.message)
@@ -264,6 +274,7 @@ class NodeActivities:
                 max_steps=config.max_steps,
                 facts=request,
                 shown=registry,
+                window=self.window,
             )
             return _result(ThinkResult, output, call)
 
@@ -342,6 +353,7 @@ class NodeActivities:
                     facts=request,
                     shown=registry,
                     stream=stream,
+                    window=self.window,
                 )
             return _result(ActResult, output, call)
 
@@ -397,6 +409,7 @@ class NodeActivities:
             subdomain=request.subdomain,
             facts=request,
             shown=registry,
+            window=self.window,
         )
         return _result(ActQuickResult, output, call)
 
@@ -420,7 +433,14 @@ class NodeActivities:
         )
         async with text_stream("reply") as stream:
             output, call = await call_node(
-                self.gateway, "reply", prompt, user, facts=request, shown=registry, stream=stream
+                self.gateway,
+                "reply",
+                prompt,
+                user,
+                facts=request,
+                shown=registry,
+                stream=stream,
+                window=self.window,
             )
         return _result(ReplyResult, output, call)
 
@@ -437,6 +457,12 @@ class NodeActivities:
         )
         async with text_stream(request.mode) as stream:
             output, call = await call_node(
-                self.gateway, request.mode, prompt, user, facts=request, stream=stream
+                self.gateway,
+                request.mode,
+                prompt,
+                user,
+                facts=request,
+                stream=stream,
+                window=self.window,
             )
         return _result(BypassResult, output, call)

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from activities.llm.provider import LlmError, LlmProvider, LlmReply, LlmRequest, Usage
 from domain.ledger import Price, Prices, price_of
+from domain.tokens import CHAT_OVERHEAD, clip, estimate_tokens
 
 
 class LlmResult(BaseModel):
@@ -39,6 +40,28 @@ def _parse(reply: LlmReply, request: LlmRequest) -> BaseModel:
         answer = model.model_validate_json(content)
     _finite(answer.model_dump(), "")
     return answer.to_output()
+
+
+REPAIR_WORDS = 60
+"""Estimated tokens of the repair's own words around the error (the provider's message)."""
+
+
+def _repair(request: LlmRequest, said: str, problem: str) -> LlmRequest:
+    """The repair call: ``request`` shown its output ``said`` and what is wrong with it.
+    Within a model's window, the output shown and the new answer share what the prompt
+    leaves, half each: the shown output is cut to its half (a cut-off answer is as long
+    as the whole room), so the repair is never refused as too long."""
+    if request.window is None or request.max_tokens is None:
+        return dataclasses.replace(request, repair_of=said, repair_error=problem)
+    prompt = estimate_tokens(request.system) + estimate_tokens(request.user)
+    left = request.window - prompt - estimate_tokens(problem) - REPAIR_WORDS - CHAT_OVERHEAD
+    answer = max(1, min(request.max_tokens, left // 2))
+    return dataclasses.replace(
+        request,
+        repair_of=clip(said, max(0, left - answer)),
+        repair_error=problem,
+        max_tokens=answer,
+    )
 
 
 def _finite(value: Any, where: str) -> None:
@@ -85,13 +108,10 @@ class LlmGateway:
                 parsed = _parse(reply, request)
             except (ValidationError, ValueError) as error:
                 problem = _describe(error)
-                current = dataclasses.replace(
-                    request,
-                    repair_of=reply.content
-                    if isinstance(reply.content, str)
-                    else json.dumps(reply.content),
-                    repair_error=problem,
+                said = (
+                    reply.content if isinstance(reply.content, str) else json.dumps(reply.content)
                 )
+                current = _repair(request, said, problem)
                 continue
             return LlmResult(
                 output=parsed.model_dump(mode="json"),

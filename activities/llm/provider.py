@@ -76,7 +76,10 @@ class LlmRequest:
     """The previous, invalid output when this call is the one repair attempt."""
     repair_error: str | None = None
     max_tokens: int | None = None
-    """The node's output cap (``domain.nodes.output_cap``); providers that can, send it."""
+    """The node's output cap (``domain.nodes.output_cap``), or less to fit the model's
+    window; providers that can, send it."""
+    window: int | None = None
+    """The model's context window (tokens), when set: a repair fits its prompt to it."""
     stream: AnswerStream | None = field(default=None, compare=False)
     """When set, the provider sends the answer here as it comes (a node whose text the
     user reads as it is written: Reply, cook, brainstorm)."""

@@ -11,7 +11,7 @@ from activities.payloads import ActRequest, StateRef, ThinkRequest, UnderstandRe
 from activities.saved_state import SavedStates
 from domain.conversation import ConversationState, TurnRecord
 from domain.modes import MODES
-from domain.nodes import ThinkStep, UnderstandOutput
+from domain.nodes import ThinkStep, UnderstandOutput, output_cap
 from domain.plan_examples import DEFAULT_EXAMPLES, plan_examples
 from domain.prompts import load
 from domain.tokens import CHAT_OVERHEAD, estimate_tokens
@@ -208,9 +208,10 @@ async def test_a_write_step_may_save_only_the_generated_content_still_unsaved(se
 
 async def test_with_a_models_window_set_every_request_fits_it_with_its_answer(sessions, user):
     """A small-window model (``ALFRED_LLM_CONTEXT_TOKENS``): Understand and Act are given
-    what the window leaves after their system prompt and answer cap, and say what they
-    left out; without a window, the budgets (8K, 25K estimated tokens) stand and the same
-    context is sent whole, over the window."""
+    what the window leaves after their system prompt and half their answer cap, and say
+    what they left out; each answer is asked for within what its prompt leaves (the read
+    step's 900 rows are kept, its answer cap lowered); without a window, the budgets (8K,
+    25K estimated tokens) stand and the same context is sent whole, over the window."""
     done = {"decision": {"action": "step_complete", "result_summary": "ok"}}
     script = ScriptProvider.from_responses(
         [
@@ -235,6 +236,7 @@ async def test_with_a_models_window_set_every_request_fits_it_with_its_answer(se
     for call in small:
         sent = estimate_tokens(call.system) + estimate_tokens(call.user) + call.max_tokens
         assert sent + CHAT_OVERHEAD <= window
-    tool_results = "This step's tool results so far"
-    assert dropped == [["Recent conversation"], ["Conversation", "Entities", tool_results], [], []]
+    assert dropped == [["Recent conversation"], ["Conversation"], [], []]
+    assert small[0].max_tokens == output_cap("understand")  # room to spare
+    assert small[1].max_tokens < output_cap("act", "read")
     assert all(estimate_tokens(c.system) + estimate_tokens(c.user) > window for c in large)

@@ -5,7 +5,15 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.tokens import MIN_CONTEXT, Section, estimate_tokens, fit, within_window
+from domain.tokens import (
+    MIN_CONTEXT,
+    Section,
+    answer_room,
+    clip,
+    estimate_tokens,
+    fit,
+    within_window,
+)
 
 
 def test_words_cost_a_token_per_four_characters_and_punctuation_one_each():
@@ -69,12 +77,27 @@ def test_without_a_window_the_budget_stands():
     assert within_window(8_000, None, "a long system prompt " * 500, answer=3_000) == 8_000
 
 
-def test_a_window_leaves_the_context_what_the_system_prompt_and_the_answer_do_not_take():
+def test_a_window_leaves_the_context_what_the_system_prompt_and_half_the_answer_cap_do_not():
     system = "You are Alfred. " * 100  # 500 estimated tokens
     assert estimate_tokens(system) == 500
-    assert within_window(25_000, 8_192, system, answer=3_000) == 8_192 - 500 - 3_000 - 50
+    assert within_window(25_000, 8_192, system, answer=3_000) == 8_192 - 500 - 1_500 - 50
     assert within_window(2_000, 8_192, system, answer=3_000) == 2_000  # room to spare
 
 
 def test_a_window_too_small_for_anything_still_leaves_the_least_context():
     assert within_window(25_000, 2_048, "word " * 2_000, answer=3_000) == MIN_CONTEXT
+
+
+def test_an_answer_is_asked_for_within_what_the_prompt_leaves_of_the_window():
+    system, user = "word " * 500, "word " * 5_000  # 500 and 5,000 estimated tokens
+    assert answer_room(3_000, None, system, user) == 3_000
+    assert answer_room(3_000, 8_192, system, user) == 8_192 - 5_500 - 50
+    assert answer_room(600, 8_192, system, user) == 600
+    assert answer_room(600, 4_000, system, user) == 1  # nothing left: the server says so
+
+
+def test_a_clipped_text_keeps_its_first_words_within_the_budget():
+    assert clip("add two lemons", 10) == "add two lemons"
+    clipped = clip("lemon " * 100, 20)
+    assert clipped.startswith("lemon lemon") and clipped.endswith("(cut to fit the context budget)")
+    assert estimate_tokens(clipped) <= 20

@@ -17,6 +17,7 @@ from activities.llm.schema import strict_problems, strict_schema
 from domain.answers import answer_model
 from domain.ledger import Price
 from domain.settings import Settings
+from domain.tokens import CHAT_OVERHEAD, estimate_tokens
 from tests.activities.llm.fake_openai import SNAPSHOT, FakeOpenAI
 
 API_KEY = "sk-test-very-secret-4242"
@@ -424,6 +425,30 @@ async def test_an_output_cut_off_at_the_cap_is_repaired_even_when_it_parses(
     assert result.output == {"response": "Short and whole."} and result.attempts == 2
     repair = fake.requests[1].body["messages"][3]["content"]
     assert "cut off at the 50-token limit" in repair and "shorter" in repair
+
+
+async def test_within_a_window_a_repair_shows_what_fits_of_the_cut_output(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    """A small-window model cut off at its answer room: the repair is shown the start of
+    the cut output and asks for an answer in what is left, half each, so the repair's
+    prompt and answer fit the window too (the whole cut output would overrun it)."""
+    cut = '{"response": "' + "lemon " * 1_000
+    fake.reply(cut, finish_reason="length")
+    fake.reply('{"response": "Short and whole."}')
+    window = 2_000
+    request = reply_request(max_tokens=1_200, window=window)
+
+    result = await gateway.call(request)
+
+    assert result.output == {"response": "Short and whole."} and result.attempts == 2
+    body = fake.requests[1].body
+    shown = body["messages"][2]["content"]
+    assert shown.startswith('{"response": "lemon lemon') and shown.endswith("budget)")
+    sent = sum(estimate_tokens(m["content"]) for m in body["messages"]) + body["max_tokens"]
+    assert sent + CHAT_OVERHEAD <= window
+    assert 0 < body["max_tokens"] < 1_200
+    assert estimate_tokens(cut) + 1_200 > window  # shown whole, it would not have fit
 
 
 async def test_json_breaking_the_node_rules_goes_through_repair(
