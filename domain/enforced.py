@@ -241,6 +241,28 @@ def replan_note(think: ThinkOutput, asked: str) -> str:
     )
 
 
+def invents_nothing(think: ThinkOutput, message: str) -> str | None:
+    """The verb of a request for something new (``requested_content``: "invent a cod
+    dish") when Think's plan has no generate step and writes nothing (the 0.5B local
+    model planned reads only, and nothing was invented). None otherwise."""
+    if think.decision == "clarify" or not think.steps:
+        return None
+    if any(s.step_type in ("write", "generate") for s in think.steps):
+        return None
+    return requested_content(message)
+
+
+def invent_note(think: ThinkOutput, asked: str) -> str:
+    """What Think is told when its plan thinks of nothing new (``invents_nothing``)."""
+    return (
+        f'The request asks for something new ("{asked}"), and your plan only reads or '
+        f"analyzes:\n{_plan_lines(think)}\nNew content (a recipe, a meal idea) comes from "
+        "a generate step, and stays unsaved until the user saves it. Answer again: if the "
+        "user asked for something new, plan its generate step (with only the reads it "
+        "needs); if they asked to choose among what is stored, give the same plan."
+    )
+
+
 def unplanned_meal(think: ThinkOutput, message: str, today: dt.date) -> list[str]:
     """The days ``message`` names (``named_days``) when it asks for a change and Think's
     plan writes or generates recipes but has no meal_plans step: a meal on a day is a
@@ -296,11 +318,14 @@ def home_note(think: ThinkOutput, message: str, home: tuple[str, ...]) -> str:
 
 def ask_again(think: ThinkOutput, message: str, today: dt.date | None) -> str | None:
     """Why Think is asked for its plan once more, or None: the plan changes nothing the
-    words ask to change (``changes_nothing``), puts no meal on the day they name
+    words ask to change (``changes_nothing``), thinks of nothing new they ask for
+    (``invents_nothing``), puts no meal on the day they name
     (``unplanned_meal``), or changes another subdomain than the one the change belongs in
     (``misplaced_change``)."""
     if asked := changes_nothing(think, message):
         return replan_note(think, asked)
+    if asked := invents_nothing(think, message):
+        return invent_note(think, asked)
     if today is not None and (days := unplanned_meal(think, message, today)):
         return meal_plan_note(think, days)
     if home := misplaced_change(think, message):

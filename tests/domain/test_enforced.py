@@ -28,6 +28,8 @@ from domain.enforced import (
     hold_understand,
     home_note,
     in_data_order,
+    invent_note,
+    invents_nothing,
     meal_plan_note,
     misplaced_change,
     replan_note,
@@ -777,6 +779,37 @@ def test_a_change_planned_in_its_own_subdomain_is_not_asked_for_again(
     message: str, think: ThinkOutput
 ):
     assert misplaced_change(think, message) == ()
+    assert ask_again(think, message, FRIDAY) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("invent a spicy cod dish", "invent"),
+        ("can you come up with a picnic lunch", "come up with"),
+    ],
+)
+def test_a_plan_that_only_reads_for_something_new_is_asked_for_again(message: str, asked: str):
+    reads = plan(step("read"), step("analyze", 1))
+    assert invents_nothing(reads, message) == asked
+    note = ask_again(reads, message, FRIDAY)
+    assert note == invent_note(reads, asked)
+    assert f'The request asks for something new ("{asked}"), and your plan only reads' in note
+    assert "if they asked to choose among what is stored, give the same plan" in note
+
+
+@pytest.mark.parametrize(
+    ("think", "message"),
+    [
+        (plan(step("read"), step("generate", 1)), "invent a spicy cod dish"),
+        (plan(step("read")), "what's in my fridge?"),
+        (plan(step("read")), "which of my recipes is quickest?"),
+    ],
+)
+def test_a_plan_that_generates_or_a_lookup_is_not_asked_for_something_new(
+    think: ThinkOutput, message: str
+):
+    assert invents_nothing(think, message) is None
     assert ask_again(think, message, FRIDAY) is None
 
 

@@ -190,3 +190,23 @@ async def test_a_purchase_planned_as_a_recipe_is_asked_for_again(turns, executor
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     assert await kitchen.names("inventory") == ["milk"]
     assert (await kitchen.run(DbRead(table="recipes"))).rows == []
+
+
+async def test_a_plan_that_only_reads_for_something_new_is_asked_for_again(turns):
+    """``domain.enforced.invents_nothing``: "invent a spicy cod dish" planned as a read
+    of the recipes is shown to Think; its second plan generates the dish, unsaved."""
+    dish = {"name": "Spicy Cod Stew", "ingredients": [{"name": "cod"}], "instructions": ["Stew."]}
+    script = turns.script(
+        understand(),
+        plan("Cod", step("Read the recipes with cod", "read", "recipes")),
+        plan("A cod dish", step("Invent a spicy cod dish", "generate", "recipes")),
+        complete("Invented Spicy Cod Stew", content=[dish]),
+        reply("Here is Spicy Cod Stew."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("invent a spicy cod dish", mode="create")
+        result = await handle.result()
+    again = [c.user for c in script.calls if c.node == "think"][1]
+    assert 'The request asks for something new ("invent"), and your plan only reads' in again
+    assert result.response.startswith("Here is Spicy Cod Stew.")
+    assert [c.node for c in script.calls if c.node == "act"] == ["act"]  # no read ran
