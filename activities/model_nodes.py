@@ -63,7 +63,7 @@ from domain.plan_examples import DEFAULT_EXAMPLES, ExampleSet, think_prompt
 from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
 from domain.registry import RegistryDelta, SessionIdRegistry
 from domain.step_checks import refs_claimed
-from domain.tokens import Fitted, answer_room, estimate_tokens, within_window
+from domain.tokens import MIN_ANSWER, Fitted, answer_room, estimate_tokens, within_window
 from domain.tool_results import ToolEntry
 
 _TRACER = trace.get_tracer("alfred.model")
@@ -122,6 +122,17 @@ async def call_node(
         shown=shown,
         stream=stream,
     )
+    if window is not None and request.max_tokens is not None and request.max_tokens < MIN_ANSWER:
+        record_failure(node, "context_window")
+        raise to_application_error(
+            LlmError(
+                f"{node}: its prompt (~{estimate_tokens(prompt.text) + estimate_tokens(text)} "
+                f"estimated tokens) leaves no room for an answer in the model's {window}-token "
+                "context window (ALFRED_LLM_CONTEXT_TOKENS)",
+                kind="context_window",
+                retryable=False,
+            )
+        )
     with _TRACER.start_as_current_span(f"model {node}") as span:
         span.set_attribute("alfred.node", node)
         span.set_attribute("alfred.template", f"{prompt.template} {prompt.version}")

@@ -681,6 +681,7 @@ _MODEL_PROBLEMS: dict[str, str] = {
     "invalid_output": "the model's answer could not be used",
     "refusal": "the model declined to answer",
     "timeout": "the model took too long to answer",
+    "context_window": "the request no longer fits the model's context window",
 }
 
 

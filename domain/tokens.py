@@ -32,6 +32,9 @@ MIN_CONTEXT = 1_000
 nothing to reason from, and the server's refusal says more than a cut prompt would."""
 CHAT_OVERHEAD = 50
 """What a chat template adds around a system and a user message (role markers)."""
+MIN_ANSWER = 128
+"""The least answer room worth a call (the local models' Think answers ran 95 tokens at
+the median): with less, the call is not made and the turn says the window is too small."""
 
 
 def within_window(budget: int, window: int | None, system: str, answer: int) -> int:
@@ -55,7 +58,7 @@ def answer_room(cap: int, window: int | None, system: str, user: str) -> int:
     if window is None:
         return cap
     left = window - estimate_tokens(system) - estimate_tokens(user) - CHAT_OVERHEAD
-    return max(1, min(cap, left))
+    return max(0, min(cap, left))
 
 
 @dataclass(frozen=True)

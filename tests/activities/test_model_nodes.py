@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
 from activities.llm.gateway import LlmGateway
@@ -10,11 +12,11 @@ from activities.model_nodes import NodeActivities
 from activities.payloads import ActRequest, StateRef, ThinkRequest, UnderstandRequest
 from activities.saved_state import SavedStates
 from domain.conversation import ConversationState, TurnRecord
-from domain.modes import MODES
+from domain.modes import MODES, mode_config
 from domain.nodes import ThinkStep, UnderstandOutput, output_cap
 from domain.plan_examples import DEFAULT_EXAMPLES, plan_examples
-from domain.prompts import load
-from domain.tokens import CHAT_OVERHEAD, estimate_tokens
+from domain.prompts import load, render
+from domain.tokens import CHAT_OVERHEAD, MIN_ANSWER, MIN_CONTEXT, estimate_tokens
 from domain.tool_results import ToolEntry
 from tests.activities.saved_conversation import save
 
@@ -240,3 +242,20 @@ async def test_with_a_models_window_set_every_request_fits_it_with_its_answer(se
     assert small[0].max_tokens == output_cap("understand")  # room to spare
     assert small[1].max_tokens < output_cap("act", "read")
     assert all(estimate_tokens(c.system) + estimate_tokens(c.user) > window for c in large)
+
+
+async def test_a_window_too_small_for_an_answer_is_a_clear_error_and_no_call(sessions, user):
+    """A prompt that leaves fewer than ``MIN_ANSWER`` tokens of the window is not sent: a
+    non-retryable ``context_window`` error says so (a one-token answer would only be
+    repaired three times and called invalid)."""
+    script = ScriptProvider.from_responses([{"node": "understand", "output": {}}])
+    system = render("understand", mode_hint=mode_config("plan").understand_hint).text
+    window = estimate_tokens(system) + MIN_CONTEXT + CHAT_OVERHEAD + MIN_ANSWER - 1
+    activity = nodes(script, sessions, window=window).understand
+    ref = await saved(sessions, user, history_words=1)
+    long = UnderstandRequest(message="add milk and " * 1_000, mode="plan", state_ref=ref)
+    with pytest.raises(ApplicationError) as error:
+        await ActivityEnvironment().run(activity, long)
+    assert error.value.type == "context_window" and error.value.non_retryable
+    assert f"in the model's {window}-token context window" in str(error.value)
+    assert script.calls == []

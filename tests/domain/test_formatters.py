@@ -684,6 +684,11 @@ class TestModelProblems:
     def test_a_rate_limit_without_a_wait_says_only_that(self) -> None:
         assert model_problem("rate_limited") == "the model is rate-limited"
 
+    def test_a_prompt_too_long_for_the_models_window_says_so(self) -> None:
+        assert model_problem("context_window") == (
+            "the request no longer fits the model's context window"
+        )
+
     def test_a_rate_limited_plan_asks_to_try_again_after_the_wait_not_in_other_words(
         self,
     ) -> None:

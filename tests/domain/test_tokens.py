@@ -93,7 +93,7 @@ def test_an_answer_is_asked_for_within_what_the_prompt_leaves_of_the_window():
     assert answer_room(3_000, None, system, user) == 3_000
     assert answer_room(3_000, 8_192, system, user) == 8_192 - 5_500 - 50
     assert answer_room(600, 8_192, system, user) == 600
-    assert answer_room(600, 4_000, system, user) == 1  # nothing left: the server says so
+    assert answer_room(600, 4_000, system, user) == 0  # nothing left
 
 
 def test_a_clipped_text_keeps_its_first_words_within_the_budget():
