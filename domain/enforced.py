@@ -33,7 +33,12 @@ so a turn's history records the output as held and older histories replay unchan
   can change nothing. Whether the message really asks for one is for the model to judge
   ("we're out of rice, what else can I make?" may be a question), so Think is asked once
   more, shown its plan and what a write is (``changes_nothing``, ``replan_note``); its
-  second answer stands.
+  second answer stands. So, on the same terms (one ask per Think activity,
+  ``ask_again``), is a plan that only reads for a request for something new
+  (``invents_nothing``), one that writes recipes and nothing on the meal plan for a
+  change on a named day (``unplanned_meal``), and one that changes only other subdomains
+  than the one a change said without a verb belongs in (``misplaced_change``: "I bought
+  milk" is the inventory's or the shopping list's).
 - **A meal plan has days** (seed 000: Think asks when what it needs is missing): a plan
   that puts meals in the meal plan for a message that names no day, nor did the user's
   message before it ("make me a meal plan"; ``undated_plan``) asks which days and meals
