@@ -35,7 +35,8 @@ so a turn's history records the output as held and older histories replay unchan
   more, shown its plan and what a write is (``changes_nothing``, ``replan_note``); its
   second answer stands. So, on the same terms (one ask per Think activity,
   ``ask_again``), is a plan that only reads for a request for something new
-  (``invents_nothing``), one that writes recipes and nothing on the meal plan for a
+  (``invents_nothing``), one that writes for words that only ask to see or know
+  (``writes_unasked``), one that writes recipes and nothing on the meal plan for a
   change on a named day (``unplanned_meal``), and one that changes only other subdomains
   than the one a change said without a verb belongs in (``misplaced_change``: "I bought
   milk" is the inventory's or the shopping list's).
@@ -268,6 +269,25 @@ def invent_note(think: ThinkOutput, asked: str) -> str:
     )
 
 
+def writes_unasked(think: ThinkOutput, message: str) -> bool:
+    """Whether Think's plan writes for words that only ask to see or know something
+    (``asks_to_see``: "what's planned for dinner next Monday?", for which the 0.5B local
+    model planned lunches written into the meal plan, copied from an example)."""
+    if think.decision == "clarify" or not writes(think.steps):
+        return False
+    return asks_to_see(message)
+
+
+def lookup_note(think: ThinkOutput) -> str:
+    """What Think is told when its plan writes for a question (``writes_unasked``)."""
+    return (
+        "The request asks to see or know something, not to change anything, and your "
+        f"plan writes:\n{_plan_lines(think)}\nA question is answered by reads (and an "
+        "analyze to pick or compare what they found). Answer again: if the user did ask "
+        "for a change, give the same plan; if not, plan only the steps that answer it."
+    )
+
+
 def unplanned_meal(think: ThinkOutput, message: str, today: dt.date) -> list[str]:
     """The days ``message`` names (``named_days``) when it asks for a change and Think's
     plan writes or generates recipes but has no meal_plans step: a meal on a day is a
@@ -324,13 +344,16 @@ def home_note(think: ThinkOutput, message: str, home: tuple[str, ...]) -> str:
 def ask_again(think: ThinkOutput, message: str, today: dt.date | None) -> str | None:
     """Why Think is asked for its plan once more, or None: the plan changes nothing the
     words ask to change (``changes_nothing``), thinks of nothing new they ask for
-    (``invents_nothing``), puts no meal on the day they name
+    (``invents_nothing``), writes for words that only ask to see or know
+    (``writes_unasked``), puts no meal on the day they name
     (``unplanned_meal``), or changes another subdomain than the one the change belongs in
     (``misplaced_change``)."""
     if asked := changes_nothing(think, message):
         return replan_note(think, asked)
     if asked := invents_nothing(think, message):
         return invent_note(think, asked)
+    if writes_unasked(think, message):
+        return lookup_note(think)
     if today is not None and (days := unplanned_meal(think, message, today)):
         return meal_plan_note(think, days)
     if home := misplaced_change(think, message):

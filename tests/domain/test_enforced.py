@@ -30,6 +30,7 @@ from domain.enforced import (
     in_data_order,
     invent_note,
     invents_nothing,
+    lookup_note,
     meal_plan_note,
     misplaced_change,
     replan_note,
@@ -39,6 +40,7 @@ from domain.enforced import (
     undated_plan,
     unknown_refs,
     unplanned_meal,
+    writes_unasked,
 )
 from domain.modes import MODES, apply_mode_1_0
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
@@ -731,7 +733,6 @@ def test_a_meal_on_a_day_planned_as_a_recipe_is_asked_for_again(message: str):
 @pytest.mark.parametrize(
     ("think", "message"),
     [
-        (A_RECIPE_FOR_A_DAY, "what could I cook on tuesday?"),  # asks for no change
         (A_RECIPE_FOR_A_DAY, "save the curry"),  # names no day
         (A_RECIPE_FOR_A_DAY, "delete the dal from tuesday"),  # a removal
         (plan(step("read"), step("write", 1, "meal_plans")), "i'd like the dal on tuesday"),
@@ -810,6 +811,40 @@ def test_a_plan_that_generates_or_a_lookup_is_not_asked_for_something_new(
     think: ThinkOutput, message: str
 ):
     assert invents_nothing(think, message) is None
+    assert ask_again(think, message, FRIDAY) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["what's planned for dinner next Monday?", "which recipes have I saved?", "show my tasks"],
+)
+def test_a_plan_that_writes_for_a_question_is_asked_for_again(message: str):
+    writing = plan(step("read", subdomain="meal_plans"), step("write", 1, "meal_plans"))
+    assert writes_unasked(writing, message)
+    note = ask_again(writing, message, FRIDAY)
+    assert note == lookup_note(writing)
+    assert "not to change anything, and your plan writes:\n- group 0, read" in note
+
+
+def test_a_question_naming_a_day_is_asked_about_its_writes_not_its_meal_plan():
+    question = "what could I cook on tuesday?"
+    assert unplanned_meal(A_RECIPE_FOR_A_DAY, question, FRIDAY) == []
+    assert ask_again(A_RECIPE_FOR_A_DAY, question, FRIDAY) == lookup_note(A_RECIPE_FOR_A_DAY)
+
+
+@pytest.mark.parametrize(
+    ("think", "message"),
+    [
+        (plan(step("read", subdomain="meal_plans")), "what's planned for dinner next Monday?"),
+        (plan(step("generate")), "what could I cook tonight?"),  # unsaved: nothing written
+        (plan(step("write", subdomain="shopping")), "can you add milk to my list?"),
+        (plan(step("write", subdomain="shopping")), "add milk"),
+    ],
+)
+def test_a_plan_that_answers_a_question_or_a_write_asked_for_is_not_asked_again(
+    think: ThinkOutput, message: str
+):
+    assert not writes_unasked(think, message)
     assert ask_again(think, message, FRIDAY) is None
 
 

@@ -210,3 +210,28 @@ async def test_a_plan_that_only_reads_for_something_new_is_asked_for_again(turns
     assert 'The request asks for something new ("invent"), and your plan only reads' in again
     assert result.response.startswith("Here is Spicy Cod Stew.")
     assert [c.node for c in script.calls if c.node == "act"] == ["act"]  # no read ran
+
+
+async def test_a_plan_that_writes_for_a_question_is_asked_for_again(turns, executor):
+    """``domain.enforced.writes_unasked``: "what's planned for dinner on monday?" planned
+    with a write to the meal plan is shown to Think; its second plan only reads, and
+    nothing is written."""
+    script = turns.script(
+        understand(),
+        plan(
+            "Dinner",
+            step("Read Monday's meal plan", "read", "meal_plans"),
+            step("Add lunches for the week", "write", "meal_plans", group=1),
+        ),
+        plan("Monday's dinner", step("Read Monday's meal plan", "read", "meal_plans")),
+        tool("db_read", table="meal_plans"),
+        complete("Nothing planned"),
+        reply("Nothing is planned for Monday's dinner yet."),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("what's planned for dinner on monday?")).result()
+    again = [c.user for c in script.calls if c.node == "think"][1]
+    assert "The request asks to see or know something, not to change anything" in again
+    assert result.response.startswith("Nothing is planned for Monday's dinner yet.")
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert (await kitchen.run(DbRead(table="meal_plans"))).rows == []
