@@ -246,3 +246,12 @@ def test_template_names_are_sorted_and_complete() -> None:
         "think_patterns",
         "think_library",
     }
+
+
+def test_acts_prompts_name_refs_by_their_kind_never_one_a_row_could_have():
+    """A small model copied the example refs ``recipe_1`` and ``meal_2`` into filters on
+    other tables (five of thirty scenarios): Act is shown ``recipe_<n>``, never a ref."""
+    for name in ("act/base", "act/read", "act/write", "act/analyze", "act/generate", "act_quick"):
+        text = load(name).text
+        assert re.findall(r"\b(?:gen_)?[a-z]+_\d+\b", text) == [], name
+    assert "`recipe_<n>`" in load("act/base").text
