@@ -227,11 +227,7 @@ def changes_nothing(think: ThinkOutput, message: str) -> str | None:
     """The change ``message`` asks for (``requested_change``) when Think's plan for it
     only reads or analyzes: it makes no change and invents nothing to save. None when the
     plan writes or generates, asks a question, or the message asks for no change."""
-    if think.decision == "clarify" or not think.steps:
-        return None
-    if any(s.step_type in ("write", "generate") for s in think.steps):
-        return None
-    return requested_change(message)
+    return requested_change(message) if _only_reads(think) else None
 
 
 def replan_note(think: ThinkOutput, asked: str) -> str:
@@ -251,11 +247,7 @@ def invents_nothing(think: ThinkOutput, message: str) -> str | None:
     """The verb of a request for something new (``requested_content``: "invent a cod
     dish") when Think's plan has no generate step and writes nothing (the 0.5B local
     model planned reads only, and nothing was invented). None otherwise."""
-    if think.decision == "clarify" or not think.steps:
-        return None
-    if any(s.step_type in ("write", "generate") for s in think.steps):
-        return None
-    return requested_content(message)
+    return requested_content(message) if _only_reads(think) else None
 
 
 def invent_note(think: ThinkOutput, asked: str) -> str:
@@ -324,18 +316,18 @@ def misplaced_change(think: ThinkOutput, message: str) -> tuple[str, ...]:
     home = change_home(message)
     if not home or think.decision == "clarify":
         return ()
-    made = {s.subdomain for s in think.steps if s.step_type in ("write", "generate")}
-    return home if made and not made & set(home) else ()
+    made = _changed(think)
+    return home if made and not set(made) & set(home) else ()
 
 
 def home_note(think: ThinkOutput, message: str, home: tuple[str, ...]) -> str:
     """What Think is told when its plan changes another subdomain than the one the words'
     change belongs in (``misplaced_change``): its plan, and where the change goes."""
-    made = sorted({s.subdomain for s in think.steps if s.step_type in ("write", "generate")})
     where = " or ".join(home)
     return (
         f'The request reads as a change to {where} ("{requested_change(message)}"), and '
-        f"your plan changes only {', '.join(made)}:\n{_plan_lines(think)}\nAnswer again: if "
+        f"your plan changes only {', '.join(_changed(think))}:\n{_plan_lines(think)}\n"
+        "Answer again: if "
         f"the change belongs in {where}, plan its write step there (with only the reads it "
         "needs); if the user asked for what your plan does, give the same plan."
     )
@@ -359,6 +351,16 @@ def ask_again(think: ThinkOutput, message: str, today: dt.date | None) -> str | 
     if home := misplaced_change(think, message):
         return home_note(think, message, home)
     return None
+
+
+def _only_reads(think: ThinkOutput) -> bool:
+    """A plan with steps, none of which writes or generates."""
+    return think.decision != "clarify" and bool(think.steps) and not _changed(think)
+
+
+def _changed(think: ThinkOutput) -> list[str]:
+    """The subdomains the plan writes or generates in, sorted."""
+    return sorted({s.subdomain for s in think.steps if s.step_type in ("write", "generate")})
 
 
 def _plan_lines(think: ThinkOutput) -> str:

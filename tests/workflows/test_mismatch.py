@@ -132,13 +132,24 @@ async def test_a_write_made_before_a_limit_stopped_the_step_is_no_mismatch(turns
     assert await kitchen.names("shopping_list") == ["eggs"]
 
 
+async def asked_again(turns: Turns, message: str, *answers: dict, **start):
+    """Run ``message`` with the model's ``answers``: Think's second request (the one that
+    asks again), the turn's reply and the script (its calls)."""
+    script = turns.script(*answers)
+    async with turns.worker(script):
+        result = await (await turns.start(message, **start)).result()
+    return [c.user for c in script.calls if c.node == "think"][1], result.response, script
+
+
 async def test_a_meal_on_a_day_planned_as_a_new_recipe_is_asked_for_again(turns, executor):
     """``domain.enforced.unplanned_meal``: "i'd like the dal on tuesday" planned as a
     recipe is shown to Think with the day; its second plan puts the saved dal on the
     meal plan, and no recipe is created."""
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     await kitchen.create("recipes", [{"name": "Red Lentil Dal"}])
-    script = turns.script(
+    again, response, script = await asked_again(
+        turns,
+        "i'd like the dal on tuesday",
         understand(),
         plan("Dal", step("Create the recipe 'Dal on Tuesday'", "write", "recipes")),
         plan(
@@ -158,12 +169,9 @@ async def test_a_meal_on_a_day_planned_as_a_new_recipe_is_asked_for_again(turns,
         complete("Planned"),
         reply("Red Lentil Dal is on Tuesday's dinner."),
     )
-    async with turns.worker(script):
-        result = await (await turns.start("i'd like the dal on tuesday")).result()
-    again = [c.user for c in script.calls if c.node == "think"][1]
     assert "## Your plan, asked again\nThe request names a day" in again
     assert "- group 0, write (recipes): Create the recipe 'Dal on Tuesday'" in again
-    assert result.response.startswith("Red Lentil Dal is on Tuesday's dinner.")
+    assert response.startswith("Red Lentil Dal is on Tuesday's dinner.")
     assert await kitchen.names("recipes") == ["Red Lentil Dal"]
     planned = (await kitchen.run(DbRead(table="meal_plans"))).rows
     assert [(row["meal_type"], row["recipe_id"]) for row in planned] == [("dinner", "recipe_1")]
@@ -173,7 +181,9 @@ async def test_a_purchase_planned_as_a_recipe_is_asked_for_again(turns, executor
     """``domain.enforced.misplaced_change``: "I just bought 2 liters of milk" planned as
     a recipe is shown to Think with where the change belongs; its second plan adds the
     milk to the inventory, and no recipe is created."""
-    script = turns.script(
+    again, response, script = await asked_again(
+        turns,
+        "I just bought 2 liters of milk",
         understand(),
         plan("Milk", step("Save '2 liters of milk'", "write", "recipes")),
         plan("Milk bought", step("Add the milk to the inventory", "write", "inventory")),
@@ -181,12 +191,9 @@ async def test_a_purchase_planned_as_a_recipe_is_asked_for_again(turns, executor
         complete("Added milk"),
         reply("Added 2 l of milk to your inventory."),
     )
-    async with turns.worker(script):
-        result = await (await turns.start("I just bought 2 liters of milk")).result()
-    again = [c.user for c in script.calls if c.node == "think"][1]
     assert "## Your plan, asked again\nThe request reads as a change to inventory or" in again
     assert "your plan changes only recipes:\n- group 0, write (recipes): Save" in again
-    assert result.response.startswith("Added 2 l of milk to your inventory.")
+    assert response.startswith("Added 2 l of milk to your inventory.")
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     assert await kitchen.names("inventory") == ["milk"]
     assert (await kitchen.run(DbRead(table="recipes"))).rows == []
@@ -196,19 +203,18 @@ async def test_a_plan_that_only_reads_for_something_new_is_asked_for_again(turns
     """``domain.enforced.invents_nothing``: "invent a spicy cod dish" planned as a read
     of the recipes is shown to Think; its second plan generates the dish, unsaved."""
     dish = {"name": "Spicy Cod Stew", "ingredients": [{"name": "cod"}], "instructions": ["Stew."]}
-    script = turns.script(
+    again, response, script = await asked_again(
+        turns,
+        "invent a spicy cod dish",
         understand(),
         plan("Cod", step("Read the recipes with cod", "read", "recipes")),
         plan("A cod dish", step("Invent a spicy cod dish", "generate", "recipes")),
         complete("Invented Spicy Cod Stew", content=[dish]),
         reply("Here is Spicy Cod Stew."),
+        mode="create",
     )
-    async with turns.worker(script):
-        handle = await turns.start("invent a spicy cod dish", mode="create")
-        result = await handle.result()
-    again = [c.user for c in script.calls if c.node == "think"][1]
     assert 'The request asks for something new ("invent"), and your plan only reads' in again
-    assert result.response.startswith("Here is Spicy Cod Stew.")
+    assert response.startswith("Here is Spicy Cod Stew.")
     assert [c.node for c in script.calls if c.node == "act"] == ["act"]  # no read ran
 
 
@@ -216,7 +222,9 @@ async def test_a_plan_that_writes_for_a_question_is_asked_for_again(turns, execu
     """``domain.enforced.writes_unasked``: "what's planned for dinner on monday?" planned
     with a write to the meal plan is shown to Think; its second plan only reads, and
     nothing is written."""
-    script = turns.script(
+    again, response, script = await asked_again(
+        turns,
+        "what's planned for dinner on monday?",
         understand(),
         plan(
             "Dinner",
@@ -228,10 +236,7 @@ async def test_a_plan_that_writes_for_a_question_is_asked_for_again(turns, execu
         complete("Nothing planned"),
         reply("Nothing is planned for Monday's dinner yet."),
     )
-    async with turns.worker(script):
-        result = await (await turns.start("what's planned for dinner on monday?")).result()
-    again = [c.user for c in script.calls if c.node == "think"][1]
     assert "The request asks to see or know something, not to change anything" in again
-    assert result.response.startswith("Nothing is planned for Monday's dinner yet.")
+    assert response.startswith("Nothing is planned for Monday's dinner yet.")
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     assert (await kitchen.run(DbRead(table="meal_plans"))).rows == []
