@@ -12,10 +12,17 @@ from api.schemas import ChoicePublic, PendingPublic, TurnPublic, TurnUsage
 from domain.db.models import Turn
 from domain.ledger import LedgerLine, cost
 from domain.plan_record import PlanRecord
-from domain.turn_store import TERMINAL, turn_by_id
+from domain.turn_store import QUEUED, TERMINAL, turn_by_id
 
 SETTLED = ("replied", "awaiting_input", *TERMINAL)
 """States ``?wait=true`` returns on: the user has something to read or answer."""
+
+
+def shown_status(row: str, live: str) -> str:
+    """The status a client sees: the workflow's, except that a turn its row still holds
+    queued has not begun. ``begin_turn`` sets the row running before the workflow leaves its
+    opening, and until the opening has returned the workflow reports its default, running."""
+    return QUEUED if row == QUEUED and live == "running" else live
 
 
 def costed(usage: dict[str, Any], ledger: Iterable[Any]) -> TurnUsage:
@@ -59,7 +66,7 @@ async def view(svc: Services, turn: Turn) -> TurnPublic:
     live = await svc.turns.progress(turn.workflow_id, after_seq=10**9)  # no events needed
     if live is None:
         return public
-    public.status = live.status
+    public.status = shown_status(turn.status, live.status)
     public.response = live.response
     public.goal = live.goal
     public.plan = [s.model_dump() for s in live.plan] if live.plan else None
