@@ -56,7 +56,7 @@ STATEMENTS = re.compile(
     r"vegetarian|pescatarian|gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|intolerant|"
     r"coeliac|celiac|diabetic|kosher|halal)\b|"
     r"^(?:i'm|i am|we're|we are)\s+(?:now\s+)?off\s+(?!to\b|now\b|out\b|home\b)\w|"
-    r"^(?:i|we)\s+(?:don't|do not|dont|no longer|can't|cannot|never)\s+eat\b|"
+    r"^(?:i|we)\s+(?:don't|do not|dont|no longer|can't|cannot|never)\s+(?:eat|like)\b|"
     r"^(?:i|we)\s+(?:hate|dislike|can't stand)\b(?=\s+\w))|"
     r"\b(?:is|are|'s|'re)\s+(?:all\s+)?(?:gone(?: off| bad)?|finished|used up|empty|off)$|"
     r"\b(?:ran out|went (?:off|bad|mouldy|moldy))$|"
@@ -66,9 +66,10 @@ STATEMENTS = re.compile(
     re.IGNORECASE,
 )
 """A statement that asks for a change without a verb for it: a diet, an allergy or a
-dislike to keep ("I'm allergic to nuts", "we don't eat pork"), food that is gone ("the
-milk is finished", "the yogurt went off") or an amount that is now different ("there are
-3 onions left", "we have 6 eggs now"). Statements only: "is the milk gone?" asks."""
+dislike to keep ("I'm allergic to nuts", "we don't eat pork", "I don't like coriander"),
+food that is gone ("the milk is finished", "the yogurt went off") or an amount that is now
+different ("there are 3 onions left", "we have 6 eggs now"). Statements only: "is the milk
+gone?" asks."""
 DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 LINES = re.compile(
     r"^\+\s*\d*\s*\w|"

@@ -57,8 +57,12 @@ _STOP = frozenset(
     off on once one only or other our ours out over own please same she should so some
     still such than that that's the their them then there these they this those through to
     too under until up us very was we we're were what what's when where which while who
-    whom why will with would you you're your yours last""".split()
+    whom why will with would you you're your yours last like liked likes""".split()
 )
+"""The stop words hold "like": it asks ("I'd like the dal on tuesday"), compares ("something like
+a curry") or happens to stand in a request ("nobody liked it") far more often than it names
+a preference; a preference said with it ("don't like") is read as ``dislike`` first."""
+_DISLIKE = re.compile(r"\b(?:don't|do not|doesn't|does not|didn't|did not)\s+like\b")
 _UNITS = frozenset(
     "g kg ml l liter liters litre litres gram grams cup cups tbsp tsp piece pieces".split()
 )
@@ -69,6 +73,7 @@ def words(text: str) -> list[str]:
     """Lower-cased words, numbers as ``<n>`` and days (weekdays, today, YYYY-MM-DD) as
     ``<day>``, so "for two" matches "for four" and "on Tuesday" matches "on Monday"."""
     text = text.lower().replace("\u2019", "'")
+    text = _DISLIKE.sub("dislike", text)
     text = re.sub(r"\d{4}-\d{2}-\d{2}", " today ", text)
     return [
         "<n>" if w.isdigit() or w in _NUMBERS else "<day>" if w in _DAYS else w

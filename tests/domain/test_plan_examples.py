@@ -132,6 +132,19 @@ def test_the_entry_of_the_same_kind_comes_first(message: str, first: str):
     assert chosen[0].request.startswith(first)
 
 
+def test_like_asks_or_compares_and_matches_no_entry_by_itself():
+    """ "I'd like the dal on tuesday" was shown the tuna bake's deletion ("nobody liked
+    it") and the soup saved ("I like that soup") for the one word they share."""
+    for message in ("i'd like the dal on tuesday", "we like spicy food"):
+        assert pick(message, LIBRARY) == []  # nothing like it: the abstract patterns
+
+
+def test_a_dislike_said_with_like_is_shown_the_preference_entry():
+    chosen = pick("I don't like coriander", LIBRARY)
+    assert any(e.request.startswith("no more mushrooms") for e in chosen)
+    assert all(e.changes for e in chosen)  # a change: never a plan that only reads
+
+
 def test_picks_are_ordered_by_similarity_and_deterministic():
     message = "change how many tomatoes are in the cupboard"
     scores = similarities(message, LIBRARY)
