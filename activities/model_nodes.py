@@ -98,8 +98,13 @@ async def call_node(
     """
     fitted = user if isinstance(user, Fitted) else None
     text = fitted.text if fitted is not None else str(user)
-    if fitted is not None and fitted.dropped:
-        activity.logger.info("%s context over budget: dropped %s", node, ", ".join(fitted.dropped))
+    if fitted is not None and (fitted.dropped or fitted.cut):
+        activity.logger.info(
+            "%s context over budget: dropped %s, cut %s",
+            node,
+            ", ".join(fitted.dropped) or "none",
+            fitted.cut or "none",
+        )
     request = LlmRequest(
         node=node,
         system=prompt.text,
@@ -168,6 +173,7 @@ async def call_node(
         llm_attempts=result.attempts,
         context_tokens=fitted.tokens if fitted is not None else estimate_tokens(text),
         context_dropped=list(fitted.dropped) if fitted is not None else [],
+        context_cut=fitted.cut if fitted is not None else None,
     )
 
 

@@ -56,6 +56,8 @@ class NodeCall(BaseModel):
     """Estimated tokens of the user message the node was shown."""
     context_dropped: list[str] = Field(default_factory=list)
     """Context sections left out to fit the node's token budget, in the order dropped."""
+    context_cut: str | None = None
+    """The context section shown only in part (its first words) to fit the budget."""
 
 
 class FailedCallCost(Usage):

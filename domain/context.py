@@ -509,6 +509,7 @@ def act_context(
                 "This step's tool results so far",
                 "\n".join(_json(t.as_dict()) for t in tool_results),
                 85,
+                partial=True,
             ),
             Section(
                 "Needs creating (generated, unsaved)",

@@ -68,6 +68,10 @@ class Section:
     title: str
     body: str
     keep: int = 0
+    partial: bool = False
+    """Its first words stand for it (rows of a read): over budget it may be cut to the room
+    left rather than dropped. A section whose latest part matters most (a conversation,
+    steps in order) is not."""
 
     def render(self) -> str:
         return f"## {self.title}\n{self.body.strip()}\n" if self.body.strip() else ""
@@ -79,14 +83,24 @@ class Fitted:
     tokens: int
     dropped: tuple[str, ...]
     """Titles of the sections left out to stay within the budget, in the order dropped."""
+    cut: str | None = None
+    """The title of the section kept only in part (a ``partial`` one that had to go last,
+    cut to the room the others leave)."""
+
+
+MIN_PART = 100
+"""The least room worth keeping part of a section in (a few rows of a read)."""
 
 
 def fit(sections: list[Section], budget: int) -> Fitted:
     """The sections, in their order, within ``budget`` estimated tokens.
 
     Whole sections go, least important first (``keep`` ascending, later sections before
-    earlier ones on a tie). If the most important one alone is still too long, its text
-    is cut at the budget and marked, rather than sent over budget.
+    earlier ones on a tie). A ``partial`` section whose going would make the rest fit
+    keeps its first words in the room the rest leave instead, marked as cut, when that
+    room is at least ``MIN_PART`` (a read too large for Act's window shows its first rows
+    rather than nothing). If the most important one alone is still too long, its text is
+    cut at the budget and marked, rather than sent over budget.
 
     Each section is rendered and counted once: the estimate of the joined text is the sum
     of the sections' (a piece never spans the newline between two sections).
@@ -97,17 +111,25 @@ def fit(sections: list[Section], budget: int) -> Fitted:
     by_importance = sorted(range(len(rendered)), key=lambda i: (rendered[i][0].keep, -i))
     kept = [True] * len(rendered)
     total = sum(costs)
+    cut = None
     for index in by_importance:
         if total <= budget or sum(kept) == 1:
             break
+        rest = total - costs[index]
+        section, text = rendered[index]
+        if section.partial and rest <= budget and budget - rest >= MIN_PART:
+            rendered[index] = (section, _cut(text, budget - rest))
+            total = rest + estimate_tokens(rendered[index][1])
+            cut = section.title
+            break
         kept[index] = False
-        total -= costs[index]
-        dropped.append(rendered[index][0].title)
+        total = rest
+        dropped.append(section.title)
     text = "\n".join(t for (_, t), keep in zip(rendered, kept, strict=True) if keep)
     if total > budget:
         text = _cut(text, budget)
         total = estimate_tokens(text)
-    return Fitted(text, total, tuple(dropped))
+    return Fitted(text, total, tuple(dropped), cut)
 
 
 def clip(text: str, budget: int) -> str:

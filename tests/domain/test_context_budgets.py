@@ -72,6 +72,9 @@ def test_act_context_keeps_the_step_and_its_tool_results_and_drops_background_fi
     assert fitted.tokens <= 3_000
     assert fitted.dropped[:2] == ("Conversation", "Entities")
     assert "## Current step\n0. Read recipes" in fitted.text
+    # the read itself is cut, not dropped: Act sees its first rows
+    assert fitted.cut == "This step's tool results so far"
+    assert '"id": "recipe_0"' in fitted.text and '"recipe_399"' not in fitted.text
     assert ACT_BUDGET == 25_000
 
 

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from domain.tokens import (
     MIN_CONTEXT,
+    MIN_PART,
     Section,
     answer_room,
     clip,
@@ -48,6 +49,28 @@ def test_over_budget_the_least_important_sections_go_first():
     tighter = fit(sections, budget=60)
     assert tighter.dropped == ("Reasoning", "Conversation")
     assert tighter.text.startswith("## Request\nadd milk")
+
+
+def test_a_partial_section_whose_going_makes_the_rest_fit_keeps_its_first_words():
+    rows = " ".join(f"row{i}" for i in range(1000))
+    sections = [
+        Section("Request", "add milk", 100),
+        Section("Rows", rows, 50, partial=True),
+        Section("Conversation", "word " * 400, 40),
+    ]
+    fitted = fit(sections, budget=500)
+    assert fitted.dropped == ("Conversation",) and fitted.cut == "Rows"
+    assert "## Rows\nrow0 row1 row2" in fitted.text and "row999" not in fitted.text
+    assert "…(cut to fit the context budget)" in fitted.text and fitted.tokens <= 500
+    whole = fit([*sections[:1], Section("Rows", rows, 50), sections[2]], budget=500)
+    assert whole.dropped == ("Conversation", "Rows") and whole.cut is None  # not partial
+
+
+def test_a_partial_section_with_too_little_room_left_goes_whole():
+    request = Section("Request", "word " * 400, 100)
+    fitted = fit([request, Section("Rows", "row " * 1000, 50, partial=True)], budget=400)
+    assert estimate_tokens(request.render()) > 400 - MIN_PART
+    assert fitted.dropped == ("Rows",) and fitted.cut is None
 
 
 def test_empty_sections_are_left_out_without_counting_as_dropped():
