@@ -55,7 +55,7 @@ async def take_message(
         ),
     )
     try:
-        run_id = await svc.turns.start(turn.workflow_id, turn_input)
+        run_id = await svc.turns.start(turn.workflow_id, turn_input, turn.status)
     except RPCError as error:
         # Leave the conversation usable: the reserved turn never started.
         await turn_store.set_turn_status(

@@ -100,8 +100,10 @@ class TurnClient:
     def handle(self, workflow_id: str) -> WorkflowHandle:
         return self.client.get_workflow_handle(workflow_id)
 
-    async def start(self, workflow_id: str, turn: TurnInput) -> str:
-        """Start the turn's workflow (cook and brainstorm have their own); returns its run id."""
+    async def start(self, workflow_id: str, turn: TurnInput, status: str = "running") -> str:
+        """Start the turn's workflow (cook and brainstorm have their own); returns its run id.
+        ``status`` is the turn's as reserved (``queued`` behind a turn still saving), the
+        ``TurnStatus`` search attribute until the workflow sets its own."""
         kind = "BypassTurnWorkflow" if turn.mode in BYPASS_MODES else "TurnWorkflow"
         handle = await self.client.start_workflow(
             kind,
@@ -113,7 +115,7 @@ class TurnClient:
                 [
                     SearchAttributePair(CONVERSATION_ID, turn.conversation_id),
                     SearchAttributePair(USER_ID, turn.user_id),
-                    SearchAttributePair(TURN_STATUS, "running"),
+                    SearchAttributePair(TURN_STATUS, status),
                 ]
             ),
         )

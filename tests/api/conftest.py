@@ -116,9 +116,9 @@ class RecordingTurnClient(TurnClient):
 
     started: list[str]
 
-    async def start(self, workflow_id, turn):
+    async def start(self, workflow_id, turn, status="running"):
         self.started.append(workflow_id)
-        return await super().start(workflow_id, turn)
+        return await super().start(workflow_id, turn, status)
 
 
 @pytest.fixture(scope="session")

@@ -8,9 +8,11 @@ import json
 from temporalio.api.enums.v1 import EventType
 
 from activities.llm.script_provider import ScriptProvider
+from domain.turn_store import set_turn_status
 from tests.api.conftest import Api
 from tests.workflows.conftest import COMPRESS, SUMMARIZE
 from tests.workflows.script import complete, plan, reply, step, tool, understand
+from workflows.search_attributes import TURN_STATUS
 
 
 def summary(event) -> str:
@@ -63,3 +65,26 @@ async def test_turn_summaries_read_like_the_conversation(api: Api):
         "UserId": str(api.user_id),
         "TurnStatus": "completed",
     }
+
+
+async def test_a_queued_turn_is_listed_as_queued_before_its_workflow_runs(api: Api):
+    """No worker: the search attributes are those the turn was started with."""
+    conversation = await api.conversation()
+    first = (
+        await api.post(f"/v1/conversations/{conversation}/messages", json={"text": "hi"})
+    ).json()
+    await set_turn_status(
+        api.services.sessions,
+        user_id=str(api.user_id),
+        conversation_id=conversation,
+        turn_number=1,
+        status="replied",  # as it is while it saves its state
+    )
+    second = (
+        await api.post(f"/v1/conversations/{conversation}/messages", json={"text": "and eggs"})
+    ).json()
+    statuses = []
+    for turn in (first, second):
+        description = await api.services.turns.handle(turn["workflow_id"]).describe()
+        statuses.append(description.typed_search_attributes.get(TURN_STATUS))
+    assert statuses == ["running", "queued"]
