@@ -257,7 +257,7 @@ async def test_a_database_that_goes_away_mid_request_is_a_503(api: Api, owner_ur
 
 
 class TemporalDown(TurnClient):
-    async def start(self, workflow_id, turn):
+    async def start(self, workflow_id, turn, status="running"):
         raise RPCError("connection refused", RPCStatusCode.UNAVAILABLE, b"")
 
 
