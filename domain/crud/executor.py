@@ -14,7 +14,7 @@ import re
 import uuid
 from typing import Any
 
-from sqlalchemy import Table, delete, func, insert, or_, select, update
+from sqlalchemy import String, Table, delete, func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import DataError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -148,6 +148,8 @@ class CrudExecutor:
             if not rows and (filters or request.or_filters):
                 held = await session.scalar(select(func.count()).select_from(table))
                 notes.append(unmatched(spec.name, held or 0))
+                if held:
+                    notes += await self._elsewhere(session, table, [*filters, *request.or_filters])
             for key in nested:
                 await self._attach_nested(session, spec, key, rows)
             out = await self._to_refs(session, rows, spec.name, registry)
@@ -521,6 +523,34 @@ class CrudExecutor:
         if near:
             note += f"; rows whose name shares a word: {', '.join(repr(n) for n in near)}"
         return note
+
+    @staticmethod
+    async def _elsewhere(session: AsyncSession, table: Table, filters: list[Filter]) -> list[str]:
+        """Notes on the words an empty read's filters looked for that are another column's
+        whole value: "'freezer' is the location of 2 row(s), not their name" (the 1.5B
+        local model looked for the freezer among the inventory's names, found nothing, and
+        told the user the freezer was empty)."""
+        notes = []
+        for flt in filters:
+            word = flt.value.strip("% ").lower() if isinstance(flt.value, str) else ""
+            others = [
+                c
+                for c in table.c
+                if c.name != flt.field and c.name not in HIDDEN and isinstance(c.type, String)
+            ]
+            if not word or not others:
+                continue
+            counts = (
+                await session.execute(
+                    select(*(func.count().filter(func.lower(c) == word) for c in others))
+                )
+            ).one()
+            notes += [
+                f"{word!r} is the {c.name} of {n} row(s), not their {flt.field}"
+                for c, n in zip(others, counts, strict=True)
+                if n
+            ]
+        return notes
 
     # --- shared -------------------------------------------------------------------------------
 

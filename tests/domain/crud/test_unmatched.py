@@ -18,6 +18,27 @@ async def test_a_filtered_read_that_finds_nothing_counts_the_rows_it_left_out(ki
     assert read.notes == ["no row matches the filters; shopping_list holds 2 row(s) in all"]
 
 
+async def test_a_word_looked_for_in_the_wrong_column_is_said_to_be_in_its_own(kitchen: Kitchen):
+    """The 1.5B local model read inventory name ilike "freezer" for "whats in the freezer"
+    and told the user the freezer was empty."""
+    await kitchen.create(
+        "inventory",
+        [
+            {"name": "frozen peas", "location": "freezer"},
+            {"name": "chicken thighs", "location": "Freezer"},
+            {"name": "milk", "location": "fridge"},
+        ],
+    )
+    read = await kitchen.run(DbRead(table="inventory", filters=[f("name", "ilike", "%freezer%")]))
+    assert read.rows == []
+    assert read.notes == [
+        "no row matches the filters; inventory holds 3 row(s) in all",
+        "'freezer' is the location of 2 row(s), not their name",
+    ]
+    nowhere = await kitchen.run(DbRead(table="inventory", filters=[f("name", "=", "pantry")]))
+    assert nowhere.notes[-1] == "no row matches the filters; inventory holds 3 row(s) in all"
+
+
 async def test_only_the_users_own_rows_are_counted(kitchen: Kitchen, executor, other_user):
     await Kitchen(executor, other_user, SessionIdRegistry()).create("tasks", {"title": "theirs"})
     read = await kitchen.run(DbRead(table="tasks", filters=[f("title", "=", "mine")]))
