@@ -124,6 +124,11 @@ PARTS = re.compile(r",\s*|\s+(?:but|and then)\s+")
 """Between the parts of a clause that may each start with a verb ("we have guests on
 saturday, plan something", "show it again but add feta")."""
 ENDS = re.compile(r"[\s.!?;]+$")
+SIGN_OFFS = re.compile(
+    r"(?:[\s,]+(?:please|pls|plz|thanks|thank you|thx|ty|cheers)[\s.!]*)+$", re.IGNORECASE
+)
+"""A clause's closing courtesy ("eggs on the list please", "milk x2 thanks"), which no
+line ends with as its own words."""
 REMINDER = re.compile(r"^remind (?:me|us) (?:to|about)\b")
 """"Remind me to defrost the chicken" asks for a task; "remind me what's in it" does not."""
 
@@ -171,7 +176,7 @@ def _change(message: str) -> tuple[str, tuple[str, ...]] | None:
         return report.group(0).lower(), _report_home(report.group(0))
     for clause in CLAUSES.split(message):
         asks = clause.rstrip().endswith("?")
-        clause = ENDS.sub("", LEAD_INS.sub("", SYMBOLS.sub("", clause.strip())))
+        clause = ENDS.sub("", SIGN_OFFS.sub("", LEAD_INS.sub("", SYMBOLS.sub("", clause.strip()))))
         if LISTING.match(clause.lower()):
             continue
         if REMINDER.match(clause.lower()):

@@ -67,7 +67,9 @@ from domain.intent import (
         ("shopping: milk, eggs", "shopping: m"),
         ("rice used up", "rice used up"),
         ("i'd like dal on tuesday", "i'd like dal on tuesday"),
-        ("fish on friday please", "fish on friday please"),
+        ("fish on friday please", "fish on friday"),
+        ("butter and flour on the shopping list pls", "butter and flour on the shopping list"),
+        ("milk x2 thanks", "milk x2"),
         ("can we have soup on sunday", "have soup on sunday"),
         # other reports and verbs
         ("made the dal", "made the"),
@@ -109,6 +111,8 @@ def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
         "what goes well with fish on friday",
         "i'm off to the shops, what do I need?",
         "i'm done, thanks",
+        "what is on the list please?",
+        "thanks",
         "",
     ],
 )
@@ -131,6 +135,7 @@ def test_questions_and_lookups_are_not(message: str):
         ("we don't like olives", ("preferences",)),
         ("i'd like the dal on tuesday", ("meal_plans",)),
         ("fish on friday please", ("meal_plans", "tasks")),
+        ("eggs on the list please", ("inventory", "shopping")),
         ("defrost the chicken on tuesday", ("meal_plans", "tasks")),
         ("add eggs to the list", ()),  # a verb: it says where itself
         ("what's on my shopping list?", ()),
