@@ -52,6 +52,7 @@ from domain.enforced import (
     hold_act,
     hold_plan,
     hold_understand,
+    reread_note,
     retrievable,
     unchanged,
     unchanged_block,
@@ -297,7 +298,8 @@ class NodeActivities:
 
         result = await plan()
         today = local(request.clock).date() if request.clock else None
-        if (note := ask_again(result.output, request.message, today)) is not None:
+        unsaved = registry.unsaved_refs()
+        if (note := ask_again(result.output, request.message, today, unsaved)) is not None:
             activity.logger.info("think: asked again: %s", note.split("\n", 1)[0])
             try:
                 again = await plan(note)
@@ -376,9 +378,14 @@ class NodeActivities:
 
         result = await decide(request.tool_results)
         known = set(whole.known_refs()) if result.output.artifacts else set()
+        note = None
         if note_text := completion_note(result.output, pending, request.message, known):
-            activity.logger.info("act: completion sent back: %s", note_text)
             note = ToolEntry(tool="step_complete", error=note_text)
+        elif note_text := reread_note(result.output, request.tool_results, step):
+            call = result.output.tool_call
+            note = ToolEntry(tool="db_read", params=call.params if call else None, error=note_text)
+        if note is not None:
+            activity.logger.info("act: %s sent back: %s", note.tool, note.error)
             try:
                 again = await decide([*request.tool_results, note])
             except ApplicationError as error:  # the first answer stands, held below

@@ -39,7 +39,9 @@ so a turn's history records the output as held and older histories replay unchan
   (``writes_unasked``), one that writes recipes and nothing on the meal plan for a
   change on a named day (``unplanned_meal``), and one that changes only other subdomains
   than the one a change said without a verb belongs in (``misplaced_change``: "I bought
-  milk" is the inventory's or the shopping list's).
+  milk" is the inventory's or the shopping list's), and one that generates a recipe for
+  a change that asks for nothing new, with no unsaved recipe to revise
+  (``invents_unasked``: "i'd like the dal on tuesday" names a saved dal).
 - **A meal plan has days** (seed 000: Think asks when what it needs is missing): a plan
   that puts meals in the meal plan for a message that names no day, nor did the user's
   message before it ("make me a meal plan"; ``undated_plan``) asks which days and meals
@@ -97,6 +99,12 @@ so a turn's history records the output as held and older histories replay unchan
   exist; the second answer stands (the write that saves it is refused the same way).
   The 1.5B local model planned dinners on invented recipe refs after a read that found
   no recipes.
+- **A write step writes** (seed 000's act loop: a step's calls make progress): a write
+  step's read that repeats a read the step has made, before any write, can only show
+  the same rows, so it is sent back once in the act activity, told that the step is a
+  write (``reread_note``); the second answer stands (the same read again ends the step,
+  as above). For "butter and flour on the shopping list pls" the 1.5B local model read
+  the empty list twice in its write step, and nothing was added.
 - **An amount is the user's to give** (seed 000: Act asks when a value is missing): an
   update that sets a quantity (not none left) when the user's words, with this turn's
   answers, ask to change an amount and hold no number
@@ -333,13 +341,54 @@ def home_note(think: ThinkOutput, message: str, home: tuple[str, ...]) -> str:
     )
 
 
-def ask_again(think: ThinkOutput, message: str, today: dt.date | None) -> str | None:
+DEFINITE = re.compile(r"\b(?:the|my|our|that|this|these|those)\b", re.IGNORECASE)
+"""Words that point at a thing already there ("the dal", "my lasagna"); without one,
+what the words ask for may well be new ("make me fish tacos", "make a soup")."""
+
+
+def invents_unasked(think: ThinkOutput, message: str, unsaved: Sequence[str]) -> bool:
+    """Whether Think's plan generates a recipe for a change that asks for none: the words
+    ask for a change (``requested_change``) and for nothing new (``requested_content``),
+    point at something already there (``DEFINITE``), and no unsaved recipe is there to
+    revise (``unsaved``: the registry's unsaved refs).
+    "i'd like the dal on tuesday" names a recipe the user has; the 1.5B local model
+    planned a new dal, generated, for the meal plan."""
+    revisable = any(
+        (p := parse_ref(ref)) is not None and p.type_name == "recipe" for ref in unsaved
+    )
+    if think.decision == "clarify" or revisable:
+        return False
+    generates = any(s.step_type == "generate" and s.subdomain == "recipes" for s in think.steps)
+    if not generates or requested_content(message) is not None:
+        return False
+    if not DEFINITE.search(message):
+        return False
+    return requested_change(message) is not None
+
+
+def named_note(think: ThinkOutput) -> str:
+    """What Think is told when its plan invents a recipe nobody asked for
+    (``invents_unasked``)."""
+    return (
+        "The request asks for a change and for no new recipe, and your plan generates "
+        f"one:\n{_plan_lines(think)}\nA dish the words name is most often a recipe the "
+        "user has saved (the kitchen dashboard counts them): a read of recipes by that "
+        "name finds it, and a later step uses what the read found. Answer again: if the "
+        "user asked for a new recipe, give the same plan; if they named one they have, "
+        "read it instead of generating one."
+    )
+
+
+def ask_again(
+    think: ThinkOutput, message: str, today: dt.date | None, unsaved: Sequence[str] = ()
+) -> str | None:
     """Why Think is asked for its plan once more, or None: the plan changes nothing the
     words ask to change (``changes_nothing``), thinks of nothing new they ask for
     (``invents_nothing``), writes for words that only ask to see or know
     (``writes_unasked``), puts no meal on the day they name
-    (``unplanned_meal``), or changes another subdomain than the one the change belongs in
-    (``misplaced_change``)."""
+    (``unplanned_meal``), changes another subdomain than the one the change belongs in
+    (``misplaced_change``), or invents a recipe for a change that asks for none with
+    nothing ``unsaved`` to revise (``invents_unasked``)."""
     if asked := changes_nothing(think, message):
         return replan_note(think, asked)
     if asked := invents_nothing(think, message):
@@ -350,6 +399,8 @@ def ask_again(think: ThinkOutput, message: str, today: dt.date | None) -> str | 
         return meal_plan_note(think, days)
     if home := misplaced_change(think, message):
         return home_note(think, message, home)
+    if invents_unasked(think, message, unsaved):
+        return named_note(think)
     return None
 
 
@@ -557,6 +608,35 @@ def completion_note(
             "this answer), or leave the field empty."
         )
     return None
+
+
+def reread_note(
+    decision: ActDecision, tool_results: Sequence[ToolEntry], step: ThinkStep
+) -> str | None:
+    """Why a write step's read is sent back once (None when it is not): the step has made
+    this very read already and has written nothing, so the read can only show what it
+    showed, and the step is for a write."""
+    call = decision.tool_call
+    if step.step_type != "write" or call is None or call.tool != "db_read":
+        return None
+    if any(t.is_write and not t.failed for t in tool_results):
+        return None
+    key = write_key(call.tool, call.params)
+    made = [
+        t
+        for t in tool_results
+        if t.tool == "db_read" and not t.failed and write_key(t.tool, t.params or {}) == key
+    ]
+    if not made:
+        return None
+    count = made[-1].count if made[-1].count is not None else len(made[-1].rows or [])
+    found = f"it found {count} row(s), shown above" if count else "it found no row"
+    return (
+        f"not run: this step made this exact read already ({found}). This step is a write "
+        f"to {step.subdomain}: send the db_create, db_update or db_delete it is for now (a "
+        "row that is not there yet is added with db_create), or block the step if the "
+        "change cannot be made."
+    )
 
 
 def unchanged_block(refs: Sequence[str], unsaved: Mapping[str, Mapping[str, Any]]) -> ActDecision:

@@ -30,10 +30,13 @@ from domain.enforced import (
     in_data_order,
     invent_note,
     invents_nothing,
+    invents_unasked,
     lookup_note,
     meal_plan_note,
     misplaced_change,
+    named_note,
     replan_note,
+    reread_note,
     retrievable,
     unchanged,
     unchanged_block,
@@ -402,6 +405,41 @@ def test_the_same_read_again_completes_the_step_with_what_it_found():
     assert held.result_summary == "Read 2 row(s) from recipes."
 
 
+def test_a_write_step_that_reads_again_what_it_read_is_sent_back_to_write():
+    """The 1.5B local model, asked to put butter and flour on the list, read the list
+    (empty) in its write step, then sent the same read again."""
+    empty = read_entry(dict(READ.params), table="recipes", count=0, rows=[])
+    again = ActDecision(action="tool_call", tool_call=READ)
+    note = reread_note(again, [empty], step("write", 1))
+    assert note is not None and note.startswith(
+        "not run: this step made this exact read already (it found no row)."
+    )
+    assert "This step is a write to recipes: send the db_create" in note
+    found = read_entry(dict(READ.params), table="recipes", count=2, rows=[{}, {}])
+    assert "it found 2 row(s), shown above" in (reread_note(again, [found], step("write", 1)) or "")
+
+
+@pytest.mark.parametrize(
+    ("kind", "earlier"),
+    [
+        ("read", [read_entry(dict(READ.params), count=0)]),  # a read step: its read stands
+        ("write", []),  # the step's first read
+        ("write", [read_entry({"table": "recipes", "filters": [], "limit": 5}, count=0)]),
+        ("write", [read_entry(dict(READ.params), error="bad filter")]),  # refused: a retry
+        (
+            "write",
+            [
+                read_entry(dict(READ.params), count=0),
+                ToolEntry(tool="db_create", params={"table": "recipes"}, count=1),
+            ],
+        ),  # it has written: reading back is its own business
+    ],
+)
+def test_other_reads_are_not_sent_back(kind: str, earlier: list[ToolEntry]):
+    again = ActDecision(action="tool_call", tool_call=READ)
+    assert reread_note(again, earlier, step(kind, 1)) is None
+
+
 def test_the_same_write_again_completes_the_step_saying_what_it_wrote():
     create = ToolCall(tool="db_create", params={"table": "tasks", "data": [{"title": "Defrost"}]})
     made = ToolEntry(
@@ -744,7 +782,46 @@ def test_a_plan_with_its_meal_plan_or_without_recipes_is_not_asked_for_again(
     think: ThinkOutput, message: str
 ):
     assert unplanned_meal(think, message, FRIDAY) == []
-    assert ask_again(think, message, FRIDAY) is None
+    assert ask_again(think, message, FRIDAY, UNSAVED) is None
+
+
+UNSAVED = ("gen_recipe_1",)
+"""An unsaved recipe: a plan's generate step may be its revision."""
+
+
+DAL_INVENTED = plan(
+    step("read", subdomain="meal_plans"), step("generate", 1), step("write", 2, "meal_plans")
+)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["i'd like the dal on tuesday", "delete the dal from tuesday", "add the lasagna to monday"],
+)
+def test_a_recipe_invented_for_a_change_that_asks_for_none_is_asked_for_again(message: str):
+    assert invents_unasked(DAL_INVENTED, message, ())
+    note = ask_again(DAL_INVENTED, message, FRIDAY)
+    assert note == named_note(DAL_INVENTED)
+    assert "your plan generates one:\n- group 0, read (meal_plans)" in note
+    assert "if they named one they have, read it instead of generating one" in note
+
+
+@pytest.mark.parametrize(
+    ("think", "message", "unsaved"),
+    [
+        (DAL_INVENTED, "i'd like the dal on tuesday", UNSAVED),  # a revision of it
+        (DAL_INVENTED, "suggest a dal for tuesday", ()),  # something new, asked for
+        (DAL_INVENTED, "make a soup for tuesday", ()),  # "a soup": none named yet
+        (DAL_INVENTED, "make me fish tacos on friday", ()),
+        (DAL_INVENTED, "what's on for tuesday?", ()),  # no change asked
+        (plan(step("generate", subdomain="meal_plans")), "plan dinners on monday", ()),
+        (plan(step("read"), step("write", 1, "meal_plans")), "i'd like the dal on tuesday", ()),
+    ],
+)
+def test_a_recipe_generated_when_asked_for_or_revised_is_not_asked_about(
+    think: ThinkOutput, message: str, unsaved: tuple[str, ...]
+):
+    assert not invents_unasked(think, message, unsaved)
 
 
 @pytest.mark.parametrize(

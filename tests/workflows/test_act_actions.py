@@ -441,6 +441,31 @@ async def test_a_recipe_made_up_to_save_when_nothing_was_unsaved_is_not_saved(
     assert "nothing_to_save" in told.user and "'Example Recipe'" in told.user
 
 
+async def test_a_write_step_reading_again_what_it_read_is_sent_back_to_write(
+    turns: Turns, executor
+):
+    """The read is not run twice: Act is told it has the read's answer and that its step
+    is a write, in the same activity, and its second answer adds the rows."""
+    empty = {"table": "shopping_list", "filters": [{"field": "name", "op": "=", "value": "butter"}]}
+    script = turns.script(
+        understand(),
+        plan("Butter on the list", step("Add butter to the shopping list", "write", "shopping")),
+        tool("db_read", **empty),
+        tool("db_read", **empty),
+        tool("db_create", table="shopping_list", data={"name": "butter"}),
+        complete("Added butter"),
+        reply("Butter is on the list."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("butter on the shopping list pls")
+        await handle.result()
+        await keep_history(handle, "reread_sent_back")
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert await kitchen.names("shopping_list") == ["butter"]
+    asked_again = [c for c in script.calls if c.node == "act"][2].user
+    assert "not run: this step made this exact read already (it found no row)" in asked_again
+
+
 async def test_a_write_outside_the_steps_subdomain_is_not_an_answer_the_step_takes(
     turns: Turns, executor
 ):

@@ -240,3 +240,42 @@ async def test_a_plan_that_writes_for_a_question_is_asked_for_again(turns, execu
     assert response.startswith("Nothing is planned for Monday's dinner yet.")
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     assert (await kitchen.run(DbRead(table="meal_plans"))).rows == []
+
+
+async def test_a_recipe_invented_for_a_saved_one_the_words_name_is_asked_for_again(turns, executor):
+    """``domain.enforced.invents_unasked``: "i'd like the dal on tuesday" planned with a
+    new dal generated for the meal plan is shown to Think; its second plan reads the saved
+    dal and plans it, and nothing is invented or proposed."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("recipes", [{"name": "Red Lentil Dal"}])
+    again, response, script = await asked_again(
+        turns,
+        "i'd like the dal on tuesday",
+        understand(),
+        plan(
+            "Dal on Tuesday",
+            step("Generate a new recipe for dal", "generate", "recipes"),
+            step("Put it on Tuesday's meal plan", "write", "meal_plans", group=1),
+        ),
+        plan(
+            "Dal on Tuesday",
+            step("Read the dal recipe by its name", "read", "recipes"),
+            step("Put it on Tuesday's dinner", "write", "meal_plans", group=1),
+        ),
+        tool(
+            "db_read", table="recipes", filters=[{"field": "name", "op": "ilike", "value": "%dal%"}]
+        ),
+        complete("Found Red Lentil Dal"),
+        tool(
+            "db_create",
+            table="meal_plans",
+            data={"date": "2026-12-01", "meal_type": "dinner", "recipe_id": "recipe_1"},
+        ),
+        complete("Planned"),
+        reply("Red Lentil Dal is on Tuesday's dinner."),
+    )
+    assert "The request asks for a change and for no new recipe, and your plan generates" in again
+    assert response.startswith("Red Lentil Dal is on Tuesday's dinner.")
+    assert await kitchen.names("recipes") == ["Red Lentil Dal"]
+    planned = (await kitchen.run(DbRead(table="meal_plans"))).rows
+    assert [(row["meal_type"], row["recipe_id"]) for row in planned] == [("dinner", "recipe_1")]
