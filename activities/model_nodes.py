@@ -57,6 +57,7 @@ from domain.enforced import (
     unchanged,
     unchanged_block,
     undated_plan,
+    unmatched_note,
 )
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
@@ -381,9 +382,12 @@ class NodeActivities:
         note = None
         if note_text := completion_note(result.output, pending, request.message, known):
             note = ToolEntry(tool="step_complete", error=note_text)
-        elif note_text := reread_note(result.output, request.tool_results, step):
+        elif note_text := reread_note(result.output, request.tool_results, step) or unmatched_note(
+            result.output, request.tool_results
+        ):
             call = result.output.tool_call
-            note = ToolEntry(tool="db_read", params=call.params if call else None, error=note_text)
+            tool, params = (call.tool, call.params) if call else ("db_read", None)
+            note = ToolEntry(tool=tool, params=params, error=note_text)
         if note is not None:
             activity.logger.info("act: %s sent back: %s", note.tool, note.error)
             try:

@@ -99,6 +99,10 @@ so a turn's history records the output as held and older histories replay unchan
   exist; the second answer stands (the write that saves it is refused the same way).
   The 1.5B local model planned dinners on invented recipe refs after a read that found
   no recipes.
+- **A write that matched nothing is asked about once**: sent again unchanged, it is sent
+  back in the act activity with its note (what is there: ``unmatched_note``); unchanged
+  a second time, the step is blocked as above. The 1.5B local model sent "chili recipe"
+  twice for "Weeknight Chili".
 - **A write step writes** (seed 000's act loop: a step's calls make progress): a write
   step's read that repeats a read the step has made, before any write, can only show
   the same rows, so it is sent back once in the act activity, told that the step is a
@@ -636,6 +640,32 @@ def reread_note(
         f"to {step.subdomain}: send the db_create, db_update or db_delete it is for now (a "
         "row that is not there yet is added with db_create), or block the step if the "
         "change cannot be made."
+    )
+
+
+def unmatched_note(decision: ActDecision, tool_results: Sequence[ToolEntry]) -> str | None:
+    """Why a write that matched no row is sent back once when it comes again unchanged
+    (None when it is not): it would match nothing again, and its result's note says what
+    is there ("rows whose name shares a word: 'Weeknight Chili'")."""
+    call = decision.tool_call
+    if call is None or call.tool not in WRITE_TOOLS or call.tool == "db_create":
+        return None
+    key = write_key(call.tool, call.params)
+    missed = [
+        t
+        for t in tool_results
+        if t.tool == call.tool
+        and not t.failed
+        and not t.count
+        and write_key(t.tool, t.params or {}) == key
+    ]
+    if not missed:
+        return None
+    said = "; ".join(missed[-1].notes or ["no row matches the filters"])
+    return (
+        f"not run: this exact {call.tool} matched no row a moment ago ({said}). Send it "
+        "again naming the row as it is (the name the note gives, or its ref), or block the "
+        "step if no row is the one the user means."
     )
 
 

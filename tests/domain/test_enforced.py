@@ -42,6 +42,7 @@ from domain.enforced import (
     unchanged_block,
     undated_plan,
     unknown_refs,
+    unmatched_note,
     unplanned_meal,
     writes_unasked,
 )
@@ -983,6 +984,22 @@ def test_a_write_that_matched_nothing_sent_again_blocks_the_step_with_what_is_th
     held = hold_act(again, [missed], ActFacts())
     assert (held.action, held.reason_code) == ("blocked", "nothing_matched")
     assert held.details == note
+    # asked once first, in the act activity, with what is there
+    sent_back = unmatched_note(again, [missed])
+    assert sent_back is not None and sent_back.startswith(
+        f"not run: this exact db_delete matched no row a moment ago ({note})."
+    )
+    assert "naming the row as it is (the name the note gives, or its ref)" in sent_back
+
+
+def test_a_changed_write_or_one_that_matched_rows_is_not_sent_back():
+    params = {"table": "recipes", "filters": [{"field": "name", "op": "=", "value": "chili"}]}
+    delete = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_delete", params=params))
+    done = ToolEntry(tool="db_delete", params=params, table="recipes", count=1, rows=[{}])
+    other = ToolEntry(tool="db_delete", params={**params, "filters": []}, count=0, rows=[])
+    assert unmatched_note(delete, [done]) is None
+    assert unmatched_note(delete, [other]) is None
+    assert unmatched_note(delete, []) is None
 
 
 def test_a_recipe_saved_by_its_gen_ref_and_sent_again_written_out_completes_the_step():

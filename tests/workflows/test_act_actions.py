@@ -466,6 +466,41 @@ async def test_a_write_step_reading_again_what_it_read_is_sent_back_to_write(
     assert "not run: this step made this exact read already (it found no row)" in asked_again
 
 
+async def test_a_write_that_matched_nothing_sent_again_is_sent_back_with_what_is_there(
+    turns: Turns, executor
+):
+    """The 1.5B local model deleted name = "chili recipe" (the row is "Weeknight Chili")
+    and sent the same delete again: it is told what the first one's note said, in the
+    same activity, and its second answer names the row."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("recipes", [{"name": "Weeknight Chili"}, {"name": "Red Lentil Dal"}])
+    missed = {
+        "table": "recipes",
+        "filters": [{"field": "name", "op": "=", "value": "chili recipe"}],
+    }
+    script = turns.script(
+        understand(),
+        plan("Delete the chili", step("Delete the chili recipe", "write", "recipes")),
+        tool("db_delete", **missed),
+        tool("db_delete", **missed),
+        tool(
+            "db_delete",
+            table="recipes",
+            filters=[{"field": "name", "op": "=", "value": "Weeknight Chili"}],
+        ),
+        complete("Deleted Weeknight Chili"),
+        reply("Weeknight Chili is deleted."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("delete the chili recipe")
+        await handle.result()
+        await keep_history(handle, "unmatched_write_sent_back")
+    assert await kitchen.names("recipes") == ["Red Lentil Dal"]
+    asked_again = [c for c in script.calls if c.node == "act"][2].user
+    assert "not run: this exact db_delete matched no row a moment ago" in asked_again
+    assert "rows whose name shares a word: 'Weeknight Chili'" in asked_again
+
+
 async def test_a_write_outside_the_steps_subdomain_is_not_an_answer_the_step_takes(
     turns: Turns, executor
 ):
