@@ -145,16 +145,26 @@ async def test_a_meal_on_a_day_planned_as_a_new_recipe_is_asked_for_again(turns,
     """``domain.enforced.unplanned_meal``: "i'd like the dal on tuesday" planned as a
     recipe is shown to Think with the day; its second plan puts the saved dal on the
     meal plan, and no recipe is created."""
+    first = plan("Dal", step("Create the recipe 'Dal on Tuesday'", "write", "recipes"))
+    again = await dal_asked_again(turns, executor, first)
+    assert "## Your plan, asked again\nThe request names a day" in again
+    assert "- group 0, write (recipes): Create the recipe 'Dal on Tuesday'" in again
+
+
+async def dal_asked_again(turns: Turns, executor, first: dict) -> str:
+    """ "i'd like the dal on tuesday" with a Red Lentil Dal saved, Think's ``first`` plan,
+    and a second that reads the dal and plans it: the second plan runs, the saved dal is
+    on Tuesday's dinner and no recipe is created. Think's second request."""
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     await kitchen.create("recipes", [{"name": "Red Lentil Dal"}])
-    again, response, script = await asked_again(
+    again, response, _ = await asked_again(
         turns,
         "i'd like the dal on tuesday",
         understand(),
-        plan("Dal", step("Create the recipe 'Dal on Tuesday'", "write", "recipes")),
+        first,
         plan(
             "Dal on Tuesday",
-            step("Read the dal recipe", "read", "recipes"),
+            step("Read the dal recipe by its name", "read", "recipes"),
             step("Put it on Tuesday's dinner", "write", "meal_plans", group=1),
         ),
         tool(
@@ -169,12 +179,11 @@ async def test_a_meal_on_a_day_planned_as_a_new_recipe_is_asked_for_again(turns,
         complete("Planned"),
         reply("Red Lentil Dal is on Tuesday's dinner."),
     )
-    assert "## Your plan, asked again\nThe request names a day" in again
-    assert "- group 0, write (recipes): Create the recipe 'Dal on Tuesday'" in again
     assert response.startswith("Red Lentil Dal is on Tuesday's dinner.")
     assert await kitchen.names("recipes") == ["Red Lentil Dal"]
     planned = (await kitchen.run(DbRead(table="meal_plans"))).rows
     assert [(row["meal_type"], row["recipe_id"]) for row in planned] == [("dinner", "recipe_1")]
+    return again
 
 
 async def test_a_purchase_planned_as_a_recipe_is_asked_for_again(turns, executor):
@@ -246,36 +255,10 @@ async def test_a_recipe_invented_for_a_saved_one_the_words_name_is_asked_for_aga
     """``domain.enforced.invents_unasked``: "i'd like the dal on tuesday" planned with a
     new dal generated for the meal plan is shown to Think; its second plan reads the saved
     dal and plans it, and nothing is invented or proposed."""
-    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
-    await kitchen.create("recipes", [{"name": "Red Lentil Dal"}])
-    again, response, script = await asked_again(
-        turns,
-        "i'd like the dal on tuesday",
-        understand(),
-        plan(
-            "Dal on Tuesday",
-            step("Generate a new recipe for dal", "generate", "recipes"),
-            step("Put it on Tuesday's meal plan", "write", "meal_plans", group=1),
-        ),
-        plan(
-            "Dal on Tuesday",
-            step("Read the dal recipe by its name", "read", "recipes"),
-            step("Put it on Tuesday's dinner", "write", "meal_plans", group=1),
-        ),
-        tool(
-            "db_read", table="recipes", filters=[{"field": "name", "op": "ilike", "value": "%dal%"}]
-        ),
-        complete("Found Red Lentil Dal"),
-        tool(
-            "db_create",
-            table="meal_plans",
-            data={"date": "2026-12-01", "meal_type": "dinner", "recipe_id": "recipe_1"},
-        ),
-        complete("Planned"),
-        reply("Red Lentil Dal is on Tuesday's dinner."),
+    first = plan(
+        "Dal on Tuesday",
+        step("Generate a new recipe for dal", "generate", "recipes"),
+        step("Put it on Tuesday's meal plan", "write", "meal_plans", group=1),
     )
+    again = await dal_asked_again(turns, executor, first)
     assert "The request asks for a change and for no new recipe, and your plan generates" in again
-    assert response.startswith("Red Lentil Dal is on Tuesday's dinner.")
-    assert await kitchen.names("recipes") == ["Red Lentil Dal"]
-    planned = (await kitchen.run(DbRead(table="meal_plans"))).rows
-    assert [(row["meal_type"], row["recipe_id"]) for row in planned] == [("dinner", "recipe_1")]
