@@ -354,9 +354,9 @@ def invents_unasked(think: ThinkOutput, message: str, unsaved: Sequence[str]) ->
     """Whether Think's plan generates a recipe for a change that asks for none: the words
     ask for a change (``requested_change``) and for nothing new (``requested_content``),
     point at something already there (``DEFINITE``), and no unsaved recipe is there to
-    revise (``unsaved``: the registry's unsaved refs).
-    "i'd like the dal on tuesday" names a recipe the user has; the 1.5B local model
-    planned a new dal, generated, for the meal plan."""
+    revise (``unsaved``: the registry's unsaved refs). "i'd like the dal on tuesday"
+    names a recipe the user has; the 1.5B local model planned a new dal, generated, for
+    the meal plan."""
     revisable = any(
         (p := parse_ref(ref)) is not None and p.type_name == "recipe" for ref in unsaved
     )
