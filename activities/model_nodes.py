@@ -52,12 +52,11 @@ from domain.enforced import (
     hold_act,
     hold_plan,
     hold_understand,
-    reread_note,
+    repeated_call,
     retrievable,
     unchanged,
     unchanged_block,
     undated_plan,
-    unmatched_note,
 )
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
@@ -379,15 +378,10 @@ class NodeActivities:
 
         result = await decide(request.tool_results)
         known = set(whole.known_refs()) if result.output.artifacts else set()
-        note = None
         if note_text := completion_note(result.output, pending, request.message, known):
             note = ToolEntry(tool="step_complete", error=note_text)
-        elif note_text := reread_note(result.output, request.tool_results, step) or unmatched_note(
-            result.output, request.tool_results
-        ):
-            call = result.output.tool_call
-            tool, params = (call.tool, call.params) if call else ("db_read", None)
-            note = ToolEntry(tool=tool, params=params, error=note_text)
+        else:
+            note = repeated_call(result.output, request.tool_results, step)
         if note is not None:
             activity.logger.info("act: %s sent back: %s", note.tool, note.error)
             try:

@@ -614,6 +614,33 @@ def completion_note(
     return None
 
 
+def repeated_call(
+    decision: ActDecision, tool_results: Sequence[ToolEntry], step: ThinkStep
+) -> ToolEntry | None:
+    """The call Act repeats, answered without being run with why it is sent back
+    (``reread_note``, ``unmatched_note``): shown to Act when it is asked once more. None
+    when the call is not sent back."""
+    call = decision.tool_call
+    if call is None:
+        return None
+    note = reread_note(decision, tool_results, step) or unmatched_note(decision, tool_results)
+    return None if note is None else ToolEntry(tool=call.tool, params=call.params, error=note)
+
+
+def _made_before(call: ToolCall, tool_results: Sequence[ToolEntry]) -> ToolEntry | None:
+    """The step's last call that ran and is the same as ``call`` (whatever the order of
+    its keys)."""
+    key = write_key(call.tool, call.params)
+    return next(
+        (
+            t
+            for t in reversed(tool_results)
+            if t.tool == call.tool and not t.failed and write_key(t.tool, t.params or {}) == key
+        ),
+        None,
+    )
+
+
 def reread_note(
     decision: ActDecision, tool_results: Sequence[ToolEntry], step: ThinkStep
 ) -> str | None:
@@ -625,15 +652,9 @@ def reread_note(
         return None
     if any(t.is_write and not t.failed for t in tool_results):
         return None
-    key = write_key(call.tool, call.params)
-    made = [
-        t
-        for t in tool_results
-        if t.tool == "db_read" and not t.failed and write_key(t.tool, t.params or {}) == key
-    ]
-    if not made:
+    if (made := _made_before(call, tool_results)) is None:
         return None
-    count = made[-1].count if made[-1].count is not None else len(made[-1].rows or [])
+    count = _rows_read(made)
     found = f"it found {count} row(s), shown above" if count else "it found no row"
     return (
         f"not run: this step made this exact read already ({found}). This step is a write "
@@ -650,18 +671,10 @@ def unmatched_note(decision: ActDecision, tool_results: Sequence[ToolEntry]) -> 
     call = decision.tool_call
     if call is None or call.tool not in WRITE_TOOLS or call.tool == "db_create":
         return None
-    key = write_key(call.tool, call.params)
-    missed = [
-        t
-        for t in tool_results
-        if t.tool == call.tool
-        and not t.failed
-        and not t.count
-        and write_key(t.tool, t.params or {}) == key
-    ]
-    if not missed:
+    missed = _made_before(call, tool_results)
+    if missed is None or missed.count:
         return None
-    said = "; ".join(missed[-1].notes or ["no row matches the filters"])
+    said = "; ".join(missed.notes or ["no row matches the filters"])
     return (
         f"not run: this exact {call.tool} matched no row a moment ago ({said}). Send it "
         "again naming the row as it is (the name the note gives, or its ref), or block the "
@@ -803,5 +816,8 @@ def _done(entry: ToolEntry) -> str:
     table = _table(entry)
     if entry.is_write:
         return format_write_confirmation(entry.tool or "", table, entry.rows or [])
-    count = entry.count if entry.count is not None else len(entry.rows or [])
-    return f"Read {count} row(s) from {table}."
+    return f"Read {_rows_read(entry)} row(s) from {table}."
+
+
+def _rows_read(entry: ToolEntry) -> int:
+    return entry.count if entry.count is not None else len(entry.rows or [])

@@ -441,6 +441,16 @@ async def test_a_recipe_made_up_to_save_when_nothing_was_unsaved_is_not_saved(
     assert "nothing_to_save" in told.user and "'Example Recipe'" in told.user
 
 
+async def sent_back(turns: Turns, script, message: str, history: str) -> str:
+    """Run ``message`` (its history kept as ``<history>_sent_back``): the prompt of the
+    Act call that follows the one sent back (the step's third)."""
+    async with turns.worker(script):
+        handle = await turns.start(message)
+        await handle.result()
+        await keep_history(handle, f"{history}_sent_back")
+    return [c for c in script.calls if c.node == "act"][2].user
+
+
 async def test_a_write_step_reading_again_what_it_read_is_sent_back_to_write(
     turns: Turns, executor
 ):
@@ -456,13 +466,9 @@ async def test_a_write_step_reading_again_what_it_read_is_sent_back_to_write(
         complete("Added butter"),
         reply("Butter is on the list."),
     )
-    async with turns.worker(script):
-        handle = await turns.start("butter on the shopping list pls")
-        await handle.result()
-        await keep_history(handle, "reread_sent_back")
+    asked_again = await sent_back(turns, script, "butter on the shopping list pls", "reread")
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     assert await kitchen.names("shopping_list") == ["butter"]
-    asked_again = [c for c in script.calls if c.node == "act"][2].user
     assert "not run: this step made this exact read already (it found no row)" in asked_again
 
 
@@ -491,12 +497,8 @@ async def test_a_write_that_matched_nothing_sent_again_is_sent_back_with_what_is
         complete("Deleted Weeknight Chili"),
         reply("Weeknight Chili is deleted."),
     )
-    async with turns.worker(script):
-        handle = await turns.start("delete the chili recipe")
-        await handle.result()
-        await keep_history(handle, "unmatched_write_sent_back")
+    asked_again = await sent_back(turns, script, "delete the chili recipe", "unmatched_write")
     assert await kitchen.names("recipes") == ["Red Lentil Dal"]
-    asked_again = [c for c in script.calls if c.node == "act"][2].user
     assert "not run: this exact db_delete matched no row a moment ago" in asked_again
     assert "rows whose name shares a word: 'Weeknight Chili'" in asked_again
 
