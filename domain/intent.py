@@ -11,7 +11,8 @@ to defrost the chicken": a task), or reports a change to record
 ("I'm allergic to peanuts", "the milk is gone", "there are 3 onions left"), or jots it
 down as a line ("+ milk", "eggs on the list", "fish on friday"). Questions
 about changes ("what should I add?", "how do I delete a recipe?", "is the milk gone?")
-do not count.
+do not count, nor does a report asked about ("how many eggs have we got", "what have I
+used", "got any milk?").
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ CHANGE_VERBS = frozenset(
     remember note""".split()
 )
 REPORTS = re.compile(
+    r"(?<!\bhave\s)(?<!\bhas\s)(?<!\bhad\s)(?<!\bdid\s)"
     r"\b(?:i|we)(?:'ve| have)?\s+(?:just\s+)?(?:bought|got|used(?: up)?(?! to\b)|finished|ate|"
     r"cooked|made(?=\s+(?:the|some|that|this|our|my)\b)|threw out|ran out of)\b|"
     r"\b(?:ate|eaten|drank|had|used up|finished(?: off)?)\s+(?:all|the last|the rest)\b|"
@@ -44,7 +46,7 @@ TERSE_REPORTS = re.compile(
     r"finished off|finished the|ate the|cooked|made the|ticked off|crossed off|"
     r"(?:almost |nearly |all )?out of|"
     r"(?:running |getting )?low on|running out of|no more|get rid of)\s+\w|"
-    r"^(?:just\s+)?used\s+(?!to\b)\w|^got\s+(?!it\b|that\b|you\b|to\b)\w|"
+    r"^(?:just\s+)?used\s+(?!to\b)\w|^got\s+(?!it\b|that\b|you\b|to\b|any\b)\w|"
     r"^(?:(?:i|we)\s+)?(?:still\s+|also\s+)?need\s+(?!to\b)\w",
     re.IGNORECASE,
 )

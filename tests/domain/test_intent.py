@@ -112,6 +112,12 @@ def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
         "i'm off to the shops, what do I need?",
         "i'm done, thanks",
         "what is on the list please?",
+        # a report asked about, not made
+        "how many eggs have we got",
+        "what have we got in the fridge",
+        "have we got any eggs left",
+        "how much rice have I used this week?",
+        "got any milk?",
         "thanks",
         "",
     ],
