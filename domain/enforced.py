@@ -137,7 +137,7 @@ from domain.intent import (
     requested_change,
     requested_content,
 )
-from domain.kitchen.tables import SUBDOMAINS
+from domain.kitchen.tables import ONE_ROW_TABLES, SUBDOMAINS
 from domain.modes import mode_config
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
 from domain.registry.refs import is_ref, parse_ref
@@ -696,7 +696,8 @@ def unchanged_block(refs: Sequence[str], unsaved: Mapping[str, Mapping[str, Any]
 
 def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFacts) -> ActDecision:
     """Act's decision, as ``step_complete`` when it repeats the step's last call and that
-    call succeeded, or creates again rows the step has created (``SAME_ROW``); as
+    call succeeded, creates again rows the step has created (``SAME_ROW``), or sets
+    values the rows the step has just written already hold (``_holds_already``); as
     ``blocked`` when the repeated call was refused (a read step that read its own tables
     completes with that read instead) or it creates a recipe that nothing in
     the ``facts``' grounds (the words and content the turn can save from) named; as
@@ -709,6 +710,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
         return hold_act(decision.model_copy(update={"tool_call": saving}), tool_results, facts)
     if call.tool == "db_create" and (made := _created_already(call.params, tool_results)):
         return ActDecision(action="step_complete", result_summary=_done(made))
+    if (holding := _holds_already(call.tool, call.params, tool_results)) is not None:
+        return ActDecision(action="step_complete", result_summary=_done(holding))
     if invented := invented_recipe(call.tool, call.params, facts.grounds):
         return ActDecision(
             action="blocked",
@@ -794,6 +797,66 @@ def _created_already(params: dict[str, Any], tool_results: list[ToolEntry]) -> T
         for i in _identities(table, rows)
     }
     return made[-1] if made and all(i in done for i in new) else None
+
+
+def _holds_already(
+    tool: str, params: Mapping[str, Any], tool_results: Sequence[ToolEntry]
+) -> ToolEntry | None:
+    """The step's last successful write of the table when this write would set only values
+    its rows already hold: an update whose every ``filters`` equality picks some of those
+    rows, each holding every value it sets, or, for the one-row profile, a create or
+    update of values it holds. A write that changes nothing after the step has written:
+    the 1.5B local model saved an allergy to the profile, then set the same columns again
+    and again until the step's call limit. Other creates are ``_created_already``'s."""
+    table = params.get("table")
+    if tool == "db_update":
+        changes, filters = params.get("data"), params.get("filters") or []
+    elif tool == "db_create" and table in ONE_ROW_TABLES:
+        changes, filters = _one(params.get("data")), []
+    else:
+        return None
+    if not isinstance(changes, dict) or not changes or params.get("or_filters"):
+        return None
+    last = next(
+        (t for t in reversed(tool_results) if t.is_write and not t.failed and _table(t) == table),
+        None,
+    )
+    if last is None or not last.rows:
+        return None
+    rows = [r for r in last.rows if all(_holds(r, f) for f in filters)]
+    if table not in ONE_ROW_TABLES and (not filters or not rows):
+        return None
+    if rows and all(_same_value(r.get(k), v) for r in rows for k, v in changes.items()):
+        return last
+    return None
+
+
+def _one(data: Any) -> Any:
+    """A one-row create's row (a list of one, or the row)."""
+    return data[0] if isinstance(data, list) and len(data) == 1 else data
+
+
+def _holds(row: Mapping[str, Any], condition: Any) -> bool:
+    """Whether ``row`` meets an equality filter (any other filter: not known here)."""
+    if not isinstance(condition, Mapping) or condition.get("op") not in ("=", "eq", "=="):
+        return False
+    return _same_value(row.get(str(condition.get("field"))), condition.get("value"))
+
+
+def _same_value(held: Any, value: Any) -> bool:
+    """Equal as the kitchen keeps them: text ignoring case and outer spaces, numbers by
+    value, lists as sets of such."""
+    if isinstance(held, list) and isinstance(value, list):
+        return sorted(map(_plain, held)) == sorted(map(_plain, value))
+    return _plain(held) == _plain(value)
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int | float):
+        return repr(float(value))
+    return str(value).strip().casefold()
 
 
 def _read_its_own(tool_results: Sequence[ToolEntry], step: ThinkStep | None) -> ToolEntry | None:

@@ -535,6 +535,90 @@ def test_a_create_with_a_row_the_step_has_not_created_runs(again):
     assert hold_act(decision, [created], ActFacts()) == decision
 
 
+PROFILE = {"id": "pref_1", "allergies": ["peanuts"], "disliked_ingredients": ["Peanuts"]}
+SAVED = ToolEntry(
+    tool="db_create",
+    params={"table": "preferences", "data": [{"allergies": ["peanuts"]}]},
+    table="preferences",
+    count=1,
+    rows=[PROFILE],
+)
+CHICKPEAS = {"id": "inv_1", "name": "chickpeas", "quantity": 2, "location": "pantry"}
+ADDED = ToolEntry(
+    tool="db_create",
+    params={"table": "inventory", "data": [{"name": "chickpeas"}]},
+    table="inventory",
+    count=1,
+    rows=[CHICKPEAS],
+)
+BY_NAME = [{"field": "name", "op": "=", "value": "Chickpeas"}]
+
+
+@pytest.mark.parametrize(
+    ("tool", "params", "written"),
+    [
+        (  # the 1.5B local model: the allergy saved, then the same columns set again
+            "db_update",
+            {"table": "preferences", "data": {"disliked_ingredients": ["peanuts"]}},
+            SAVED,
+        ),
+        (
+            "db_create",
+            {
+                "table": "preferences",
+                "data": [{"allergies": ["Peanuts"], "disliked_ingredients": ["peanuts"]}],
+            },
+            SAVED,
+        ),
+        (
+            "db_update",
+            {"table": "inventory", "filters": BY_NAME, "data": {"location": "Pantry "}},
+            ADDED,
+        ),
+    ],
+    ids=["profile-update", "profile-create", "rows-it-wrote"],
+)
+def test_a_write_of_values_the_rows_just_written_hold_completes_the_step(tool, params, written):
+    call = ToolCall(tool=tool, params=params)
+    held = hold_act(ActDecision(action="tool_call", tool_call=call), [written], ActFacts())
+    assert held.action == "step_complete" and held.result_summary
+
+
+@pytest.mark.parametrize(
+    ("params", "earlier"),
+    [
+        ({"table": "inventory", "filters": BY_NAME, "data": {"quantity": 4}}, [ADDED]),
+        (  # rows the step did not write
+            {
+                "table": "inventory",
+                "filters": [{"field": "name", "op": "=", "value": "rice"}],
+                "data": {"location": "pantry"},
+            },
+            [ADDED],
+        ),
+        (  # a filter this check cannot evaluate
+            {
+                "table": "inventory",
+                "filters": [{"field": "quantity", "op": ">", "value": 1}],
+                "data": {"location": "pantry"},
+            },
+            [ADDED],
+        ),
+        ({"table": "inventory", "data": {"location": "pantry"}}, [ADDED]),  # every row
+        ({"table": "inventory", "filters": BY_NAME, "data": {"location": "pantry"}}, []),
+        (  # read, not written
+            {"table": "inventory", "filters": BY_NAME, "data": {"location": "pantry"}},
+            [read_entry({"table": "inventory"}, table="inventory", count=1, rows=[CHICKPEAS])],
+        ),
+        ({"table": "preferences", "data": {"allergies": ["peanuts", "sesame"]}}, [SAVED]),
+    ],
+    ids=["other-value", "other-rows", "other-filter", "no-filter", "first", "read", "more"],
+)
+def test_a_write_that_changes_what_the_step_wrote_or_other_rows_runs(params, earlier):
+    decision = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_update", params=params))
+    assert hold_act(decision, earlier, ActFacts()) == decision
+
+
 def test_rows_sent_without_their_refs_after_a_refused_create_are_the_retry():
     refused = ToolEntry(
         tool="db_create", params={"table": "meal_plans", "data": MEALS}, error="gen_meal_9?"
