@@ -162,6 +162,55 @@ async def test_thinks_examples_are_the_librarys_unless_set_and_are_recorded_with
     assert abstract.template == "think+think_patterns"
 
 
+def moved(where: str) -> dict:
+    step = {"description": where, "step_type": "write", "subdomain": "inventory", "group": 0}
+    return {"goal": where, "outcome": {"decision": "plan_direct", "steps": [step]}}
+
+
+async def test_a_plan_that_copies_an_examples_items_is_asked_for_again_without_examples(
+    sessions, user
+):
+    """Shown "move the chicken breasts from the fridge to the freezer", the 1.5B local
+    model planned for chicken breasts in a kitchen of chicken thighs. Asked again, Think is
+    told which words it borrowed and shown the abstract patterns instead."""
+    script = ScriptProvider.from_responses(
+        [
+            {"node": "think", "output": moved("Set the chicken breasts row's location to freezer")},
+            {"node": "think", "output": moved("Set the chicken row's location to freezer")},
+        ]
+    )
+    ref = await saved(sessions, user, history_words=1)
+    think = ThinkRequest(
+        message="chickens in the freezer now",
+        mode="plan",
+        understand=UnderstandOutput(),
+        state_ref=ref,
+    )
+    result = await ActivityEnvironment().run(nodes(script, sessions).think, think)
+    first, again = script.calls
+    assert '- "move the chicken breasts from the fridge to the freezer" →' in first.system
+    assert "## Your plan, asked again\nYour plan says 'breasts'" in again.user
+    assert load("think_patterns").text.strip() in again.system
+    assert "chicken breasts" not in again.system
+    assert result.output.steps[0].description == "Set the chicken row's location to freezer"
+    assert result.template == "think+think_patterns"
+
+
+async def test_a_plan_in_the_users_own_words_is_not_asked_again(sessions, user):
+    script = ScriptProvider.from_responses(
+        [{"node": "think", "output": moved("Set the chicken row's location to freezer")}]
+    )
+    ref = await saved(sessions, user, history_words=1)
+    think = ThinkRequest(
+        message="chickens in the freezer now",
+        mode="plan",
+        understand=UnderstandOutput(),
+        state_ref=ref,
+    )
+    result = await ActivityEnvironment().run(nodes(script, sessions).think, think)
+    assert len(script.calls) == 1 and result.template == "think+think_library"
+
+
 async def test_act_is_offered_only_the_earlier_steps_it_has_not_retrieved(sessions, user):
     """A step that fetched step 0 already is offered step 1 only; with both fetched,
     retrieve_step is not in the answer it may give."""
