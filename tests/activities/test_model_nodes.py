@@ -9,7 +9,7 @@ from temporalio.testing import ActivityEnvironment
 from activities.llm.gateway import LlmGateway
 from activities.llm.script_provider import ScriptProvider
 from activities.model_nodes import NodeActivities
-from activities.payloads import ActRequest, StateRef, ThinkRequest, UnderstandRequest
+from activities.payloads import ActRequest, StateRef, ThinkRequest, ThinkResult, UnderstandRequest
 from activities.saved_state import SavedStates
 from domain.conversation import ConversationState, TurnRecord
 from domain.modes import MODES, mode_config
@@ -162,9 +162,19 @@ async def test_thinks_examples_are_the_librarys_unless_set_and_are_recorded_with
     assert abstract.template == "think+think_patterns"
 
 
-def moved(where: str) -> dict:
-    step = {"description": where, "step_type": "write", "subdomain": "inventory", "group": 0}
-    return {"goal": where, "outcome": {"decision": "plan_direct", "steps": [step]}}
+async def moved(sessions, user, *plans: str) -> tuple[ScriptProvider, ThinkResult]:
+    """Think's answers to "chickens in the freezer now", one plan of one write each."""
+
+    def answer(where: str) -> dict:
+        step = {"description": where, "step_type": "write", "subdomain": "inventory", "group": 0}
+        outcome = {"decision": "plan_direct", "steps": [step]}
+        return {"node": "think", "output": {"goal": where, "outcome": outcome}}
+
+    script = ScriptProvider.from_responses([answer(p) for p in plans])
+    ref = await saved(sessions, user, history_words=1)
+    message = "chickens in the freezer now"
+    think = ThinkRequest(message=message, mode="plan", understand=UnderstandOutput(), state_ref=ref)
+    return script, await ActivityEnvironment().run(nodes(script, sessions).think, think)
 
 
 async def test_a_plan_that_copies_an_examples_items_is_asked_for_again_without_examples(
@@ -173,20 +183,12 @@ async def test_a_plan_that_copies_an_examples_items_is_asked_for_again_without_e
     """Shown "move the chicken breasts from the fridge to the freezer", the 1.5B local
     model planned for chicken breasts in a kitchen of chicken thighs. Asked again, Think is
     told which words it borrowed and shown the abstract patterns instead."""
-    script = ScriptProvider.from_responses(
-        [
-            {"node": "think", "output": moved("Set the chicken breasts row's location to freezer")},
-            {"node": "think", "output": moved("Set the chicken row's location to freezer")},
-        ]
+    script, result = await moved(
+        sessions,
+        user,
+        "Set the chicken breasts row's location to freezer",
+        "Set the chicken row's location to freezer",
     )
-    ref = await saved(sessions, user, history_words=1)
-    think = ThinkRequest(
-        message="chickens in the freezer now",
-        mode="plan",
-        understand=UnderstandOutput(),
-        state_ref=ref,
-    )
-    result = await ActivityEnvironment().run(nodes(script, sessions).think, think)
     first, again = script.calls
     assert '- "move the chicken breasts from the fridge to the freezer" →' in first.system
     assert "## Your plan, asked again\nYour plan says 'breasts'" in again.user
@@ -197,17 +199,7 @@ async def test_a_plan_that_copies_an_examples_items_is_asked_for_again_without_e
 
 
 async def test_a_plan_in_the_users_own_words_is_not_asked_again(sessions, user):
-    script = ScriptProvider.from_responses(
-        [{"node": "think", "output": moved("Set the chicken row's location to freezer")}]
-    )
-    ref = await saved(sessions, user, history_words=1)
-    think = ThinkRequest(
-        message="chickens in the freezer now",
-        mode="plan",
-        understand=UnderstandOutput(),
-        state_ref=ref,
-    )
-    result = await ActivityEnvironment().run(nodes(script, sessions).think, think)
+    script, result = await moved(sessions, user, "Set the chicken row's location to freezer")
     assert len(script.calls) == 1 and result.template == "think+think_library"
 
 
