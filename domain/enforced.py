@@ -74,7 +74,10 @@ so a turn's history records the output as held and older histories replay unchan
   works.)
 - **A step creates a row once**: a create of rows the step has already created (the same
   rows by the table's identity columns, ``SAME_ROW``, whatever their refs or other
-  columns) ends the step the same way; sent again, they would be created twice.
+  columns) ends the step the same way; sent again, they would be created twice. So
+  does a write that sets only values the rows the step has just written already hold
+  (``_holds_already``): the 1.5B local model saved a peanut allergy to the profile, then
+  set the same columns again, three calls, until the step's call limit.
 - **A saved recipe comes from somewhere** (seed 003: generated content is saved by its
   ``gen_`` ref once the user asks): a recipe created inline whose name shares no word with
   what the user said, the last turns, a handoff or unsaved generated content
