@@ -33,9 +33,9 @@ from domain.execution_summary import (
     stopped_step,
     warnings,
 )
-from domain.formatters import format_done, format_write_confirmation
+from domain.formatters import format_done, format_quick_result, format_write_confirmation
 from domain.kitchen.entities import BY_TABLE, compute_label
-from domain.kitchen.tables import schema_for_subdomain
+from domain.kitchen.tables import TABLES, schema_for_subdomain
 from domain.mentions import plain_text
 from domain.nodes import ThinkStep, UnderstandOutput
 from domain.registry import SessionIdRegistry
@@ -424,11 +424,43 @@ def _format_step_result(
         if writes_said and tool.tool in WRITE_TOOLS and tool.error is None:
             said = format_write_confirmation(tool.tool, tool.table or "", tool.rows or [])
             parts.append(f"tool result: {said}")
+        elif writes_said and tool.tool == "db_read" and tool.error is None:
+            parts.append(f"tool result: {read_said(tool)}")
         else:
             parts.append(f"tool result: {_json(tool.as_dict())}")
     if result.note:
         parts.append(f"note: {result.note}")
     return "\n".join(parts)
+
+
+def read_said(read: ToolEntry) -> str:
+    """A read as Reply is shown it: what was asked for, what was found as the user would
+    read it (``format_quick_result``: a meal plan's day, meal and recipe, not its refs),
+    then the rows themselves and the read's notes. The 1.5B local model, sent the read as
+    the executor's JSON (its query's columns, order and limit first, the recipe as
+    ``_recipe_id_label`` beside a ref), answered "I don't have any information about
+    what's for dinner tomorrow" for a read that found the chili; sent this, it named it."""
+    params = read.params or {}
+    table = read.table or str(params.get("table") or "")
+    rows = read.rows or []
+    filters = [*(params.get("filters") or []), *(params.get("or_filters") or [])]
+    said = " and ".join(
+        f"{f.get('field')} {f.get('op')} {_value(f.get('value'))}"
+        for f in filters
+        if isinstance(f, dict)
+    )
+    subdomain = TABLES[table].subdomain if table in TABLES else table
+    found = format_quick_result(subdomain, table, rows, filtered=bool(filters))
+    count = read.count if read.count is not None else len(rows)
+    parts = [f"read {table}{f' where {said}' if said else ''}: {found or f'{count} row(s)'}"]
+    if rows:
+        parts.append(f"rows: {_json(rows)}")
+    parts += [f"note: {note}" for note in read.notes or []]
+    return "\n".join(parts)
+
+
+def _value(value: Any) -> str:
+    return value if isinstance(value, str) else _json(value)
 
 
 def _unforgotten(result: StepResult, known: set[str]) -> StepResult:
@@ -596,7 +628,9 @@ def reply_context(
     if blocked is not None:
         stopped = stopped_step(blocked, plan)
         outcome.append(_format_step_result(stopped, full=True, writes_said=True))
-    if quick_result is not None:
+    if quick_result is not None and quick_result.tool == "db_read" and not quick_result.failed:
+        outcome.append(f"Quick read result: {read_said(quick_result)}")
+    elif quick_result is not None:
         outcome.append(f"Quick read result: {_json(quick_result.as_dict())}")
     outcome.append(format_done(written))
     generated = registry.get_truly_pending_artifacts()

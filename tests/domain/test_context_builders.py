@@ -362,6 +362,72 @@ def test_reply_is_told_a_write_by_its_sentence_and_a_failed_one_with_its_error()
     assert "no rows match: name = 'kale'" in text and '"tool": "db_update"' in text
 
 
+CHILI_NIGHT = {
+    "id": "meal_1",
+    "date": "2026-11-29",
+    "meal_type": "dinner",
+    "recipe_id": "recipe_1",
+    "_recipe_id_label": "Weeknight Chili",
+}
+ON_SUNDAY = {
+    "table": "meal_plans",
+    "filters": [{"field": "date", "op": "=", "value": "2026-11-29"}],
+    "columns": ["id", "date", "meal_type", "recipe_id"],
+    "limit": 1,
+    "order_by": "date",
+}
+
+
+def read_step(*reads: ToolEntry) -> StepResult:
+    return StepResult(
+        step_index=0,
+        description="Read tomorrow's dinner",
+        step_type="read",
+        subdomain="meal_plans",
+        tool_results=list(reads),
+    )
+
+
+def test_reply_is_shown_a_read_as_what_it_asked_and_found_then_its_rows():
+    """The 1.5B local model, sent the read as the executor's JSON (its query's columns,
+    order and limit first, the recipe beside a ref), said it had no information about
+    tomorrow's dinner; sent what was found as a user reads it, it named the chili."""
+    state, registry = kitchen_session()
+    found = ToolEntry(
+        tool="db_read", params=ON_SUNDAY, table="meal_plans", count=1, rows=[CHILI_NIGHT]
+    )
+    text = reply_for(
+        state, registry, message="whats for dinner tomorrow", step_results=[read_step(found)]
+    )
+    assert (
+        "tool result: read meal_plans where date = 2026-11-29: 1 planned meal:\n"
+        "- Sun 2026-11-29 · Dinner: Weeknight Chili\nrows: [{" in text
+    )
+    assert '"columns"' not in text and '"order_by"' not in text
+
+
+def test_reply_is_told_a_read_found_nothing_and_the_reads_notes():
+    state, registry = kitchen_session()
+    empty = ToolEntry(
+        tool="db_read",
+        params={
+            "table": "inventory",
+            "filters": [{"field": "name", "op": "=", "value": "freezer"}],
+        },
+        table="inventory",
+        count=0,
+        rows=[],
+        notes=["'freezer' is the location of 2 row(s), not their name"],
+    )
+    quick = reply_for(state, registry, message="whats in the freezer", quick_result=empty)
+    assert (
+        "Quick read result: read inventory where name = freezer: "
+        "I couldn't find anything matching in your inventory." in quick
+    )
+    assert "rows:" not in quick
+    assert "\nnote: 'freezer' is the location of 2 row(s), not their name" in quick
+
+
 def test_generate_and_analyze_steps_see_unsaved_content_in_full_to_revise_it():
     for step_type in ("generate", "analyze"):
         text = act_text((step_type,), 0)
