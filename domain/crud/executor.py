@@ -149,7 +149,9 @@ class CrudExecutor:
                 held = await session.scalar(select(func.count()).select_from(table))
                 notes.append(unmatched(spec.name, held or 0))
                 if held:
-                    notes += await self._elsewhere(session, table, [*filters, *request.or_filters])
+                    looked = [*filters, *request.or_filters]
+                    notes += await self._elsewhere(session, table, looked)
+                    notes += await _named_alike(session, table, looked)
             for key in nested:
                 await self._attach_nested(session, spec, key, rows)
             out = await self._to_refs(session, rows, spec.name, registry)
@@ -509,17 +511,7 @@ class CrudExecutor:
         note = f"no row matches the filters, so nothing was {action}; " + held_rows(
             table_name, held
         )
-        words = {
-            w
-            for f in [*request.filters, *request.or_filters]
-            if f.field == "name" and isinstance(f.value, str)
-            for w in re.findall(r"[a-z]{3,}", f.value.lower())
-        }
-        if not words or "name" not in table.c:
-            return note
-        like = or_(*(table.c.name.ilike(f"%{w}%") for w in sorted(words)))
-        query = select(table.c.name).where(like).order_by(table.c.name).limit(NEAR_NAMES)
-        near = [row.name for row in (await session.execute(query)).all()]
+        near = await _near_names(session, table, [*request.filters, *request.or_filters])
         if near:
             note += f"; rows whose name shares a word: {', '.join(repr(n) for n in near)}"
         return note
@@ -611,6 +603,54 @@ class CrudExecutor:
         return labels
 
 
+def _name_words(filters: list[Filter]) -> list[str]:
+    """The words of the names the filters give, each without a plural ending ("lentils"
+    is ``lentil``, "tomatoes" ``tomato``), so a row's singular is found too."""
+    words = {
+        re.sub(r"(?<=[a-z]{3})e?s$", "", w)
+        for f in filters
+        if f.field == "name" and isinstance(f.value, str)
+        for w in re.findall(r"[a-z]{3,}", f.value.lower())
+    }
+    return sorted(words)
+
+
+async def _near_names(session: AsyncSession, table: Table, filters: list[Filter]) -> list[str]:
+    """The names of the rows whose name shares a word with a name the filters give."""
+    words = _name_words(filters)
+    if not words or "name" not in table.c:
+        return []
+    like = or_(*(table.c.name.ilike(f"%{w}%") for w in words))
+    query = select(table.c.name).where(like).order_by(table.c.name).limit(NEAR_NAMES)
+    return [row.name for row in (await session.execute(query)).all()]
+
+
+async def _named_alike(session: AsyncSession, table: Table, filters: list[Filter]) -> list[str]:
+    """Notes on an empty read by name: the rows whose name shares a word with it, and, for
+    recipes, those with an ingredient that does. The 1.5B local model read recipes by
+    name ilike "lentils" for "any recipes with lentils?", found nothing beside a Red
+    Lentil Dal made of red lentils, and said there were none."""
+    notes = []
+    if near := await _near_names(session, table, filters):
+        notes.append(f"rows whose name shares a word: {', '.join(repr(n) for n in near)}")
+    words = _name_words(filters)
+    if table.name != "recipes" or not words:
+        return notes
+    parts = _table("recipe_ingredients")
+    query = (
+        select(table.c.name)
+        .join(parts, parts.c.recipe_id == table.c.id)
+        .where(or_(*(parts.c.name.ilike(f"%{w}%") for w in words)))
+        .group_by(table.c.name)
+        .order_by(table.c.name)
+        .limit(NEAR_NAMES)
+    )
+    if made := [row.name for row in (await session.execute(query)).all()]:
+        named = ", ".join(repr(n) for n in made)
+        notes.append(f"recipes with an ingredient that shares a word: {named}")
+    return notes
+
+
 def _parent_fk(parent: str, child: str) -> str:
     """The child's FK column that points at its parent (``recipe_ingredients.recipe_id``)."""
     parent_type = BY_TABLE[parent].type_name
@@ -618,7 +658,7 @@ def _parent_fk(parent: str, child: str) -> str:
 
 
 NEAR_NAMES = 10
-"""At most this many names in the note on a write that matched nothing."""
+"""At most this many names in the note on a write or a read by name that matched nothing."""
 
 
 def left_out(spec: TableSpec, unknown: list[str]) -> str:

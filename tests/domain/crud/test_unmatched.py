@@ -39,6 +39,37 @@ async def test_a_word_looked_for_in_the_wrong_column_is_said_to_be_in_its_own(ki
     assert nowhere.notes[-1] == "no row matches the filters; inventory holds 3 row(s) in all"
 
 
+async def test_a_read_by_a_name_that_finds_nothing_names_the_rows_that_share_a_word(
+    kitchen: Kitchen,
+):
+    """The 1.5B local model read recipes by name ilike "lentils" for "any recipes with
+    lentils?", found nothing beside a Red Lentil Dal made of red lentils, and said there
+    were none: a plural is matched as its singular, and a recipe by its ingredients."""
+    await kitchen.create(
+        "recipes",
+        [
+            {"name": "Red Lentil Dal", "recipe_ingredients": [{"name": "red lentils"}]},
+            {"name": "Weeknight Chili", "recipe_ingredients": [{"name": "kidney beans"}]},
+            {"name": "Tomato Soup", "recipe_ingredients": [{"name": "tomatoes"}]},
+        ],
+    )
+    lentils = await kitchen.run(DbRead(table="recipes", filters=[f("name", "ilike", "lentils")]))
+    assert lentils.rows == [] and lentils.notes == [
+        "no row matches the filters; recipes holds 3 row(s) in all",
+        "rows whose name shares a word: 'Red Lentil Dal'",
+        "recipes with an ingredient that shares a word: 'Red Lentil Dal'",
+    ]
+    beans = await kitchen.run(DbRead(table="recipes", filters=[f("name", "=", "beans")]))
+    assert beans.notes[1:] == ["recipes with an ingredient that shares a word: 'Weeknight Chili'"]
+    tomatoes = await kitchen.run(DbRead(table="recipes", filters=[f("name", "=", "tomatoes")]))
+    assert tomatoes.notes[1:] == [
+        "rows whose name shares a word: 'Tomato Soup'",
+        "recipes with an ingredient that shares a word: 'Tomato Soup'",
+    ]
+    milk = await kitchen.run(DbRead(table="recipes", filters=[f("name", "=", "milk")]))
+    assert milk.notes == ["no row matches the filters; recipes holds 3 row(s) in all"]
+
+
 async def test_only_the_users_own_rows_are_counted(kitchen: Kitchen, executor, other_user):
     await Kitchen(executor, other_user, SessionIdRegistry()).create("tasks", {"title": "theirs"})
     read = await kitchen.run(DbRead(table="tasks", filters=[f("title", "=", "mine")]))
