@@ -199,6 +199,8 @@ def _rows(check: RowCheck, kitchen: Kitchen) -> Check:
         return _check(f"no {name}", not matched, f"{len(matched)} row(s) match")
     if check.count is not None and len(matched) != check.count:
         return _check(name, False, f"{len(matched)} row(s) match, expected {check.count}")
+    if check.count == 0:
+        return _check(name, True, "")
     if not matched:
         names = [r.get("name") or r.get("title") or r.get("date") for r in rows]
         return _check(name, False, f"no row matches; {check.table} holds {names[:12]}")

@@ -172,3 +172,13 @@ def test_a_session_is_open_while_cook_or_brainstorm_goes_on():
 def test_a_reply_pattern_that_does_not_compile_does_not_load():
     with pytest.raises(ValueError, match="reply pattern"):
         Expect.model_validate({"reply": {"matches": ["(unclosed"]}})
+
+
+def test_a_count_of_none_passes_when_no_row_matches_as_absent_does():
+    """``count = 0`` failed with "no row matches" when no row matched: it reads as none."""
+    kitchen = {"shopping_list": [{"name": "olive oil"}, {"name": "bananas"}]}
+    for gone in ({"count": 0}, {"absent": True}):
+        rows = [{"table": "shopping_list", "like": {"name": "milk"}, **gone}]
+        assert failed({"rows": rows}, kitchen=kitchen) == []
+        still = {"shopping_list": [*kitchen["shopping_list"], {"name": "milk"}]}
+        assert len(failed({"rows": rows}, kitchen=still)) == 1
