@@ -245,22 +245,27 @@ plan's own vocabulary."""
 
 def borrowed(think: ThinkOutput, message: str, told: str, mode: str | None = None) -> list[str]:
     """The words of Think's answer (its goal, steps, proposal and questions) that only
-    the library's requests shown for ``message`` say (``pick``): in one of their
-    requests, and in nothing else Think was ``told`` (its context, the request among it),
-    nor in Think's prompt without its examples, nor in the tables' words (``SCHEMA``). A
-    plan with another user's items, places or limits in it ("chicken breasts" in a kitchen
-    of chicken thighs, "the work week", "mostly from the inventory") has
-    copied them from an example. Empty when no entry was shown."""
+    the library's requests shown for ``message`` say (``pick``), each next to a word of
+    the message: the user's item renamed as an example's ("chicken breasts" for
+    "chickens" in a kitchen of chicken thighs, "dairy" among the things expiring). Only
+    in an entry's request, in nothing else Think was ``told`` (its context, the request
+    among it), nor in Think's prompt without its examples, nor in the tables' words
+    (``SCHEMA``). A copied word that qualifies nothing the user said ("mostly from the
+    inventory") is left alone: asked again for it, the 1.5B local model planned worse.
+    Empty when no entry was shown."""
     shown = pick(message, parse_library(load(LIBRARY).text))
     theirs = {stem(w) for entry in shown for w in words(entry.request)}
     known = {stem(w) for w in words(f"{message}\n{told}\n{_think(mode, '').text}\n{SCHEMA}")}
+    said = {s for s in content_stems(message) if s[0] != "<"}
     found: list[str] = []
     plan = [think.goal, *(s.description for s in think.steps), think.proposal_message or ""]
-    for word in words("\n".join([*plan, *think.clarification_questions])):
-        if word in _STOP or word in _UNITS or word in PLAIN or word[0] == "<" or word in found:
-            continue
-        if stem(word) in theirs and stem(word) not in known:
-            found.append(word)
+    for text in [*plan, *think.clarification_questions]:
+        meant = [w for w in words(text) if w not in _STOP and w not in _UNITS]
+        for i, word in enumerate(meant):  # a number or a day stays, between words
+            if word in PLAIN or word in found or stem(word) not in theirs - known:
+                continue
+            if said & {stem(w) for w in meant[max(i - 1, 0) : i + 2]}:
+                found.append(word)
     return found
 
 
