@@ -60,13 +60,7 @@ from domain.enforced import (
 )
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
-from domain.plan_examples import (
-    DEFAULT_EXAMPLES,
-    ExampleSet,
-    borrowed,
-    borrowed_note,
-    think_prompt,
-)
+from domain.plan_examples import DEFAULT_EXAMPLES, ExampleSet, think_prompt
 from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
 from domain.registry import RegistryDelta, SessionIdRegistry
 from domain.step_checks import refs_claimed
@@ -272,15 +266,14 @@ class NodeActivities:
         """Think's plan, held to the rules (``domain.enforced.hold_plan``); a plan that
         changes nothing for a request that asks for a change, or puts no meal on the day
         the words name, is asked for once more (``ask_again``), in this activity, so the
-        history holds the plan that stands; so is a plan that copies the words of a
-        library entry shown to it (``borrowed``), this time with the abstract patterns.
-        When that second call fails, the first plan stands."""
+        history holds the plan that stands. When that second call fails, the first plan
+        stands."""
         config = mode_config(request.mode)
         prompt = think_prompt(request.mode, self.think_examples, request.message, request.clock)
         state, registry, _ = await self._state(request.state_ref)  # read once, for both calls
 
-        def told(prompt: RenderedPrompt, replan: str | None = None) -> Fitted:
-            return context.think_context(
+        async def plan(replan: str | None = None) -> ThinkResult:
+            user = context.think_context(
                 request.message,
                 request.understand,
                 state,
@@ -291,8 +284,6 @@ class NodeActivities:
                 clock=request.clock,
                 replan=replan,
             )
-
-        async def plan(prompt: RenderedPrompt, user: Fitted) -> ThinkResult:
             output, call = await call_node(
                 self.gateway,
                 "think",
@@ -305,20 +296,13 @@ class NodeActivities:
             )
             return _result(ThinkResult, output, call)
 
-        first = told(prompt)
-        result = await plan(prompt, first)
+        result = await plan()
         today = local(request.clock).date() if request.clock else None
         unsaved = registry.unsaved_refs()
-        note = ask_again(result.output, request.message, today, unsaved)
-        if self.think_examples == "library" and (
-            copied := borrowed(result.output, request.message, first.text, request.mode)
-        ):  # asked again without the entries it copied from: the abstract patterns
-            note = "\n\n".join(n for n in (note, borrowed_note(copied)) if n)
-            prompt = think_prompt(request.mode, "abstract", request.message, request.clock)
-        if note is not None:
+        if (note := ask_again(result.output, request.message, today, unsaved)) is not None:
             activity.logger.info("think: asked again: %s", note.split("\n", 1)[0])
             try:
-                again = await plan(prompt, told(prompt, note))
+                again = await plan(note)
             except ApplicationError as error:  # the first plan stands; Reply says so
                 activity.logger.warning("think asked again failed (%s): first plan kept", error)
             else:

@@ -29,9 +29,7 @@ from typing import Literal
 
 from domain.clock import DAY_TOKEN, Clock, local, named_day
 from domain.intent import requested_change
-from domain.kitchen.tables import ENUMS, TABLES
 from domain.modes import DEFAULT_MODE, mode_config
-from domain.nodes import ThinkOutput
 from domain.prompts import RenderedPrompt, load, render
 
 ExampleSet = Literal["abstract", "library"]
@@ -212,69 +210,15 @@ def think_prompt(
     """Think's system prompt for a request: the mode's variables and the plan examples
     chosen for ``message``, dated from the turn's ``clock``; the call records both
     templates and their versions."""
+    config = mode_config(mode)
     today = local(clock).date() if clock else None
     text, name, version = plan_examples(examples, message, today)
-    think = _think(mode, text)
-    return RenderedPrompt(f"{think.template}+{name}", f"{think.version}+{version}", think.text)
-
-
-def _think(mode: str | None, examples: str) -> RenderedPrompt:
-    config = mode_config(mode)
-    return render(
+    think = render(
         "think",
         mode=mode or DEFAULT_MODE,
         max_steps=config.max_steps,
         mode_guidance=config.guidance,
         mode_examples=config.examples,
-        plan_examples=examples,
+        plan_examples=text,
     )
-
-
-PLAIN = frozenset({"box", "give"})
-"""Words of the library's requests that name nothing of theirs: "the recipe box" is the
-recipes, "give me" asks."""
-SCHEMA = " ".join(
-    [
-        *(f"{name} {' '.join(spec.columns)}" for name, spec in TABLES.items()),
-        *(" ".join(values) for values in ENUMS.values()),
-    ]
-).replace("_", " ")
-"""The tables', columns' and closed values' words ("due" of ``due_date``, "dinner"): a
-plan's own vocabulary."""
-
-
-def borrowed(think: ThinkOutput, message: str, told: str, mode: str | None = None) -> list[str]:
-    """The words of Think's answer (its goal, steps, proposal and questions) that only
-    the library's requests shown for ``message`` say (``pick``), each next to a word of
-    the message: the user's item renamed as an example's ("chicken breasts" for
-    "chickens" in a kitchen of chicken thighs, "dairy" among the things expiring). Only
-    in an entry's request, in nothing else Think was ``told`` (its context, the request
-    among it), nor in Think's prompt without its examples, nor in the tables' words
-    (``SCHEMA``). A copied word that qualifies nothing the user said ("mostly from the
-    inventory") is left alone: asked again for it, the 1.5B local model planned worse.
-    Empty when no entry was shown."""
-    shown = pick(message, parse_library(load(LIBRARY).text))
-    theirs = {stem(w) for entry in shown for w in words(entry.request)}
-    known = {stem(w) for w in words(f"{message}\n{told}\n{_think(mode, '').text}\n{SCHEMA}")}
-    said = {s for s in content_stems(message) if s[0] != "<"}
-    found: list[str] = []
-    plan = [think.goal, *(s.description for s in think.steps), think.proposal_message or ""]
-    for text in [*plan, *think.clarification_questions]:
-        meant = [w for w in words(text) if w not in _STOP and w not in _UNITS]
-        for i, word in enumerate(meant):  # a number or a day stays, between words
-            if word in PLAIN or word in found or stem(word) not in theirs - known:
-                continue
-            if said & {stem(w) for w in meant[max(i - 1, 0) : i + 2]}:
-                found.append(word)
-    return found
-
-
-def borrowed_note(copied: list[str]) -> str:
-    """What Think is told when its plan copies an example's words (``borrowed``); it is
-    asked again with the abstract patterns instead of the library's entries."""
-    said = ", ".join(f"'{w}'" for w in copied)
-    return (
-        f"Your plan says {said}: words of another user's request, shown as an example, "
-        "that this user did not say and nothing here holds. Plan what this user asked, in "
-        "their words: their items, meals, days and limits only. Answer again."
-    )
+    return RenderedPrompt(f"{think.template}+{name}", f"{think.version}+{version}", think.text)

@@ -9,7 +9,7 @@ from temporalio.testing import ActivityEnvironment
 from activities.llm.gateway import LlmGateway
 from activities.llm.script_provider import ScriptProvider
 from activities.model_nodes import NodeActivities
-from activities.payloads import ActRequest, StateRef, ThinkRequest, ThinkResult, UnderstandRequest
+from activities.payloads import ActRequest, StateRef, ThinkRequest, UnderstandRequest
 from activities.saved_state import SavedStates
 from domain.conversation import ConversationState, TurnRecord
 from domain.modes import MODES, mode_config
@@ -160,47 +160,6 @@ async def test_thinks_examples_are_the_librarys_unless_set_and_are_recorded_with
     versions = (load("think").version, load("think_library").version)
     assert (library.template, library.version) == ("think+think_library", "+".join(versions))
     assert abstract.template == "think+think_patterns"
-
-
-async def moved(sessions, user, *plans: str) -> tuple[ScriptProvider, ThinkResult]:
-    """Think's answers to "chickens in the freezer now", one plan of one write each."""
-
-    def answer(where: str) -> dict:
-        step = {"description": where, "step_type": "write", "subdomain": "inventory", "group": 0}
-        outcome = {"decision": "plan_direct", "steps": [step]}
-        return {"node": "think", "output": {"goal": where, "outcome": outcome}}
-
-    script = ScriptProvider.from_responses([answer(p) for p in plans])
-    ref = await saved(sessions, user, history_words=1)
-    message = "chickens in the freezer now"
-    think = ThinkRequest(message=message, mode="plan", understand=UnderstandOutput(), state_ref=ref)
-    return script, await ActivityEnvironment().run(nodes(script, sessions).think, think)
-
-
-async def test_a_plan_that_copies_an_examples_items_is_asked_for_again_without_examples(
-    sessions, user
-):
-    """Shown "move the chicken breasts from the fridge to the freezer", the 1.5B local
-    model planned for chicken breasts in a kitchen of chicken thighs. Asked again, Think is
-    told which words it borrowed and shown the abstract patterns instead."""
-    script, result = await moved(
-        sessions,
-        user,
-        "Set the chicken breasts row's location to freezer",
-        "Set the chicken row's location to freezer",
-    )
-    first, again = script.calls
-    assert '- "move the chicken breasts from the fridge to the freezer" →' in first.system
-    assert "## Your plan, asked again\nYour plan says 'breasts'" in again.user
-    assert load("think_patterns").text.strip() in again.system
-    assert "chicken breasts" not in again.system
-    assert result.output.steps[0].description == "Set the chicken row's location to freezer"
-    assert result.template == "think+think_patterns"
-
-
-async def test_a_plan_in_the_users_own_words_is_not_asked_again(sessions, user):
-    script, result = await moved(sessions, user, "Set the chicken row's location to freezer")
-    assert len(script.calls) == 1 and result.template == "think+think_library"
 
 
 async def test_act_is_offered_only_the_earlier_steps_it_has_not_retrieved(sessions, user):

@@ -13,12 +13,10 @@ from pydantic import ValidationError
 from domain.answers import think_answer
 from domain.clock import DAY_NAMES, Clock
 from domain.modes import MODES
-from domain.nodes import ThinkOutput, ThinkStep
 from domain.plan_examples import (
     MIN_SIMILARITY,
     SHOWN,
     Entry,
-    borrowed,
     content_stems,
     parse_library,
     pick,
@@ -237,69 +235,3 @@ def test_the_setting_chooses_the_examples_and_defaults_to_the_library(monkeypatc
     monkeypatch.setenv("ALFRED_THINK_EXAMPLES", "both")
     with pytest.raises(ValidationError):
         Settings(_env_file=None)
-
-
-# --- a plan that copies an example's words ---------------------------------------------------
-
-
-def plan(goal: str, *steps: str) -> ThinkOutput:
-    return ThinkOutput(
-        goal=goal,
-        decision="plan_direct",
-        steps=[
-            ThinkStep(description=d, step_type="write", subdomain="inventory", group=0)
-            for d in steps
-        ],
-    )
-
-
-MOVED = "chickens in the freezer now"
-
-
-def test_a_plan_with_the_items_of_a_shown_example_has_borrowed_them():
-    """The 1.5B local model, shown "move the chicken breasts from the fridge to the
-    freezer" for "chickens in the freezer now", planned for chicken breasts the kitchen
-    did not have."""
-    assert "move the chicken breasts from the fridge to the freezer" in requests(
-        pick(MOVED, LIBRARY)
-    )
-    copied = plan(
-        "Move the chicken breasts from the fridge to the freezer",
-        "Set the location of the chicken breasts row in the inventory to freezer",
-    )
-    assert borrowed(copied, MOVED, told="") == ["move", "breasts", "fridge"]
-
-
-def test_a_plan_in_the_users_words_or_whats_known_borrows_nothing():
-    own = plan("Put the chicken in the freezer", "Set the chicken row's location to freezer")
-    assert borrowed(own, MOVED, told="") == []
-    known = plan("Chicken breasts to the freezer", "Move the chicken breasts row to freezer")
-    assert borrowed(known, MOVED, told="- inv_2: chicken breasts (fridge), to move") == []
-
-
-def test_a_copied_word_next_to_nothing_the_user_said_is_left_alone():
-    """The 1.5B local model's "…, mostly from the inventory" for "make me a meal plan"
-    (from "sort out lunches for the work week, mostly from what's in the cupboard"):
-    asked again for it, it planned worse and failed a scenario it had passed."""
-    message = "make me a meal plan"
-    assert any("mostly" in r for r in requests(pick(message, LIBRARY)))
-    week = plan(
-        "A meal plan", "Choose a meal for each day, Monday 2026-11-30, mostly from the inventory"
-    )
-    assert borrowed(week, message, told="") == []
-
-
-def test_column_names_and_units_are_a_plans_own_words():
-    """ "due" (``due_date``) of "which chores are due before the weekend?" and the "g" of
-    the scone recipe's "250 g flour" name no one's items."""
-    chores = "which chores are left?"
-    assert "which chores are due before the weekend?" in requests(pick(chores, LIBRARY))
-    assert borrowed(plan("Open chores", "Read the tasks due before sunday"), chores, "") == []
-    scone = "save my scone recipe"
-    assert any("250 g flour" in r for r in requests(pick(scone, LIBRARY)))
-    assert borrowed(plan("Save it", "Save the scone recipe, 200 g"), scone, "") == []
-
-
-def test_nothing_is_borrowed_when_no_entry_is_shown():
-    assert pick("zzz qqq", LIBRARY) == []
-    assert borrowed(plan("Move breasts", "Set the breasts row"), "zzz qqq", told="") == []
