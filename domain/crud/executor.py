@@ -511,7 +511,9 @@ class CrudExecutor:
         note = f"no row matches the filters, so nothing was {action}; " + held_rows(
             table_name, held
         )
-        near = await _near_names(session, table, [*request.filters, *request.or_filters])
+        near = await _near_names(
+            session, table, _name_words([*request.filters, *request.or_filters])
+        )
         if near:
             note += f"; rows whose name shares a word: {', '.join(repr(n) for n in near)}"
         return note
@@ -615,9 +617,8 @@ def _name_words(filters: list[Filter]) -> list[str]:
     return sorted(words)
 
 
-async def _near_names(session: AsyncSession, table: Table, filters: list[Filter]) -> list[str]:
-    """The names of the rows whose name shares a word with a name the filters give."""
-    words = _name_words(filters)
+async def _near_names(session: AsyncSession, table: Table, words: list[str]) -> list[str]:
+    """The names of the rows whose name holds one of ``words`` (``_name_words``)."""
     if not words or "name" not in table.c:
         return []
     like = or_(*(table.c.name.ilike(f"%{w}%") for w in words))
@@ -631,9 +632,9 @@ async def _named_alike(session: AsyncSession, table: Table, filters: list[Filter
     name ilike "lentils" for "any recipes with lentils?", found nothing beside a Red
     Lentil Dal made of red lentils, and said there were none."""
     notes = []
-    if near := await _near_names(session, table, filters):
-        notes.append(f"rows whose name shares a word: {', '.join(repr(n) for n in near)}")
     words = _name_words(filters)
+    if near := await _near_names(session, table, words):
+        notes.append(f"rows whose name shares a word: {', '.join(repr(n) for n in near)}")
     if table.name != "recipes" or not words:
         return notes
     parts = _table("recipe_ingredients")
