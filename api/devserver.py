@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import signal
 import socket
@@ -9,8 +10,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
+
+from temporalio.service import ConnectConfig, ServiceClient
 
 from domain.db.embedded import EMBEDDED_MISSING
 from domain.startup import CannotStart
@@ -53,16 +58,46 @@ def _in_use(host: str, port: int) -> bool:
         return s.connect_ex((host, port)) == 0
 
 
-def _wait_for_port(host: str, port: int, process: subprocess.Popen, timeout: float) -> None:
+def _serves_temporal(address: str) -> bool:
+    """A Temporal frontend answers its health check at ``address`` (run in a thread of its
+    own: the caller may be inside an event loop)."""
+
+    async def check() -> bool:
+        config = ConnectConfig(target_host=address, connect_timeout=timedelta(seconds=2))
+        client = await ServiceClient.connect(config)
+        return await client.check_health(timeout=timedelta(seconds=2))
+
+    with ThreadPoolExecutor(1) as pool:
+        try:
+            return pool.submit(asyncio.run, check()).result()
+        except Exception:  # not listening yet, or not a Temporal server
+            return False
+
+
+def _wait_until_serving(
+    host: str, port: int, process: subprocess.Popen, log_file: Path | None, timeout: float
+) -> None:
+    """Until the dev server *we started* serves: a port that answers is not enough, since
+    another process may hold it (ours then exits with code 2, "address already in use")."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise CannotStart(f"the Temporal dev server exited with code {process.returncode}")
-        with socket.socket() as s:
-            if s.connect_ex((host, port)) == 0:
+            raise CannotStart(
+                f"the Temporal dev server exited with code {process.returncode}" + _tail(log_file)
+            )
+        if _in_use(host, port) and _serves_temporal(f"{host}:{port}"):
+            if process.poll() is None:
                 return
+            continue  # someone else's server answered; ours has exited: say why above
         time.sleep(0.1)
-    raise CannotStart(f"the Temporal dev server did not listen on {host}:{port} in {timeout} s")
+    raise CannotStart(f"the Temporal dev server did not serve on {host}:{port} in {timeout} s")
+
+
+def _tail(log_file: Path | None, lines: int = 5) -> str:
+    if log_file is None or not log_file.exists():
+        return ""
+    last = log_file.read_text(errors="replace").strip().splitlines()[-lines:]
+    return f"; the end of {log_file}:\n" + "\n".join(last) if last else ""
 
 
 _PRCTL = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
@@ -131,7 +166,7 @@ def dev_server(
         preexec_fn=die_with_parent,
     )
     try:
-        _wait_for_port(host, port, process, timeout=60)
+        _wait_until_serving(host, port, process, log_file, timeout=60)
         yield f"{host}:{port}"
     finally:
         process.terminate()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from api.devserver import free_ports
 from tests.workflows.conftest import COMPRESS, SUMMARIZE
 
 ROOT = Path(__file__).resolve().parents[2]
+PORT_TAKEN = re.compile(r"cannot start: .*(already in use|dev server exited with code 2)")
 
 
 class Stack:
@@ -42,6 +44,8 @@ class Stack:
         self.ports = dict(zip(("api", "temporal", "ui"), free_ports(3), strict=True))
         self.process: subprocess.Popen | None = None
         self.output: list[str] = []
+        self.refused: list[str] = []
+        """What each start that found a port taken said."""
 
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ALFRED_", "OPENAI_"))}
@@ -57,17 +61,27 @@ class Stack:
             )
         return {**env, **self.settings}
 
-    def start(self) -> None:
-        """Start it and wait for its banner."""
-        self.launch()
-        deadline = time.monotonic() + 120
-        for line in self.process.stdout:
-            self.output.append(line)
-            if "press Ctrl-C to stop" in line:
-                return
-            if time.monotonic() > deadline:
-                break
-        raise AssertionError("alfred run did not become ready:\n" + "".join(self.output))
+    def start(self, attempts: int = 3) -> None:
+        """Start it and wait for its banner. Ports are picked free but used seconds later,
+        by processes ``alfred run`` starts; one taken meanwhile by another test's server is
+        said at once ("cannot start: … in use", or the dev server's exit), and the stack is
+        started again on fresh ports."""
+        for attempt in range(1, attempts + 1):
+            self.launch()
+            deadline = time.monotonic() + 120
+            for line in self.process.stdout:
+                self.output.append(line)
+                if "press Ctrl-C to stop" in line:
+                    return
+                if time.monotonic() > deadline:
+                    break
+            said = "".join(self.output)
+            if attempt == attempts or not PORT_TAKEN.search(said):
+                raise AssertionError("alfred run did not become ready:\n" + said)
+            self.process.wait(timeout=90)
+            self.refused.append(said)
+            self.output.clear()
+            self.ports = dict(zip(self.ports, free_ports(len(self.ports)), strict=True))
 
     def launch(self) -> None:
         """Start it; its output is read when it stops."""

@@ -5,6 +5,7 @@ script provider."""
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import httpx
 import pytest
@@ -104,6 +105,18 @@ async def test_make_run_serves_quick_reads_proposals_and_clarifications(stack):
     assert sorted(found) == [f"turn-{conversation}-{n}" for n in (1, 2, 3)]
     assert alfred.stop() == 0
     assert "alfred: stopped" in "".join(alfred.output)
+
+
+async def test_a_port_taken_after_it_was_picked_is_said_and_fresh_ports_are_used(stack):
+    alfred = stack(LIST)
+    taken = alfred.ports["temporal"]
+    with socket.create_server(("127.0.0.1", taken)):
+        alfred.start()
+    assert f"cannot start: 127.0.0.1:{taken} is already in use" in alfred.refused[0]
+    assert alfred.ports["temporal"] != taken
+    async with alfred.client() as http:
+        assert (await http.get("/readyz")).json()["ready"] is True
+    assert alfred.stop() == 0
 
 
 async def test_a_paused_turn_survives_a_restart_of_everything(stack):
