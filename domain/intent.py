@@ -38,7 +38,8 @@ LEAD_INS = re.compile(
     r"^(?:(?:ok(?:ay)?|so|and|also|then|now|yes|great|thanks|please|pls|plz|alfred|hey|"
     r"hi|oh|yo|right|just|go ahead and|(?:can|could|would|will) (?:you|u)|i want you to|"
     r"i'd like you to|i need you to|(?:i|we)(?:'d| would) like to|(?:i|we) want to|"
-    r"(?:i|we) need to|i wanna|let's|lets|(?:can|could|shall) we)\b[\s,]*)+",
+    r"(?:(?:i|we) )?(?:need|have|got) to|(?:i|we) must|gotta|i wanna|let's|lets|"
+    r"(?:can|could|shall) we)\b[\s,]*)+",
     re.IGNORECASE,
 )
 TERSE_REPORTS = re.compile(
@@ -88,13 +89,18 @@ LINES = re.compile(
     rf"(?P<dated>^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*|is|are|do|does|any|show)"
     rf"\b)\w[\w' ]*\s(?:on|for)\s+"
     rf"(?:(?:breakfast|lunch|dinner)\s+(?:on\s+)?)?{DAY}(?:\s+please)?$)|"
-    r"(?P<task>\b(?:did|done|finished)\s+the\s.*\b(?:task|chore)s?$)",
+    r"(?P<task>\b(?:did|done|finished)\s+the\s.*\b(?:task|chore)s?$)|"
+    rf"(?P<due>^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*|is|are|do|does|any|show)"
+    rf"\b)\w[\w' ]*\s(?:by|before)\s+(?:(?:this|next)\s+)?(?:{DAY}|tomorrow|tonight|"
+    r"(?:the\s+)?weekend|(?:the\s+)?end\s+of\s+(?:the\s+)?(?:week|month))$)",
     re.IGNORECASE,
 )
 """A line as people jot a change down, without a verb for it: list items ("+ milk", "milk
 x2", "eggs on the list", "shopping: milk, eggs", "rice used up") or a meal on a day
 ("i'd like dal on tuesday", "fish on friday please"). Statements only, like ``STATEMENTS``.
-Its ``meal``, ``dated`` and ``task`` groups say where the change belongs (``change_home``)."""
+A thing to do by a day ("descale the kettle by friday", "need to call the plumber before
+the weekend") is a task. Its ``meal``, ``dated``, ``task`` and ``due`` groups say where the
+change belongs (``change_home``)."""
 DELETE_VERBS = frozenset(
     {
         "delete",
@@ -163,12 +169,12 @@ def _report_home(report: str) -> tuple[str, ...]:
 def _line_home(line: re.Match[str]) -> tuple[str, ...]:
     """A meal asked for on a day goes in the meal plan; a thing on a day ("fish on
     friday", "defrost the chicken on tuesday") in the meal plan or the tasks; a task done
-    in the tasks; a listed item in ``STOCK``."""
+    or a thing to do by a day in the tasks; a listed item in ``STOCK``."""
     if line.group("meal"):
         return ("meal_plans",)
     if line.group("dated"):
         return ("meal_plans", "tasks")
-    return ("tasks",) if line.group("task") else STOCK
+    return ("tasks",) if line.group("task") or line.group("due") else STOCK
 
 
 def _change(message: str) -> tuple[str, tuple[str, ...]] | None:

@@ -77,6 +77,11 @@ from domain.intent import (
         ("the kids ate all the yogurt", "ate all"),
         ("bin the leftover rice", "bin"),
         ("we have guests on saturday, plan something", "plan"),
+        # a thing to do by a day
+        ("need to descale the kettle by friday", "descale the kettle by friday"),
+        ("we have to call the plumber before the weekend", "call the plumber before the weekend"),
+        ("gotta clean the oven by next saturday", "clean the oven by next saturday"),
+        ("need to buy eggs", "buy"),
     ],
 )
 def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
@@ -118,6 +123,9 @@ def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
         "have we got any eggs left",
         "how much rice have I used this week?",
         "got any milk?",
+        # a deadline asked about
+        "what do I need to do by friday?",
+        "can the chili keep until sunday?",
         "thanks",
         "",
     ],
@@ -143,6 +151,8 @@ def test_questions_and_lookups_are_not(message: str):
         ("fish on friday please", ("meal_plans", "tasks")),
         ("eggs on the list please", ("inventory", "shopping")),
         ("defrost the chicken on tuesday", ("meal_plans", "tasks")),
+        ("need to descale the kettle by friday", ("tasks",)),
+        ("i have to sort the freezer before the end of the month", ("tasks",)),
         ("add eggs to the list", ()),  # a verb: it says where itself
         ("what's on my shopping list?", ()),
     ],
