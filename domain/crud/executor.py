@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import date
 from typing import Any
 
 from sqlalchemy import String, Table, delete, func, insert, or_, select, update
@@ -516,6 +517,9 @@ class CrudExecutor:
         )
         if near:
             note += f"; rows whose name shares a word: {', '.join(repr(n) for n in near)}"
+        if table_name == "meal_plans" and held:
+            planned = await _planned_near(session, [*request.filters, *request.or_filters])
+            note += "; its rows: " + ", ".join(planned)
         return note
 
     @staticmethod
@@ -611,19 +615,21 @@ def _name_words(filters: list[Filter]) -> list[str]:
     words = {
         re.sub(r"(?<=[a-z]{3})e?s$", "", w)
         for f in filters
-        if f.field == "name" and isinstance(f.value, str)
+        if f.field in NAMES and isinstance(f.value, str)
         for w in re.findall(r"[a-z]{3,}", f.value.lower())
     }
     return sorted(words)
 
 
 async def _near_names(session: AsyncSession, table: Table, words: list[str]) -> list[str]:
-    """The names of the rows whose name holds one of ``words`` (``_name_words``)."""
-    if not words or "name" not in table.c:
+    """The names of the rows whose name (a task's title) holds one of ``words``
+    (``_name_words``)."""
+    name = next((table.c[n] for n in NAMES if n in table.c), None)
+    if not words or name is None:
         return []
-    like = or_(*(table.c.name.ilike(f"%{w}%") for w in words))
-    query = select(table.c.name).where(like).order_by(table.c.name).limit(NEAR_NAMES)
-    return [row.name for row in (await session.execute(query)).all()]
+    like = or_(*(name.ilike(f"%{w}%") for w in words))
+    query = select(name).where(like).order_by(name).limit(NEAR_NAMES)
+    return list((await session.scalars(query)).all())
 
 
 async def _named_alike(session: AsyncSession, table: Table, filters: list[Filter]) -> list[str]:
@@ -652,6 +658,32 @@ async def _named_alike(session: AsyncSession, table: Table, filters: list[Filter
     return notes
 
 
+async def _planned_near(session: AsyncSession, filters: list[Filter]) -> list[str]:
+    """The meal plan's rows as ``date meal_type: recipe``, nearest a date the filters give
+    first (else the earliest): a meal plan row has no name to suggest, and the 1.5B local
+    model moved "the dal to wednesday" by updating the row dated today, which held none."""
+    plans, recipes = _table("meal_plans"), _table("recipes")
+    near = next((d for f in filters if f.field == "date" and (d := _date(f.value))), None)
+    order = [func.abs(plans.c.date - near)] if near else []
+    query = (
+        select(plans.c.date, plans.c.meal_type, recipes.c.name)
+        .outerjoin(recipes, recipes.c.id == plans.c.recipe_id)
+        .order_by(*order, plans.c.date, plans.c.meal_type)
+        .limit(NEAR_NAMES)
+    )
+    return [
+        f"{row.date.isoformat()} {row.meal_type}: {row.name or 'no recipe'}"
+        for row in (await session.execute(query)).all()
+    ]
+
+
+def _date(value: object) -> date | None:
+    try:
+        return date.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
 def _parent_fk(parent: str, child: str) -> str:
     """The child's FK column that points at its parent (``recipe_ingredients.recipe_id``)."""
     parent_type = BY_TABLE[parent].type_name
@@ -660,6 +692,8 @@ def _parent_fk(parent: str, child: str) -> str:
 
 NEAR_NAMES = 10
 """At most this many names in the note on a write or a read by name that matched nothing."""
+NAMES = ("name", "title")
+"""The columns that name a row: a task's is its title."""
 
 
 def left_out(spec: TableSpec, unknown: list[str]) -> str:

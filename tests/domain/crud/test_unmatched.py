@@ -114,3 +114,50 @@ async def test_an_update_that_matches_nothing_counts_the_rows_and_one_that_does_
         DbUpdate(table="tasks", filters=[f("title", "=", "defrost")], data={"completed": True})
     )
     assert done.count == 1 and done.notes == []
+
+
+async def test_a_task_missed_by_its_title_is_named_by_the_words_it_shares(kitchen: Kitchen):
+    await kitchen.create("tasks", [{"title": "put the bins out"}, {"title": "defrost"}])
+    missed = await kitchen.run(
+        DbUpdate(table="tasks", filters=[f("title", "=", "bins")], data={"completed": True})
+    )
+    assert missed.notes == [
+        "no row matches the filters, so nothing was updated; tasks holds 2 row(s) in all; "
+        "rows whose name shares a word: 'put the bins out'"
+    ]
+
+
+async def test_a_meal_plan_write_that_matches_nothing_lists_its_rows_nearest_the_date(
+    kitchen: Kitchen, executor, other_user
+):
+    """A meal plan row has no name to suggest: the 1.5B local model moved "the dal to
+    wednesday" by updating the row dated today, which held none, and was told only how
+    many rows there were."""
+    theirs = Kitchen(executor, other_user, SessionIdRegistry())
+    await theirs.create("meal_plans", {"date": "2026-12-04", "meal_type": "dinner"})
+    await kitchen.create("recipes", [{"name": "Red Lentil Dal"}, {"name": "Weeknight Chili"}])
+    await kitchen.create(
+        "meal_plans",
+        [
+            {"date": "2026-11-30", "meal_type": "dinner", "recipe_id": "recipe_1"},
+            {"date": "2026-12-05", "meal_type": "lunch", "recipe_id": "recipe_2"},
+            {"date": "2026-11-29", "meal_type": "dinner"},
+        ],
+    )
+    moved = await kitchen.run(
+        DbUpdate(
+            table="meal_plans", filters=[f("date", "=", "2026-12-04")], data={"date": "2026-12-02"}
+        )
+    )
+    assert moved.count == 0 and moved.notes == [
+        "no row matches the filters, so nothing was updated; meal_plans holds 3 row(s) in all; "
+        "its rows: 2026-12-05 lunch: Weeknight Chili, "
+        "2026-11-30 dinner: Red Lentil Dal, 2026-11-29 dinner: no recipe"
+    ]
+    undated = await kitchen.run(
+        DbDelete(table="meal_plans", filters=[f("meal_type", "=", "breakfast")])
+    )
+    assert undated.notes[0].endswith(
+        "its rows: 2026-11-29 dinner: no recipe, "
+        "2026-11-30 dinner: Red Lentil Dal, 2026-12-05 lunch: Weeknight Chili"
+    )
