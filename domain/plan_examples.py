@@ -9,7 +9,9 @@ the request (``ALFRED_THINK_EXAMPLES``: ``abstract`` or ``library``).
   with any entry gets the abstract patterns. A message that asks for a change
   (``domain.intent.requested_change``) is shown only entries whose plan can make one (a
   ``write``, or a ``generate`` of content to save): a plan that only reads is no example
-  for it (as ``domain.enforced.changes_nothing`` holds Think's own plan).
+  for it (as ``domain.enforced.changes_nothing`` holds Think's own plan); where its words
+  say where the change goes (``domain.intent.change_home``), only entries that change
+  something there.
 
 Both are versioned prompt files; the call records which one it used next to Think's own
 template (``think+think_library``, ``v5+v3``). An entry's dates are day tokens
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from domain.clock import DAY_TOKEN, Clock, local, named_day
-from domain.intent import requested_change
+from domain.intent import change_home, requested_change
 from domain.modes import DEFAULT_MODE, mode_config
 from domain.prompts import RenderedPrompt, load, render
 
@@ -113,6 +115,11 @@ class Entry:
         saved (a revision of unsaved content)."""
         return _CHANGING.search(self.plan) is not None
 
+    @property
+    def changed(self) -> frozenset[str]:
+        """The subdomains the plan writes or generates in."""
+        return frozenset(_CHANGED_IN.findall(self.plan))
+
     def render(self, today: dt.date | None = None) -> str:
         """The request and its plan, the plan's day tokens as the dates they name from
         ``today`` (left out, with the space before them, when the day is not known)."""
@@ -125,6 +132,7 @@ class Entry:
 
 _DAY_TOKEN = re.compile(" ?" + DAY_TOKEN.pattern)
 _CHANGING = re.compile(r'"step_type":\s*"(?:write|generate)"')
+_CHANGED_IN = re.compile(r'"step_type":\s*"(?:write|generate)",\s*"subdomain":\s*"(\w+)"')
 
 
 def parse_library(text: str) -> list[Entry]:
@@ -174,12 +182,20 @@ def similarities(message: str, entries: list[Entry]) -> list[float]:
 def pick(message: str, entries: list[Entry], shown: int = SHOWN) -> list[Entry]:
     """The entries most like ``message``, highest similarity first (ties in file order),
     at least ``MIN_SIMILARITY``, at most ``shown``; for a message that asks for a change,
-    only entries whose plan ``changes`` the kitchen."""
+    only entries whose plan ``changes`` the kitchen, and where its words say where the
+    change goes (``change_home``: "need to descale the kettle by friday" is a task), only
+    entries that change something there ("we need paper towels" shares the word "need",
+    and the 1.5B local model planned the kettle as shopping)."""
     change = requested_change(message) is not None
+    home = frozenset(change_home(message))
+
+    def fits(entry: Entry) -> bool:
+        return not change or (entry.changes and (not home or bool(entry.changed & home)))
+
     scored = sorted(
         (-score, index)
         for index, score in enumerate(similarities(message, entries))
-        if score >= MIN_SIMILARITY and (entries[index].changes or not change)
+        if score >= MIN_SIMILARITY and fits(entries[index])
     )
     return [entries[index] for _, index in scored[:shown]]
 

@@ -124,6 +124,7 @@ def test_parse_keeps_the_plans_lines_reads_the_optional_cues_and_skips_the_pream
         ("what do we have in the freezer", "do we still have any frozen peas?"),
         ("dream up a new dessert", "come up with a gluten-free birthday cake"),
         ("what meals are planned for the weekend", "when is the lasagna on the menu"),
+        ("the lasagna recipe should feed 8 people", "my flapjack recipe should say 16 servings"),
     ],
 )
 def test_the_entry_of_the_same_kind_comes_first(message: str, first: str):
@@ -166,6 +167,18 @@ def test_a_change_request_is_shown_only_plans_that_can_make_it():
     chosen = pick(message, LIBRARY)
     assert chosen and all(e.changes for e in chosen) and chores not in chosen
     assert chores in pick("which chores are left this week?", LIBRARY)  # a lookup sees it
+
+
+def test_a_change_whose_words_say_where_it_goes_is_shown_only_plans_that_change_that():
+    """ "need to descale the kettle by friday" is a task: "we need paper towels" shares the
+    word "need", and the 1.5B local model planned the kettle as shopping."""
+    message = "need to descale the kettle by friday"
+    towels = next(e for e in LIBRARY if e.request.startswith("we need paper towels"))
+    assert similarities(message, LIBRARY)[LIBRARY.index(towels)] >= MIN_SIMILARITY
+    assert towels not in pick(message, LIBRARY)
+    chosen = pick("must ring the vet by tuesday", LIBRARY)
+    assert chosen and all("tasks" in e.changed for e in chosen)
+    assert towels in pick("we need eggs", LIBRARY)  # the shopping list is its home
 
 
 def test_a_plan_changes_the_kitchen_when_it_writes_or_generates():
