@@ -105,7 +105,9 @@ so a turn's history records the output as held and older histories replay unchan
 - **A write that matched nothing is asked about once**: sent again unchanged, it is sent
   back in the act activity with its note (what is there: ``unmatched_note``); unchanged
   a second time, the step is blocked as above. The 1.5B local model sent "chili recipe"
-  twice for "Weeknight Chili".
+  twice for "Weeknight Chili". When the note names one row whose name holds every word
+  the write named ("yogurt" and the one 'greek yogurt'), the write sent again runs on
+  that row instead (``aimed``): the words can mean no other.
 - **A write step writes** (seed 000's act loop: a step's calls make progress): a write
   step's read that repeats a read the step has made, before any write, can only show
   the same rows, so it is sent back once in the act activity, told that the step is a
@@ -131,6 +133,7 @@ from typing import Any
 
 from domain.conversation import ConversationState, StepResult
 from domain.crud.calls import WRITE_TOOLS
+from domain.crud.near import NAMES, near_names, only_holder
 from domain.formatters import format_write_confirmation
 from domain.intent import (
     DELETE_VERBS,
@@ -675,7 +678,7 @@ def unmatched_note(decision: ActDecision, tool_results: Sequence[ToolEntry]) -> 
     if call is None or call.tool not in WRITE_TOOLS or call.tool == "db_create":
         return None
     missed = _made_before(call, tool_results)
-    if missed is None or missed.count:
+    if missed is None or missed.count or aimed(call, missed) is not None:
         return None
     said = "; ".join(missed.notes or ["no row matches the filters"])
     return (
@@ -683,6 +686,31 @@ def unmatched_note(decision: ActDecision, tool_results: Sequence[ToolEntry]) -> 
         "again naming the row as it is (the name the note gives, or its ref), or block the "
         "step if no row is the one the user means."
     )
+
+
+def aimed(call: ToolCall, missed: ToolEntry) -> ToolCall | None:
+    """A write by a name that matched no row, sent again unchanged, aimed at the one row
+    its result's note names whose name holds every word the write named (``only_holder``:
+    "yogurt" is the "greek yogurt" when no other row holds it). None when the write named
+    a row another way too (or-filters, a second name), or no one row is that row. The
+    1.5B local model deleted "yogurt" twice for "the yogurt's gone off, chuck it", told
+    each time that 'greek yogurt' was the row, and the step was blocked."""
+    filters = call.params.get("filters")
+    if call.params.get("or_filters") or not isinstance(filters, list):
+        return None
+    named = [
+        i
+        for i, f in enumerate(filters)
+        if isinstance(f, dict) and f.get("field") in NAMES and isinstance(f.get("value"), str)
+    ]
+    if len(named) != 1:
+        return None
+    flt = filters[named[0]]
+    row = only_holder(str(flt["value"]).strip("%"), near_names(missed.notes or []))
+    if row is None:
+        return None
+    aimed_at = [*filters[: named[0]], {**flt, "op": "=", "value": row}, *filters[named[0] + 1 :]]
+    return call.model_copy(update={"params": {**call.params, "filters": aimed_at}})
 
 
 def unchanged_block(refs: Sequence[str], unsaved: Mapping[str, Mapping[str, Any]]) -> ActDecision:
@@ -739,6 +767,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
             suggested_next="Ask again in other words.",
         )
     if last.is_write and not last.count:
+        if (at := aimed(call, last)) is not None:
+            return decision.model_copy(update={"tool_call": at})
         return ActDecision(
             action="blocked",
             reason_code="nothing_matched",

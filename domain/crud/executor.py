@@ -10,7 +10,6 @@ the recorded result and writes nothing.
 
 from __future__ import annotations
 
-import re
 import uuid
 from datetime import date
 from typing import Any
@@ -24,6 +23,7 @@ from domain.crud import ingredients
 from domain.crud.calls import CrudResult, DbCreate, DbDelete, DbRead, DbUpdate, Filter, Row
 from domain.crud.filters import NameMatch, compile_filter, compile_where
 from domain.crud.merge import merge_into_existing
+from domain.crud.near import NAMES, name_words, near_note
 from domain.crud.rows import (
     execute_checked,
     refused_value,
@@ -516,7 +516,7 @@ class CrudExecutor:
             session, table, _name_words([*request.filters, *request.or_filters])
         )
         if near:
-            note += f"; rows whose name shares a word: {', '.join(repr(n) for n in near)}"
+            note += f"; {near_note(near)}"
         if table_name == "meal_plans" and held:
             planned = await _planned_near(session, [*request.filters, *request.or_filters])
             note += "; its rows: " + ", ".join(planned)
@@ -610,15 +610,15 @@ class CrudExecutor:
 
 
 def _name_words(filters: list[Filter]) -> list[str]:
-    """The words of the names the filters give, each without a plural ending ("lentils"
-    is ``lentil``, "tomatoes" ``tomato``), so a row's singular is found too."""
-    words = {
-        re.sub(r"(?<=[a-z]{3})e?s$", "", w)
-        for f in filters
-        if f.field in NAMES and isinstance(f.value, str)
-        for w in re.findall(r"[a-z]{3,}", f.value.lower())
-    }
-    return sorted(words)
+    """The words of the names the filters give (``near.name_words``)."""
+    return sorted(
+        {
+            w
+            for f in filters
+            if f.field in NAMES and isinstance(f.value, str)
+            for w in name_words(f.value)
+        }
+    )
 
 
 async def _near_names(session: AsyncSession, table: Table, words: list[str]) -> list[str]:
@@ -640,7 +640,7 @@ async def _named_alike(session: AsyncSession, table: Table, filters: list[Filter
     notes = []
     words = _name_words(filters)
     if near := await _near_names(session, table, words):
-        notes.append(f"rows whose name shares a word: {', '.join(repr(n) for n in near)}")
+        notes.append(near_note(near))
     if table.name != "recipes" or not words:
         return notes
     parts = _table("recipe_ingredients")
@@ -692,8 +692,6 @@ def _parent_fk(parent: str, child: str) -> str:
 
 NEAR_NAMES = 10
 """At most this many names in the note on a write or a read by name that matched nothing."""
-NAMES = ("name", "title")
-"""The columns that name a row: a task's is its title."""
 
 
 def left_out(spec: TableSpec, unknown: list[str]) -> str:

@@ -18,6 +18,7 @@ from domain.enforced import (
     WHICH_DAYS,
     ActFacts,
     act_facts,
+    aimed,
     ask_again,
     ask_which_days,
     by_ref,
@@ -1074,6 +1075,50 @@ def test_a_write_that_matched_nothing_sent_again_blocks_the_step_with_what_is_th
         f"not run: this exact db_delete matched no row a moment ago ({note})."
     )
     assert "naming the row as it is (the name the note gives, or its ref)" in sent_back
+
+
+def missed_by_name(tool: str, name: str, note: str) -> ToolEntry:
+    params = {"table": "inventory", "filters": [{"field": "name", "op": "=", "value": name}]}
+    return ToolEntry(tool=tool, params=params, table="inventory", count=0, rows=[], notes=[note])
+
+
+def test_a_missed_write_sent_again_is_aimed_at_the_one_row_its_name_can_mean():
+    """The 1.5B local model deleted "yogurt" twice for "the yogurt's gone off, chuck it",
+    told each time that 'greek yogurt' was the row; the step was blocked."""
+    note = "no row matches the filters, so nothing was deleted; inventory holds 3 row(s) in "
+    note += "all; rows whose name shares a word: 'greek yogurt', 'milk yogurt drink'"
+    missed = missed_by_name("db_delete", "Yogurts", note.replace(", 'milk yogurt drink'", ""))
+    again = ActDecision(
+        action="tool_call", tool_call=ToolCall(tool="db_delete", params=missed.params)
+    )
+    held = hold_act(again, [missed], ActFacts())
+    assert held.action == "tool_call" and held.tool_call is not None
+    assert held.tool_call.params["filters"] == [
+        {"field": "name", "op": "=", "value": "greek yogurt"}
+    ]
+    assert unmatched_note(again, [missed]) is None  # run at once, not asked about first
+    # two rows hold the word: which one is the user's to say
+    two = missed_by_name("db_delete", "yogurt", note)
+    held = hold_act(
+        again.model_copy(update={"tool_call": ToolCall(tool="db_delete", params=two.params)}),
+        [two],
+        ActFacts(),
+    )
+    assert (held.action, held.reason_code) == ("blocked", "nothing_matched")
+
+
+def test_a_missed_write_is_not_aimed_when_its_words_are_not_all_in_one_row():
+    cooked = "no row matches the filters; rows whose name shares a word: 'cooked rice'"
+    missed = missed_by_name("db_update", "leftover rice", cooked)
+    again = ActDecision(
+        action="tool_call", tool_call=ToolCall(tool="db_update", params=missed.params)
+    )
+    assert hold_act(again, [missed], ActFacts()).reason_code == "nothing_matched"
+    assert aimed(again.tool_call, missed) is None
+    by_two = {**missed.params, "or_filters": [{"field": "location", "op": "=", "value": "fridge"}]}
+    rice = missed_by_name("db_update", "rice", cooked)
+    assert aimed(ToolCall(tool="db_update", params=rice.params), rice) is not None
+    assert aimed(ToolCall(tool="db_update", params=by_two), rice) is None
 
 
 def test_a_changed_write_or_one_that_matched_rows_is_not_sent_back():

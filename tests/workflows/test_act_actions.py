@@ -503,6 +503,35 @@ async def test_a_write_that_matched_nothing_sent_again_is_sent_back_with_what_is
     assert "rows whose name shares a word: 'Weeknight Chili'" in asked_again
 
 
+async def test_a_missed_write_sent_again_runs_on_the_one_row_its_name_can_mean(
+    turns: Turns, executor
+):
+    """The 1.5B local model deleted "yogurt" twice, told each time that 'greek yogurt' was
+    the row: the second delete is aimed at it and runs, with no question in between, and
+    Reply is shown what was deleted."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("inventory", [{"name": "greek yogurt"}, {"name": "milk"}])
+    yogurt = {"table": "inventory", "filters": [{"field": "name", "op": "=", "value": "yogurt"}]}
+    script = turns.script(
+        understand(),
+        plan(
+            "Bin the yogurt", step("Delete the yogurt row from the inventory", "write", "inventory")
+        ),
+        tool("db_delete", **yogurt),
+        tool("db_delete", **yogurt),
+        complete("Deleted the yogurt"),
+        reply("The greek yogurt is gone."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("the yogurt's gone off, chuck it")
+        await handle.result()
+        await keep_history(handle, "aimed_write")
+    assert await kitchen.names("inventory") == ["milk"]
+    assert len([c for c in script.calls if c.node == "act"]) == 3
+    said = next(c for c in script.calls if c.node == "reply").user
+    assert "greek yogurt" in said.split("## Execution summary", 1)[1]
+
+
 async def test_a_write_outside_the_steps_subdomain_is_not_an_answer_the_step_takes(
     turns: Turns, executor
 ):
