@@ -25,6 +25,8 @@ from domain.turn_context import FreshEntity, KitchenDashboard, TurnContext
 EXPIRING_DAYS = 3
 PLAN_DAYS = 7
 TOP_CUISINES = 8
+TASKS_SHOWN = 5
+"""Open tasks named in the dashboard, those due first."""
 MAX_FRESH = 12
 """Fresh rows per turn (UI changes and mentions together); the newest changes win."""
 
@@ -67,6 +69,14 @@ async def kitchen_dashboard(session: AsyncSession, today: dt.date) -> KitchenDas
     overdue = await session.scalar(
         select(func.count()).where(task.c.completed.is_(False), task.c.due_date < today)
     )
+    next_tasks = (
+        await session.execute(
+            select(task.c.title, task.c.due_date)
+            .where(task.c.completed.is_(False))
+            .order_by(task.c.due_date.asc().nulls_last(), task.c.created_at, task.c.id)
+            .limit(TASKS_SHOWN)
+        )
+    ).all()
     return KitchenDashboard(
         inventory_by_location={name: n for name, n in by_location},
         inventory_expiring_soon=expiring or 0,
@@ -79,6 +89,9 @@ async def kitchen_dashboard(session: AsyncSession, today: dt.date) -> KitchenDas
         shopping_open=shopping or 0,
         tasks_open=open_tasks or 0,
         tasks_overdue=overdue or 0,
+        tasks_next=[
+            title + (f" (due {due.isoformat()})" if due else "") for title, due in next_tasks
+        ],
     )
 
 

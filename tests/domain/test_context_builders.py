@@ -101,6 +101,7 @@ USER = TurnContext(
         meal_plan_next_7_days=["2026-11-23 dinner: Dal"],
         shopping_open=3,
         tasks_open=1,
+        tasks_next=["put the bins out (due 2026-11-23)"],
     ),
     entities=[
         FreshEntity(
@@ -159,6 +160,7 @@ def test_think_sees_tags_unsaved_content_memory_curation_profile_and_dashboard()
     assert "- inventory: 4 fridge\n" in text
     assert "expir" not in text  # the planner is not primed to read what is expiring
     assert "  - 2026-11-23 dinner: Dal" in text
+    assert "- tasks: 1 open, 0 overdue, due first:\n  - put the bins out (due 2026-11-23)" in text
     assert '`recipe_1` [mentioned:user]: {"name": "Butter Chicken", "servings": 4}' in text
 
 

@@ -36,7 +36,12 @@ async def test_dashboard_counts_the_users_kitchen(sessions, pantry: Kitchen):
         "shopping_list", [{"name": "limes"}, {"name": "salt", "is_purchased": True}]
     )
     await pantry.create(
-        "tasks", [{"title": "thaw chicken", "due_date": "2026-11-20"}, {"title": "sharpen knives"}]
+        "tasks",
+        [
+            {"title": "sharpen knives"},
+            {"title": "thaw chicken", "due_date": "2026-11-20"},
+            {"title": "put the bins out", "due_date": "2026-11-22", "completed": True},
+        ],
     )
     async with user_transaction(sessions, pantry.user) as session:
         board = await kitchen_dashboard(session, TODAY)
@@ -49,6 +54,7 @@ async def test_dashboard_counts_the_users_kitchen(sessions, pantry: Kitchen):
         "2026-11-28 lunch: (no recipe)",
     ]
     assert (board.shopping_open, board.tasks_open, board.tasks_overdue) == (1, 2, 1)
+    assert board.tasks_next == ["thaw chicken (due 2026-11-20)", "sharpen knives"]
 
 
 async def test_an_empty_kitchen_has_an_empty_dashboard_and_no_profile(sessions, user):
