@@ -245,8 +245,11 @@ def requested_content(message: str) -> str | None:
 
 SEE = re.compile(
     r"^(?:show|display|repeat|view|see|print|read|tell me|what|which|how|remind me)\b|"
+    r"^(?:any|anything|is|are|do|does|did|have|has|was|were)\b.*\?$|"
     r"\bagain\b"
 )
+"""A clause that asks to see or know: a lookup's verb or question word, or a yes-no
+question ("anything i need to do this week?", "is the milk still good?")."""
 
 
 def asks_to_see(message: str) -> bool:

@@ -979,7 +979,12 @@ def test_a_plan_that_generates_or_a_lookup_is_not_asked_for_something_new(
 
 @pytest.mark.parametrize(
     "message",
-    ["what's planned for dinner next Monday?", "which recipes have I saved?", "show my tasks"],
+    [
+        "what's planned for dinner next Monday?",
+        "which recipes have I saved?",
+        "show my tasks",
+        "anything i need to do this week?",  # the 1.5B planned tasks for every day
+    ],
 )
 def test_a_plan_that_writes_for_a_question_is_asked_for_again(message: str):
     writing = plan(step("read", subdomain="meal_plans"), step("write", 1, "meal_plans"))
