@@ -362,13 +362,16 @@ def invents_unasked(think: ThinkOutput, message: str, unsaved: Sequence[str]) ->
     point at something already there (``DEFINITE``), and no unsaved recipe is there to
     revise (``unsaved``: the registry's unsaved refs). "i'd like the dal on tuesday"
     names a recipe the user has; the 1.5B local model planned a new dal, generated, for
-    the meal plan."""
+    the meal plan. Where the words put a named dish on a day, a generated meal plan is
+    as unasked ("actually lets have the chili on monday not the dal": the 1.5B generated
+    the week's meals again, and proposed them)."""
     revisable = any(
         (p := parse_ref(ref)) is not None and p.type_name == "recipe" for ref in unsaved
     )
     if think.decision == "clarify" or revisable:
         return False
-    generates = any(s.step_type == "generate" and s.subdomain == "recipes" for s in think.steps)
+    kinds = ("recipes", "meal_plans") if change_home(message) == ("meal_plans",) else ("recipes",)
+    generates = any(s.step_type == "generate" and s.subdomain in kinds for s in think.steps)
     if not generates or requested_content(message) is not None:
         return False
     if not DEFINITE.search(message):

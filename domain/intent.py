@@ -36,6 +36,7 @@ REPORTS = re.compile(
 )
 LEAD_INS = re.compile(
     r"^(?:(?:ok(?:ay)?|so|and|also|then|now|yes|great|thanks|please|pls|plz|alfred|hey|"
+    r"actually|wait|hmm+|um+|erm|instead|sorry|"
     r"hi|oh|yo|right|just|go ahead and|(?:can|could|would|will) (?:you|u)|i want you to|"
     r"i'd like you to|i need you to|(?:i|we)(?:'d| would) like to|(?:i|we) want to|"
     r"(?:(?:i|we) )?(?:need|have|got) to|(?:i|we) must|gotta|i wanna|let's|lets|"

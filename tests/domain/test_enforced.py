@@ -892,6 +892,17 @@ def test_a_recipe_invented_for_a_change_that_asks_for_none_is_asked_for_again(me
     assert "if they named one they have, read it instead of generating one" in note
 
 
+def test_meals_generated_for_a_named_dish_on_a_day_are_asked_for_again():
+    week_again = plan(
+        step("read", subdomain="meal_plans"),
+        step("generate", 1, "meal_plans"),
+        step("write", 2, "meal_plans"),
+    )
+    assert invents_unasked(week_again, "actually lets have the chili on monday not the dal", ())
+    assert not invents_unasked(week_again, "plan the dinners for next week", ())
+    assert not invents_unasked(week_again, "have something light on monday", ())
+
+
 @pytest.mark.parametrize(
     ("think", "message", "unsaved"),
     [

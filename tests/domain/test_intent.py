@@ -77,6 +77,8 @@ from domain.intent import (
         ("the kids ate all the yogurt", "ate all"),
         ("bin the leftover rice", "bin"),
         ("we have guests on saturday, plan something", "plan"),
+        ("actually lets have the chili on monday not the dal", "have the chili on monday"),
+        ("hmm add bread", "add"),
         # a thing to do by a day
         ("need to descale the kettle by friday", "descale the kettle by friday"),
         ("we have to call the plumber before the weekend", "call the plumber before the weekend"),
