@@ -52,11 +52,13 @@ from domain.enforced import (
     hold_act,
     hold_plan,
     hold_understand,
+    only_reads,
     repeated_call,
     retrievable,
     unchanged,
     unchanged_block,
     undated_plan,
+    writes_unasked,
 )
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
@@ -267,7 +269,8 @@ class NodeActivities:
         changes nothing for a request that asks for a change, or puts no meal on the day
         the words name, is asked for once more (``ask_again``), in this activity, so the
         history holds the plan that stands. When that second call fails, the first plan
-        stands."""
+        stands. A plan that still writes for a question runs its reads only
+        (``only_reads``)."""
         config = mode_config(request.mode)
         prompt = think_prompt(request.mode, self.think_examples, request.message, request.clock)
         state, registry, _ = await self._state(request.state_ref)  # read once, for both calls
@@ -309,6 +312,8 @@ class NodeActivities:
                 again.usage = result.usage + again.usage
                 again.llm_attempts += result.llm_attempts
                 result = again
+            if writes_unasked(result.output, request.message):  # a question, still
+                result.output = only_reads(result.output)
         if request.pending is None and today is not None:
             earlier = " ".join(t.user_message for t in state.recent_turns[-1:])
             if question := undated_plan(result.output, request.message, today, earlier):

@@ -41,7 +41,9 @@ so a turn's history records the output as held and older histories replay unchan
   than the one a change said without a verb belongs in (``misplaced_change``: "I bought
   milk" is the inventory's or the shopping list's), and one that generates a recipe for
   a change that asks for nothing new, with no unsaved recipe to revise
-  (``invents_unasked``: "i'd like the dal on tuesday" names a saved dal).
+  (``invents_unasked``: "i'd like the dal on tuesday" names a saved dal). A plan that
+  still writes for a question after the ask runs only its reads and analyses
+  (``only_reads``): whatever the model judged, no one asked for the writes.
 - **A meal plan has days** (seed 000: Think asks when what it needs is missing): a plan
   that puts meals in the meal plan for a message that names no day, nor did the user's
   message before it ("make me a meal plan"; ``undated_plan``) asks which days and meals
@@ -286,6 +288,19 @@ def writes_unasked(think: ThinkOutput, message: str) -> bool:
     if think.decision == "clarify" or not writes(think.steps):
         return False
     return asks_to_see(message)
+
+
+def only_reads(think: ThinkOutput) -> ThinkOutput:
+    """A plan that writes for a question (``writes_unasked``) even when asked again, as
+    its reads and analyses: what answers a question. Unchanged when nothing but writes
+    and generates is in it. For "anything i need to do this week?" the 1.5B local model
+    planned reads, then a week of new tasks, twice; the user was asked to confirm them."""
+    kept = [s for s in think.steps if s.step_type in ("read", "analyze")]
+    if not kept or len(kept) == len(think.steps):
+        return think
+    return think.model_copy(
+        update={"steps": kept, "decision": "plan_direct", "proposal_message": None}
+    )
 
 
 def lookup_note(think: ThinkOutput) -> str:

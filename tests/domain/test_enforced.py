@@ -36,6 +36,7 @@ from domain.enforced import (
     meal_plan_note,
     misplaced_change,
     named_note,
+    only_reads,
     replan_note,
     reread_note,
     retrievable,
@@ -1003,6 +1004,20 @@ def test_a_plan_that_writes_for_a_question_is_asked_for_again(message: str):
     note = ask_again(writing, message, FRIDAY)
     assert note == lookup_note(writing)
     assert "not to change anything, and your plan writes:\n- group 0, read" in note
+
+
+def test_a_plan_that_still_writes_for_a_question_keeps_its_reads_and_analyses():
+    insisted = plan(
+        step("read", subdomain="tasks"),
+        step("analyze", 1, "tasks"),
+        step("generate", 2, "tasks"),
+        step("write", 3, "tasks"),
+    ).model_copy(update={"decision": "propose", "proposal_message": "Shall I?"})
+    kept = only_reads(insisted)
+    assert [s.step_type for s in kept.steps] == ["read", "analyze"]
+    assert (kept.decision, kept.proposal_message) == ("plan_direct", None)
+    writes_only = plan(step("write", subdomain="tasks"))
+    assert only_reads(writes_only) == writes_only  # nothing to answer with: as it was
 
 
 def test_a_question_naming_a_day_is_asked_about_its_writes_not_its_meal_plan():

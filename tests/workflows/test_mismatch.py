@@ -251,6 +251,32 @@ async def test_a_plan_that_writes_for_a_question_is_asked_for_again(turns, execu
     assert (await kitchen.run(DbRead(table="meal_plans"))).rows == []
 
 
+async def test_a_plan_that_writes_for_a_question_twice_runs_only_its_reads(turns, executor):
+    """``domain.enforced.only_reads``: "anything i need to do this week?" planned twice
+    with a week of new tasks: the reads answer it, with no proposal and no write."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("tasks", {"title": "clean the oven"})
+    week = plan(
+        "This week",
+        step("Read the tasks", "read", "tasks"),
+        step("Add a task for each day", "write", "tasks", group=1),
+    )
+    again, response, script = await asked_again(
+        turns,
+        "anything i need to do this week?",
+        understand(),
+        week,
+        week,
+        tool("db_read", table="tasks"),
+        complete("Read the tasks"),
+        reply("Clean the oven is on your list."),
+    )
+    assert "The request asks to see or know something, not to change anything" in again
+    assert response.startswith("Clean the oven is on your list.")
+    assert await kitchen.names("tasks") == ["clean the oven"]
+    assert len([c for c in script.calls if c.node == "act"]) == 2  # the read, its end
+
+
 async def test_a_recipe_invented_for_a_saved_one_the_words_name_is_asked_for_again(turns, executor):
     """``domain.enforced.invents_unasked``: "i'd like the dal on tuesday" planned with a
     new dal generated for the meal plan is shown to Think; its second plan reads the saved
