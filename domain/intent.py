@@ -23,7 +23,7 @@ CHANGE_VERBS = frozenset(
     """add put buy remove delete drop erase update change edit rename mark set save store
     keep create make plan schedule move replace swap increase decrease reduce cancel clear
     tick cross uncheck complete finish log record throw toss chuck trash bin scratch restock
-    remember note""".split()
+    remember note push postpone reschedule bump shift delay""".split()
 )
 REPORTS = re.compile(
     r"(?<!\bhave\s)(?<!\bhas\s)(?<!\bhad\s)(?<!\bdid\s)"

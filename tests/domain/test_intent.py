@@ -79,6 +79,8 @@ from domain.intent import (
         ("we have guests on saturday, plan something", "plan"),
         ("actually lets have the chili on monday not the dal", "have the chili on monday"),
         ("hmm add bread", "add"),
+        ("push the oven cleaning to next friday", "push"),
+        ("can we postpone the dal to sunday", "postpone"),
         # a thing to do by a day
         ("need to descale the kettle by friday", "descale the kettle by friday"),
         ("we have to call the plumber before the weekend", "call the plumber before the weekend"),
