@@ -245,7 +245,8 @@ def requested_content(message: str) -> str | None:
 
 
 SEE = re.compile(
-    r"^(?:show|display|repeat|view|see|print|read|tell me|what|which|how|remind me)\b|"
+    r"^(?:show|display|repeat|view|see|print|read|tell me|what|whats|which|how|hows|"
+    r"remind me)\b|"
     r"^(?:any|anything|is|are|do|does|did|have|has|was|were)\b.*\?$|"
     r"\bagain\b"
 )
