@@ -146,6 +146,10 @@ class CrudExecutor:
             else:
                 query = query.order_by(*_default_order(table))
             rows = [row_to_json(r) for r in (await session.execute(query)).all()]
+            if len(rows) == limit:
+                matching = select(func.count()).select_from(table).where(where)
+                if (total := await session.scalar(matching) or 0) > limit:
+                    notes.append(cut_short(limit, total))
             if not rows and (filters or request.or_filters):
                 held = await session.scalar(select(func.count()).select_from(table))
                 notes.append(unmatched(spec.name, held or 0))
@@ -710,6 +714,15 @@ def unmatched(table: str, held: int) -> str:
         held_rows(table, held)
         if held == 0
         else f"no row matches the filters; {held_rows(table, held)}"
+    )
+
+
+def cut_short(limit: int, total: int) -> str:
+    """The note on a read its limit cut short: the 1.5B local model read tomorrow's meal
+    plan with limit 1 for "whats for lunch tmrw", got the dinner, and named it."""
+    return (
+        f"the limit of {limit} left out {total - limit} more matching row(s): {total} in all; "
+        "read with a higher limit or narrower filters to see them"
     )
 
 

@@ -161,3 +161,29 @@ async def test_a_meal_plan_write_that_matches_nothing_lists_its_rows_nearest_the
         "its rows: 2026-11-29 dinner: no recipe, "
         "2026-11-30 dinner: Red Lentil Dal, 2026-12-05 lunch: Weeknight Chili"
     )
+
+
+async def test_a_read_its_limit_cut_short_says_how_many_matching_rows_it_left_out(
+    kitchen: Kitchen,
+):
+    """The 1.5B local model read tomorrow's meal plan with limit 1 for "whats for lunch
+    tmrw", got the dinner, and named it as lunch."""
+    await kitchen.create(
+        "meal_plans",
+        [
+            {"date": "2026-11-29", "meal_type": "dinner"},
+            {"date": "2026-11-29", "meal_type": "lunch"},
+            {"date": "2026-11-30", "meal_type": "lunch"},
+        ],
+    )
+    one = await kitchen.run(
+        DbRead(table="meal_plans", filters=[f("date", "=", "2026-11-29")], limit=1)
+    )
+    assert len(one.rows) == 1 and one.notes == [
+        "the limit of 1 left out 1 more matching row(s): 2 in all; read with a higher limit "
+        "or narrower filters to see them"
+    ]
+    both = await kitchen.run(
+        DbRead(table="meal_plans", filters=[f("date", "=", "2026-11-29")], limit=2)
+    )
+    assert len(both.rows) == 2 and both.notes == []
