@@ -135,7 +135,7 @@ from typing import Any
 
 from domain.conversation import ConversationState, StepResult
 from domain.crud.calls import WRITE_TOOLS
-from domain.crud.near import NAMES, near_names, only_holder
+from domain.crud.near import NAMES, NEAR_NAMES, near_names, only_holder
 from domain.formatters import format_write_confirmation
 from domain.intent import (
     DELETE_VERBS,
@@ -724,7 +724,10 @@ def aimed(call: ToolCall, missed: ToolEntry) -> ToolCall | None:
     if len(named) != 1:
         return None
     flt = filters[named[0]]
-    row = only_holder(str(flt["value"]).strip("%"), near_names(missed.notes or []))
+    listed = near_names(missed.notes or [])
+    if len(listed) >= NEAR_NAMES:  # the note may have left the other holders out
+        return None
+    row = only_holder(str(flt["value"]).strip("%"), listed)
     if row is None:
         return None
     aimed_at = [*filters[: named[0]], {**flt, "op": "=", "value": row}, *filters[named[0] + 1 :]]
@@ -751,7 +754,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
     completes with that read instead) or it creates a recipe that nothing in
     the ``facts``' grounds (the words and content the turn can save from) named; as
     ``ask_user`` when it sets an amount the user's words (with this turn's answers) never
-    gave; and with the gen refs of the unsaved recipes its rows copy (``by_ref``)."""
+    gave; with the gen refs of the unsaved recipes its rows copy (``by_ref``); and aimed
+    at the one row a missed write's name can mean when it is sent again (``aimed``)."""
     call = decision.tool_call
     if decision.action != "tool_call" or call is None:
         return decision
@@ -770,6 +774,9 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
         )
     if question := unsaid_amount(call.tool, call.params, facts.message):
         return ActDecision(action="ask_user", question=question)
+    missed = _made_before(call, tool_results) if call.tool in ("db_update", "db_delete") else None
+    if missed is not None and not missed.count and (at := aimed(call, missed)) is not None:
+        return decision.model_copy(update={"tool_call": at})
     last = next((t for t in reversed(tool_results) if t.tool in CRUD_TOOLS), None)
     if last is None or last.params is None or last.tool != call.tool:
         return decision
@@ -785,8 +792,6 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
             suggested_next="Ask again in other words.",
         )
     if last.is_write and not last.count:
-        if (at := aimed(call, last)) is not None:
-            return decision.model_copy(update={"tool_call": at})
         return ActDecision(
             action="blocked",
             reason_code="nothing_matched",

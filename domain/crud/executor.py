@@ -23,7 +23,7 @@ from domain.crud import ingredients
 from domain.crud.calls import CrudResult, DbCreate, DbDelete, DbRead, DbUpdate, Filter, Row
 from domain.crud.filters import NameMatch, compile_filter, compile_where
 from domain.crud.merge import merge_into_existing
-from domain.crud.near import NAMES, name_words, near_note
+from domain.crud.near import NAMES, NEAR_NAMES, name_words, near_note
 from domain.crud.rows import (
     execute_checked,
     refused_value,
@@ -692,10 +692,6 @@ def _parent_fk(parent: str, child: str) -> str:
     """The child's FK column that points at its parent (``recipe_ingredients.recipe_id``)."""
     parent_type = BY_TABLE[parent].type_name
     return next(c for c, t in BY_TABLE[child].fk_fields.items() if t == parent_type)
-
-
-NEAR_NAMES = 10
-"""At most this many names in the note on a write or a read by name that matched nothing."""
 
 
 def left_out(spec: TableSpec, unknown: list[str]) -> str:

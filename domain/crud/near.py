@@ -14,6 +14,8 @@ import re
 NAMES = ("name", "title")
 """The columns that name a row: a task's is its title."""
 NEAR = "rows whose name shares a word: "
+NEAR_NAMES = 10
+"""At most this many names in the note on a write or a read by name that matched nothing."""
 
 
 def name_words(text: str) -> set[str]:

@@ -1138,6 +1138,22 @@ def test_a_missed_write_sent_again_is_aimed_at_the_one_row_its_name_can_mean():
     assert (held.action, held.reason_code) == ("blocked", "nothing_matched")
 
 
+def test_a_missed_write_is_aimed_after_other_calls_and_not_when_the_note_may_leave_rows_out():
+    note = "no row matches the filters; rows whose name shares a word: 'greek yogurt'"
+    missed = missed_by_name("db_delete", "yogurt", note)
+    read = ToolEntry(tool="db_read", params={"table": "inventory"}, count=3, rows=[{}] * 3)
+    again = ActDecision(
+        action="tool_call", tool_call=ToolCall(tool="db_delete", params=missed.params)
+    )
+    held = hold_act(again, [missed, read], ActFacts())
+    assert held.tool_call is not None and held.tool_call.params["filters"][0]["value"] == (
+        "greek yogurt"
+    )
+    many = ", ".join(repr(f"yogurt {n}") for n in range(9))
+    full = missed_by_name("db_delete", "greek yogurt", f"{note}, {many}")  # ten names: a cap
+    assert aimed(ToolCall(tool="db_delete", params=full.params), full) is None
+
+
 def test_a_missed_write_is_not_aimed_when_its_words_are_not_all_in_one_row():
     cooked = "no row matches the filters; rows whose name shares a word: 'cooked rice'"
     missed = missed_by_name("db_update", "leftover rice", cooked)
