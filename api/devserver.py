@@ -94,9 +94,13 @@ def _wait_until_serving(
 
 
 def _tail(log_file: Path | None, lines: int = 5) -> str:
+    """The log's last ``lines`` (it is appended to across runs: only its end is read)."""
     if log_file is None or not log_file.exists():
         return ""
-    last = log_file.read_text(errors="replace").strip().splitlines()[-lines:]
+    with log_file.open("rb") as log:
+        log.seek(max(0, log.seek(0, 2) - 8192))
+        end = log.read().decode(errors="replace")
+    last = end.strip().splitlines()[-lines:]
     return f"; the end of {log_file}:\n" + "\n".join(last) if last else ""
 
 
