@@ -51,7 +51,7 @@ from domain.registry import (
     SessionIdRegistry,
     UnknownRefError,
 )
-from domain.registry.refs import parse_ref
+from domain.registry.refs import is_uuid, parse_ref
 
 DEFAULT_LIMIT = 50
 SCOPED = "the filter on user_id was dropped: every row you read is the user's own"
@@ -753,7 +753,7 @@ async def _by_name(session: AsyncSession, col: Column, flt: Filter, where: str) 
     names = value if isinstance(value, list) else [value]
     if not names or not all(isinstance(n, str) for n in names):
         return flt
-    if any(parse_ref(n) is not None or _is_uuid(n) for n in names):
+    if any(parse_ref(n) is not None or is_uuid(n) for n in names):
         return flt
     target = _table(BY_TYPE[col.fk].table)
     wanted = [n.strip().lower() for n in names]
@@ -770,14 +770,6 @@ async def _by_name(session: AsyncSession, col: Column, flt: Filter, where: str) 
             f"takes a ref (such as {col.fk}_1) or the exact name of a {col.fk}"
         )
     return flt.model_copy(update={"op": "in", "value": ids})
-
-
-def _is_uuid(text: str) -> bool:
-    try:
-        uuid.UUID(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _ref_type(spec: TableSpec, col: Column) -> str | None:
