@@ -39,7 +39,6 @@ from domain.kitchen.entities import BY_TABLE, BY_TYPE, compute_label
 from domain.kitchen.tables import (
     HIDDEN,
     LINKED_TABLES,
-    NAMED_TYPES,
     ONE_ROW_TABLES,
     TABLES,
     Column,
@@ -51,7 +50,7 @@ from domain.registry import (
     SessionIdRegistry,
     UnknownRefError,
 )
-from domain.registry.refs import is_uuid, parse_ref
+from domain.registry.refs import parse_ref
 
 DEFAULT_LIMIT = 50
 SCOPED = "the filter on user_id was dropped: every row you read is the user's own"
@@ -242,7 +241,6 @@ class CrudExecutor:
             for i, flt in enumerate(items):
                 where = f"{group}[{i}]"
                 col = check_filter(spec, flt, where)
-                flt = await _by_name(session, col, flt, where)
                 flt = self._translate_filter(spec, col, flt, registry, where)
                 match: NameMatch | None = None
                 if (
@@ -739,37 +737,6 @@ def _default_order(table: Table) -> list[Any]:
 
 def _visible(table: Table) -> list[Any]:
     return visible_columns(table)
-
-
-async def _by_name(session: AsyncSession, col: Column, flt: Filter, where: str) -> Filter:
-    """A foreign-key filter given the name of the row it points at, not its ref
-    (``meal_plans.recipe_id = "Red Lentil Dal"``), as the ids of the rows of that exact
-    name (case aside): a meal plan row has no name of its own, and the 1.5B local model
-    moved "the dal" by guessing its date. A name no row has is an error that says what
-    the column takes."""
-    value = flt.value
-    if col.fk not in NAMED_TYPES or flt.op not in ("=", "in") or col.name == "id":
-        return flt
-    names = value if isinstance(value, list) else [value]
-    if not names or not all(isinstance(n, str) for n in names):
-        return flt
-    if any(parse_ref(n) is not None or is_uuid(n) for n in names):
-        return flt
-    target = _table(BY_TYPE[col.fk].table)
-    wanted = [n.strip().lower() for n in names]
-    ids = [
-        str(i)
-        for i in await session.scalars(
-            select(target.c.id).where(func.lower(target.c.name).in_(wanted))
-        )
-    ]
-    if not ids:
-        listed = ", ".join(repr(n) for n in names)
-        raise CrudValidationError(
-            f"{where}.value: no {BY_TYPE[col.fk].table} row is named {listed}; {col.name} "
-            f"takes a ref (such as {col.fk}_1) or the exact name of a {col.fk}"
-        )
-    return flt.model_copy(update={"op": "in", "value": ids})
 
 
 def _ref_type(spec: TableSpec, col: Column) -> str | None:

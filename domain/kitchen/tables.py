@@ -107,13 +107,6 @@ def _spec(table: Table, *, subdomain: str, writable: bool, description: str) -> 
 
 
 BY_TYPE_TABLE = {e.type_name: e.table for e in BY_TABLE.values()}
-NAMED_TYPES = frozenset(
-    t
-    for t, table in BY_TYPE_TABLE.items()
-    if "name" in models.Base.metadata.tables[table].c and table != "ingredients"
-)
-"""Entity types of the user's own that a foreign-key filter may give by name
-(``domain.crud.executor._by_name``); the catalog's names are the smart name filter's."""
 
 _DEFS: tuple[tuple[type[models.Base], str, bool, str], ...] = (
     (models.Inventory, "inventory", True, "What the user has: pantry, fridge, freezer."),
@@ -167,10 +160,7 @@ def schema_for_subdomain(subdomain: str) -> str:
             if column.name == "id":
                 notes.append("this row")
             if column.fk:
-                named = column.fk in NAMED_TYPES and column.name != "id"
-                notes.append(
-                    f"to {column.fk}" + ("; a filter may give its exact name" if named else "")
-                )
+                notes.append(f"to {column.fk}")
             if column.required_on_create:
                 notes.append("required")
             if (name, column.name) in ENUMS:

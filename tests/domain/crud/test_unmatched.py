@@ -4,10 +4,7 @@ filtered on created_at = now, found nothing, and told the user the list was empt
 
 from __future__ import annotations
 
-import pytest
-
 from domain.crud.calls import DbDelete, DbRead, DbUpdate
-from domain.errors import CrudValidationError
 from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import Kitchen, f
 
@@ -190,34 +187,3 @@ async def test_a_read_its_limit_cut_short_says_how_many_matching_rows_it_left_ou
         DbRead(table="meal_plans", filters=[f("date", "=", "2026-11-29")], limit=2)
     )
     assert len(both.rows) == 2 and both.notes == []
-
-
-async def test_a_meal_plan_row_is_found_by_its_recipes_name(kitchen: Kitchen):
-    """A meal plan row has no name of its own: a filter may give its recipe's exact name
-    for the recipe's ref (the 1.5B local model moved "the dal" by guessing its date)."""
-    await kitchen.create("recipes", [{"name": "Red Lentil Dal"}, {"name": "Weeknight Chili"}])
-    await kitchen.create(
-        "meal_plans",
-        [
-            {"date": "2026-11-30", "meal_type": "dinner", "recipe_id": "recipe_1"},
-            {"date": "2026-12-01", "meal_type": "dinner", "recipe_id": "recipe_2"},
-        ],
-    )
-    moved = await kitchen.run(
-        DbUpdate(
-            table="meal_plans",
-            filters=[f("recipe_id", "=", "red lentil dal")],
-            data={"date": "2026-12-02"},
-        )
-    )
-    assert [(r["date"], r["recipe_id"]) for r in moved.rows] == [("2026-12-02", "recipe_1")]
-    with pytest.raises(
-        CrudValidationError,
-        match="no recipes row is named 'Dal'; recipe_id "
-        "takes a ref \\(such as recipe_1\\) or the exact name of a recipe",
-    ):
-        await kitchen.run(DbDelete(table="meal_plans", filters=[f("recipe_id", "=", "Dal")]))
-    by_ref = await kitchen.run(
-        DbRead(table="meal_plans", filters=[f("recipe_id", "=", "recipe_2")])
-    )
-    assert [r["date"] for r in by_ref.rows] == ["2026-12-01"]
