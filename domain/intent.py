@@ -247,11 +247,13 @@ def requested_content(message: str) -> str | None:
 SEE = re.compile(
     r"^(?:show|display|repeat|view|see|print|read|tell me|what|whats|which|how|hows|"
     r"remind me)\b|"
-    r"^(?:any|anything|is|are|do|does|did|have|has|was|were)\b.*\?$|"
     r"\bagain\b"
 )
-"""A clause that asks to see or know: a lookup's verb or question word, or a yes-no
-question ("anything i need to do this week?", "is the milk still good?")."""
+"""A clause that asks to see or know: a lookup's verb or question word."""
+YES_NO = re.compile(r"^(?:any|anything|is|are|do|does|did|have|has|was|were)\b.*\?$")
+"""A yes-no question ("anything i need to do this week?", "is the milk still good?"):
+it asks to know unless a change verb is in it ("is it ok to add milk?", "any chance
+you could add eggs?")."""
 
 
 def asks_to_see(message: str) -> bool:
@@ -260,7 +262,16 @@ def asks_to_see(message: str) -> bool:
     if requested_change(message) is not None:
         return False
     clauses = (LEAD_INS.sub("", SYMBOLS.sub("", c.strip())).lower() for c in CLAUSES.split(message))
-    return any(SEE.search(c) for c in clauses)
+    return any(SEE.search(c) or (YES_NO.search(c) and not _names_change(c)) for c in clauses)
+
+
+def _names_change(clause: str) -> bool:
+    """Whether a change verb stands anywhere in the clause, as said ("add", "adding",
+    "added")."""
+    return any(
+        re.sub(r"(?:ing|ed|d)$", "", w) in CHANGE_VERBS or w in CHANGE_VERBS
+        for w in re.findall(r"[a-z]+", clause)
+    )
 
 
 def unplaced_delete(message: str) -> bool:

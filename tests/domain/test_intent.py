@@ -243,6 +243,9 @@ def test_a_forget_with_anything_more_or_naming_something_is_not_only_a_forget(me
         ("is the milk still good?", True),
         ("do we have eggs? add some if not", False),
         ("anything with chicken", False),  # not asked: what it is for is Think's call
+        ("is it ok to add milk to the list?", False),  # a change asked politely
+        ("any chance you could move the dal to friday?", False),
+        ("do you mind adding eggs?", False),
     ],
 )
 def test_a_message_that_only_asks_to_see(message: str, sees: bool):
