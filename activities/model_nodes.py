@@ -60,6 +60,7 @@ from domain.enforced import (
     undated_plan,
     writes_unasked,
 )
+from domain.intent import names_change
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
 from domain.plan_examples import DEFAULT_EXAMPLES, ExampleSet, think_prompt
@@ -312,7 +313,9 @@ class NodeActivities:
                 again.usage = result.usage + again.usage
                 again.llm_attempts += result.llm_attempts
                 result = again
-            if writes_unasked(result.output, request.message):  # a question, still
+            if writes_unasked(result.output, request.message) and not names_change(
+                request.message
+            ):  # a question, still, with no word of a change in it
                 result.output = only_reads(result.output)
         if request.pending is None and today is not None:
             earlier = " ".join(t.user_message for t in state.recent_turns[-1:])

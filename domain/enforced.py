@@ -42,8 +42,9 @@ so a turn's history records the output as held and older histories replay unchan
   milk" is the inventory's or the shopping list's), and one that generates a recipe for
   a change that asks for nothing new, with no unsaved recipe to revise
   (``invents_unasked``: "i'd like the dal on tuesday" names a saved dal). A plan that
-  still writes for a question after the ask runs only its reads and analyses
-  (``only_reads``): whatever the model judged, no one asked for the writes.
+  still writes for a question with no change verb in it ("how about adding eggs?" has
+  one) after the ask runs only its reads and analyses (``only_reads``): whatever the
+  model judged, no one asked for the writes.
 - **A meal plan has days** (seed 000: Think asks when what it needs is missing): a plan
   that puts meals in the meal plan for a message that names no day, nor did the user's
   message before it ("make me a meal plan"; ``undated_plan``) asks which days and meals

@@ -262,16 +262,28 @@ def asks_to_see(message: str) -> bool:
     if requested_change(message) is not None:
         return False
     clauses = (LEAD_INS.sub("", SYMBOLS.sub("", c.strip())).lower() for c in CLAUSES.split(message))
-    return any(SEE.search(c) or (YES_NO.search(c) and not _names_change(c)) for c in clauses)
+    return any(SEE.search(c) or (YES_NO.search(c) and not names_change(c)) for c in clauses)
 
 
-def _names_change(clause: str) -> bool:
-    """Whether a change verb stands anywhere in the clause, as said ("add", "adding",
-    "added")."""
+def names_change(text: str) -> bool:
+    """Whether a change verb stands anywhere in the text, as said ("add", "adding"): "how
+    about adding eggs?" asks with a question's words for a change."""
     return any(
-        re.sub(r"(?:ing|ed|d)$", "", w) in CHANGE_VERBS or w in CHANGE_VERBS
-        for w in re.findall(r"[a-z]+", clause)
+        not CHANGE_VERBS.isdisjoint(_verb_forms(w)) for w in re.findall(r"[a-z]+", text.lower())
     )
+
+
+def _verb_forms(word: str) -> set[str]:
+    """What ``word`` may be a form of: itself, or its stem without "ing", with an "e" back
+    ("deleting") or a doubled last letter undone ("planning"). Not a past participle: in
+    a question it mostly says how things are ("is anything planned for monday?")."""
+    forms = {word}
+    if word.endswith("ing") and len(word) > 5:
+        stem = word[:-3]
+        forms |= {stem, stem + "e"}
+        if stem[-1] == stem[-2]:
+            forms.add(stem[:-1])
+    return forms
 
 
 def unplaced_delete(message: str) -> bool:

@@ -7,6 +7,7 @@ import pytest
 from domain.intent import (
     asks_to_see,
     change_home,
+    names_change,
     only_forgets,
     requested_change,
     requested_content,
@@ -250,3 +251,10 @@ def test_a_forget_with_anything_more_or_naming_something_is_not_only_a_forget(me
 )
 def test_a_message_that_only_asks_to_see(message: str, sees: bool):
     assert asks_to_see(message) is sees
+
+
+def test_a_change_verb_is_found_as_said_anywhere_in_the_words():
+    for said in ("how about adding eggs?", "Delete it?", "deleting it?", "planning it?"):
+        assert names_change(said), said
+    for said in ("anything i need to do this week?", "is anything planned for monday?"):
+        assert not names_change(said), said

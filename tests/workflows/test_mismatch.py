@@ -277,6 +277,30 @@ async def test_a_plan_that_writes_for_a_question_twice_runs_only_its_reads(turns
     assert len([c for c in script.calls if c.node == "act"]) == 2  # the read, its end
 
 
+async def test_a_question_that_asks_for_a_change_in_its_words_keeps_its_writes(turns, executor):
+    """ "how about adding eggs to the list?" reads as a question (``asks_to_see``) but
+    names a change: the plan that writes, given twice, runs as planned."""
+    eggs = plan(
+        "Eggs",
+        step("Read the shopping list", "read", "shopping"),
+        step("Add eggs to the shopping list", "write", "shopping", group=1),
+    )
+    await asked_again(
+        turns,
+        "how about adding eggs to the list?",
+        understand(),
+        eggs,
+        eggs,
+        tool("db_read", table="shopping_list"),
+        complete("The list is empty"),
+        tool("db_create", table="shopping_list", data={"name": "eggs"}),
+        complete("Added eggs"),
+        reply("Eggs are on the list."),
+    )
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert await kitchen.names("shopping_list") == ["eggs"]
+
+
 async def test_a_recipe_invented_for_a_saved_one_the_words_name_is_asked_for_again(turns, executor):
     """``domain.enforced.invents_unasked``: "i'd like the dal on tuesday" planned with a
     new dal generated for the meal plan is shown to Think; its second plan reads the saved
