@@ -11,7 +11,6 @@ the recorded result and writes nothing.
 from __future__ import annotations
 
 import uuid
-from datetime import date
 from typing import Any
 
 from sqlalchemy import String, Table, delete, func, insert, or_, select, update
@@ -31,7 +30,7 @@ from domain.crud.rows import (
     to_json,
     visible_columns,
 )
-from domain.crud.validate import check_filter, check_row, column, table_spec
+from domain.crud.validate import check_filter, check_row, column, convert, table_spec
 from domain.db.engine import user_transaction
 from domain.db.models import Base, Operation
 from domain.errors import CrudValidationError, MissingIdempotencyKey
@@ -667,7 +666,7 @@ async def _planned_near(session: AsyncSession, filters: list[Filter]) -> list[st
     first (else the earliest): a meal plan row has no name to suggest, and the 1.5B local
     model moved "the dal to wednesday" by updating the row dated today, which held none."""
     plans, recipes = _table("meal_plans"), _table("recipes")
-    near = next((d for f in filters if f.field == "date" and (d := _date(f.value))), None)
+    near = next((d for f in filters if f.field == "date" and (d := _plan_date(f.value))), None)
     order = [func.abs(plans.c.date - near)] if near else []
     query = (
         select(plans.c.date, plans.c.meal_type, recipes.c.name)
@@ -681,10 +680,12 @@ async def _planned_near(session: AsyncSession, filters: list[Filter]) -> list[st
     ]
 
 
-def _date(value: object) -> date | None:
+def _plan_date(value: object) -> Any:
+    """A filter's value as a meal plan date (``validate.convert``), None when it is none
+    (a list, a pattern)."""
     try:
-        return date.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
+        return convert(TABLES["meal_plans"].columns["date"], value, "filters")
+    except CrudValidationError:
         return None
 
 
