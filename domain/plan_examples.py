@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from domain.clock import DAY_TOKEN, Clock, local, named_day
-from domain.intent import change_home, requested_change
+from domain.intent import change_home, requested_change, requested_content
 from domain.modes import DEFAULT_MODE, mode_config
 from domain.prompts import RenderedPrompt, load, render
 
@@ -41,6 +41,9 @@ library in every A/B run so far (docs/EVALS.md)."""
 PATTERNS = "think_patterns"
 LIBRARY = "think_library"
 SHOWN = 3
+HOME_SHOWN = 1
+"""Entries shown for a change whose words say where it goes when none is alike in words:
+the closest, else the first in the file (its others may make another kind of change)."""
 MIN_SIMILARITY = 0.2
 """Below this an entry shares little more than an item's name with the message: not shown."""
 
@@ -116,6 +119,10 @@ class Entry:
         return _CHANGING.search(self.plan) is not None
 
     @property
+    def generates(self) -> bool:
+        return _GENERATES.search(self.plan) is not None
+
+    @property
     def changed(self) -> frozenset[str]:
         """The subdomains the plan writes or generates in."""
         return frozenset(_CHANGED_IN.findall(self.plan))
@@ -132,6 +139,7 @@ class Entry:
 
 _DAY_TOKEN = re.compile(" ?" + DAY_TOKEN.pattern)
 _CHANGING = re.compile(r'"step_type":\s*"(?:write|generate)"')
+_GENERATES = re.compile(r'"step_type":\s*"generate"')
 _CHANGED_IN = re.compile(r'"step_type":\s*"(?:write|generate)",\s*"subdomain":\s*"(\w+)"')
 
 
@@ -185,18 +193,29 @@ def pick(message: str, entries: list[Entry], shown: int = SHOWN) -> list[Entry]:
     only entries whose plan ``changes`` the kitchen, and where its words say where the
     change goes (``change_home``: "need to descale the kettle by friday" is a task), only
     entries that change something there ("we need paper towels" shares the word "need",
-    and the 1.5B local model planned the kettle as shopping)."""
+    and the 1.5B local model planned the kettle as shopping), and the first of those
+    (``HOME_SHOWN``) even when none is alike in words, a generate only when the message
+    asks for something new: shown the abstract patterns then, the 1.5B planned the kettle
+    as a generated recipe, twice."""
     change = requested_change(message) is not None
     home = frozenset(change_home(message))
 
     def fits(entry: Entry) -> bool:
         return not change or (entry.changes and (not home or bool(entry.changed & home)))
 
+    scores = similarities(message, entries)
     scored = sorted(
         (-score, index)
-        for index, score in enumerate(similarities(message, entries))
+        for index, score in enumerate(scores)
         if score >= MIN_SIMILARITY and fits(entries[index])
     )
+    if not scored and home:  # the words say where the change goes: its entries, however alike
+        asks_new = requested_content(message) is not None
+        scored = sorted(
+            (-score, index)
+            for index, score in enumerate(scores)
+            if fits(entries[index]) and (asks_new or not entries[index].generates)
+        )[:HOME_SHOWN]
     return [entries[index] for _, index in scored[:shown]]
 
 
