@@ -389,7 +389,7 @@ class NodeActivities:
         if note_text := completion_note(result.output, pending, request.message, known):
             note = ToolEntry(tool="step_complete", error=note_text)
         else:
-            note = repeated_call(result.output, request.tool_results, step)
+            note = repeated_call(result.output, request.tool_results, step, request.message)
         if note is not None:
             activity.logger.info("act: %s sent back: %s", note.tool, note.error)
             try:

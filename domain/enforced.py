@@ -135,8 +135,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.conversation import ConversationState, StepResult
-from domain.crud.calls import WRITE_TOOLS
-from domain.crud.near import NAMES, NEAR_NAMES, near_names, only_holder
+from domain.crud.calls import WRITE_TOOLS, was_cut_short
+from domain.crud.near import (
+    NAMES,
+    NEAR_NAMES,
+    near_names,
+    only_holder,
+    only_planned,
+    planned_rows,
+)
 from domain.formatters import format_write_confirmation
 from domain.intent import (
     DELETE_VERBS,
@@ -640,7 +647,7 @@ def completion_note(
 
 
 def repeated_call(
-    decision: ActDecision, tool_results: Sequence[ToolEntry], step: ThinkStep
+    decision: ActDecision, tool_results: Sequence[ToolEntry], step: ThinkStep, message: str = ""
 ) -> ToolEntry | None:
     """The call Act repeats, answered without being run with why it is sent back
     (``reread_note``, ``unmatched_note``): shown to Act when it is asked once more. None
@@ -648,7 +655,10 @@ def repeated_call(
     call = decision.tool_call
     if call is None:
         return None
-    note = reread_note(decision, tool_results, step) or unmatched_note(decision, tool_results)
+    words = f"{step.description} {message}"
+    note = reread_note(decision, tool_results, step) or unmatched_note(
+        decision, tool_results, words
+    )
     return None if note is None else ToolEntry(tool=call.tool, params=call.params, error=note)
 
 
@@ -689,15 +699,18 @@ def reread_note(
     )
 
 
-def unmatched_note(decision: ActDecision, tool_results: Sequence[ToolEntry]) -> str | None:
+def unmatched_note(
+    decision: ActDecision, tool_results: Sequence[ToolEntry], words: str = ""
+) -> str | None:
     """Why a write that matched no row is sent back once when it comes again unchanged
-    (None when it is not): it would match nothing again, and its result's note says what
-    is there ("rows whose name shares a word: 'Weeknight Chili'")."""
+    (None when it is not, or when it is ``aimed`` at the row ``words`` mean): it would
+    match nothing again, and its result's note says what is there ("rows whose name
+    shares a word: 'Weeknight Chili'")."""
     call = decision.tool_call
     if call is None or call.tool not in WRITE_TOOLS or call.tool == "db_create":
         return None
     missed = _made_before(call, tool_results)
-    if missed is None or missed.count or aimed(call, missed) is not None:
+    if missed is None or missed.count or aimed(call, missed, words) is not None:
         return None
     said = "; ".join(missed.notes or ["no row matches the filters"])
     return (
@@ -707,13 +720,16 @@ def unmatched_note(decision: ActDecision, tool_results: Sequence[ToolEntry]) -> 
     )
 
 
-def aimed(call: ToolCall, missed: ToolEntry) -> ToolCall | None:
+def aimed(call: ToolCall, missed: ToolEntry, words: str = "") -> ToolCall | None:
     """A write by a name that matched no row, sent again unchanged, aimed at the one row
     its result's note names whose name holds every word the write named (``only_holder``:
     "yogurt" is the "greek yogurt" when no other row holds it). None when the write named
     a row another way too (or-filters, a second name), or no one row is that row. The
     1.5B local model deleted "yogurt" twice for "the yogurt's gone off, chuck it", told
-    each time that 'greek yogurt' was the row, and the step was blocked."""
+    each time that 'greek yogurt' was the row, and the step was blocked. A meal-plan
+    write has no name: it is aimed by the recipe ``words`` name (``aimed_plan``)."""
+    if call.params.get("table") == "meal_plans":
+        return aimed_plan(call, missed, words)
     filters = call.params.get("filters")
     if call.params.get("or_filters") or not isinstance(filters, list):
         return None
@@ -733,6 +749,58 @@ def aimed(call: ToolCall, missed: ToolEntry) -> ToolCall | None:
         return None
     aimed_at = [*filters[: named[0]], {**flt, "op": "=", "value": row}, *filters[named[0] + 1 :]]
     return call.model_copy(update={"params": {**call.params, "filters": aimed_at}})
+
+
+def aimed_plan(call: ToolCall, missed: ToolEntry, words: str) -> ToolCall | None:
+    """A meal-plan write that matched no row, sent again unchanged, aimed at the one row
+    its result's note lists whose recipe the step's and the user's ``words`` name
+    (``only_planned``), by that row's date and meal. None when the note may have left
+    rows out, or no one row is that row. For "can we move the dal to wednesday instead"
+    the 1.5B local model updated the row dated today five times, the note listing the dal
+    on Monday each time."""
+    listed = planned_rows(missed.notes or [])
+    if len(listed) >= NEAR_NAMES or (row := only_planned(words, listed)) is None:
+        return None
+    date, meal, _ = row
+    at = [
+        {"field": "date", "op": "=", "value": date},
+        {"field": "meal_type", "op": "=", "value": meal},
+    ]
+    return call.model_copy(update={"params": {**call.params, "filters": at, "or_filters": []}})
+
+
+def read_within(
+    call: ToolCall, tool_results: Sequence[ToolEntry], step: ThinkStep | None
+) -> ToolEntry | None:
+    """In a read step, the step's earlier read of the same table that found every row
+    (no filters, its limit left none out) and every column ``call`` asks for: a read
+    after it can only show a part of what it showed. None otherwise. For "anything i
+    need to do this week?" the 1.5B local model read the whole inventory, then its
+    pantry, its fridge and its pantry again; the step's breaker stopped it, and Reply
+    told the user why it had stopped."""
+    if step is None or step.step_type != "read" or call.tool != "db_read":
+        return None
+    table = call.params.get("table")
+    for entry in reversed(tool_results):
+        params = entry.params or {}
+        if entry.tool != "db_read" or entry.failed or _table(entry) != table:
+            continue
+        if params.get("filters") or params.get("or_filters") or was_cut_short(entry.notes):
+            continue
+        if _columns_within(call.params.get("columns"), params.get("columns"), entry.rows or []):
+            return entry
+    return None
+
+
+def _columns_within(wanted: Any, read: Any, rows: list[dict[str, Any]]) -> bool:
+    """Whether a read that asked for ``read`` columns and found ``rows`` holds the
+    ``wanted`` ones: every one, when none was found; the columns its rows hold, when it
+    asked for some; all columns only when it asked for all."""
+    if not rows:
+        return True
+    if not wanted:
+        return not read
+    return isinstance(wanted, list) and {str(c) for c in wanted} <= set(rows[0])
 
 
 def unchanged_block(refs: Sequence[str], unsaved: Mapping[str, Mapping[str, Any]]) -> ActDecision:
@@ -756,7 +824,9 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
     the ``facts``' grounds (the words and content the turn can save from) named; as
     ``ask_user`` when it sets an amount the user's words (with this turn's answers) never
     gave; with the gen refs of the unsaved recipes its rows copy (``by_ref``); and aimed
-    at the one row a missed write's name can mean when it is sent again (``aimed``)."""
+    at the one row a missed write's name can mean when it is sent again (``aimed``); as
+    ``step_complete`` when a read step reads again what it has read whole
+    (``read_within``)."""
     call = decision.tool_call
     if decision.action != "tool_call" or call is None:
         return decision
@@ -776,8 +846,11 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
     if question := unsaid_amount(call.tool, call.params, facts.message):
         return ActDecision(action="ask_user", question=question)
     missed = _made_before(call, tool_results) if call.tool in ("db_update", "db_delete") else None
-    if missed is not None and not missed.count and (at := aimed(call, missed)) is not None:
+    words = f"{facts.step.description if facts.step else ''} {facts.message}"
+    if missed is not None and not missed.count and (at := aimed(call, missed, words)) is not None:
         return decision.model_copy(update={"tool_call": at})
+    if (whole := read_within(call, tool_results, facts.step)) is not None:
+        return ActDecision(action="step_complete", result_summary=_done(whole))
     last = next((t for t in reversed(tool_results) if t.tool in CRUD_TOOLS), None)
     if last is None or last.params is None or last.tool != call.tool:
         return decision

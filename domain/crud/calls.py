@@ -89,3 +89,20 @@ class CrudResult(BaseModel):
     """Served from pending (generated, unsaved) artifacts without a database read."""
     replayed: bool = False
     """A repeated idempotency key: the recorded result, nothing written again."""
+
+
+CUT_SHORT = "read with a higher limit or narrower filters to see them"
+
+
+def cut_short(limit: int, total: int) -> str:
+    """The note on a read its limit cut short: the 1.5B local model read tomorrow's meal
+    plan with limit 1 for "whats for lunch tmrw", got the dinner, and named it."""
+    return (
+        f"the limit of {limit} left out {total - limit} more matching row(s): {total} in all; "
+        + CUT_SHORT
+    )
+
+
+def was_cut_short(notes: list[str] | None) -> bool:
+    """Whether a read's ``notes`` say its limit left matching rows out (``cut_short``)."""
+    return any(note.endswith(CUT_SHORT) for note in notes or [])

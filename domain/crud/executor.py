@@ -19,10 +19,19 @@ from sqlalchemy.exc import DataError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.crud import ingredients
-from domain.crud.calls import CrudResult, DbCreate, DbDelete, DbRead, DbUpdate, Filter, Row
+from domain.crud.calls import (
+    CrudResult,
+    DbCreate,
+    DbDelete,
+    DbRead,
+    DbUpdate,
+    Filter,
+    Row,
+    cut_short,
+)
 from domain.crud.filters import NameMatch, compile_filter, compile_where
 from domain.crud.merge import merge_into_existing
-from domain.crud.near import NAMES, NEAR_NAMES, name_words, near_note
+from domain.crud.near import NAMES, NEAR_NAMES, name_words, near_note, planned_note, planned_row
 from domain.crud.rows import (
     execute_checked,
     refused_value,
@@ -522,7 +531,7 @@ class CrudExecutor:
             note += f"; {near_note(near)}"
         if table_name == "meal_plans" and held:
             planned = await _planned_near(session, [*request.filters, *request.or_filters])
-            note += "; its rows: " + ", ".join(planned)
+            note += "; " + planned_note(planned)
         return note
 
     @staticmethod
@@ -675,7 +684,7 @@ async def _planned_near(session: AsyncSession, filters: list[Filter]) -> list[st
         .limit(NEAR_NAMES)
     )
     return [
-        f"{row.date.isoformat()} {row.meal_type}: {row.name or 'no recipe'}"
+        planned_row(row.date.isoformat(), row.meal_type, row.name)
         for row in (await session.execute(query)).all()
     ]
 
@@ -711,15 +720,6 @@ def unmatched(table: str, held: int) -> str:
         held_rows(table, held)
         if held == 0
         else f"no row matches the filters; {held_rows(table, held)}"
-    )
-
-
-def cut_short(limit: int, total: int) -> str:
-    """The note on a read its limit cut short: the 1.5B local model read tomorrow's meal
-    plan with limit 1 for "whats for lunch tmrw", got the dinner, and named it."""
-    return (
-        f"the limit of {limit} left out {total - limit} more matching row(s): {total} in all; "
-        "read with a higher limit or narrower filters to see them"
     )
 
 

@@ -49,3 +49,44 @@ def only_holder(named: str, candidates: list[str]) -> str | None:
     words = name_words(named)
     holders = [c for c in candidates if words and words <= name_words(c)]
     return holders[0] if len(holders) == 1 else None
+
+
+PLANNED = "its rows: "
+"""Where a missed meal-plan write's note lists the plan's rows (a meal plan row has no
+name to suggest): ``2026-11-30 dinner: Red Lentil Dal``, each as ``planned_row`` gives."""
+_PLANNED_ROW = re.compile(r"(\d{4}-\d{2}-\d{2}) (\w+): (.+?)(?=, \d{4}-\d{2}-\d{2} |$)")
+NO_RECIPE = "no recipe"
+PLAN_WORDS = frozenset(
+    name_words(
+        "the and with for from into onto our your this that its row meal plan planned dinner "
+        "lunch breakfast snack date day week recipe instead move change update put set swap "
+        "replace delete remove drop have let lets can want could would please new next today "
+        "tomorrow monday tuesday wednesday thursday friday saturday sunday"
+    )
+)
+"""Words of a request or a step about a meal plan that name no recipe in it."""
+
+
+def planned_row(date: str, meal: str, recipe: str | None) -> str:
+    return f"{date} {meal}: {recipe or NO_RECIPE}"
+
+
+def planned_note(rows: list[str]) -> str:
+    return PLANNED + ", ".join(rows)
+
+
+def planned_rows(notes: list[str]) -> list[tuple[str, str, str]]:
+    """The rows a ``planned_note`` among ``notes`` lists, as (date, meal, recipe)."""
+    for note in notes:
+        if PLANNED in note:
+            return _PLANNED_ROW.findall(note.split(PLANNED, 1)[1].split("; ", 1)[0])
+    return []
+
+
+def only_planned(text: str, rows: list[tuple[str, str, str]]) -> tuple[str, str, str] | None:
+    """The one row whose recipe shares a word with ``text`` (the step and the user's
+    words, less ``PLAN_WORDS``: "move the dal to wednesday" is the row of "Red Lentil
+    Dal"); None when no row's recipe does, or more than one."""
+    words = name_words(text) - PLAN_WORDS
+    holders = [r for r in rows if r[2] != NO_RECIPE and words & name_words(r[2])]
+    return holders[0] if len(holders) == 1 else None

@@ -14,6 +14,7 @@ from domain.conversation import (
     LandedHandoff,
     TurnRecord,
 )
+from domain.crud.calls import cut_short
 from domain.enforced import (
     WHICH_DAYS,
     ActFacts,
@@ -37,6 +38,8 @@ from domain.enforced import (
     misplaced_change,
     named_note,
     only_reads,
+    read_within,
+    repeated_call,
     replan_note,
     reread_note,
     retrievable,
@@ -674,6 +677,71 @@ def test_a_read_step_that_read_its_own_tables_completes_with_that_read_after_a_r
     assert hold_act(again, [stock, refused], recipes).action == "blocked"  # not its own table
 
 
+STOCK = {"table": "inventory", "filters": [], "columns": ["name", "location"], "limit": 50}
+PANTRY = {**STOCK, "filters": [{"field": "location", "op": "=", "value": "pantry"}]}
+ROWS = [{"name": "rice", "location": "pantry"}, {"name": "milk", "location": "fridge"}]
+READ_STEP = ActFacts(
+    step=ThinkStep(description="Read the inventory", step_type="read", subdomain="inventory")
+)
+
+
+def test_a_read_step_reading_part_of_what_it_read_whole_completes_with_the_whole_read():
+    """The 1.5B local model read the whole inventory, then its pantry, its fridge and its
+    pantry again, until the step's breaker stopped it."""
+    whole = read_entry(STOCK, table="inventory", count=2, rows=ROWS)
+    again = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_read", params=PANTRY))
+    held = hold_act(again, [whole], READ_STEP)
+    assert held.action == "step_complete"
+    assert held.result_summary == "Read 2 row(s) from inventory."
+    fewer = {**PANTRY, "columns": ["name"]}
+    assert read_within(ToolCall(tool="db_read", params=fewer), [whole], READ_STEP.step) == whole
+    empty = read_entry({"table": "inventory"}, table="inventory", count=0, rows=[])
+    assert read_within(ToolCall(tool="db_read", params=PANTRY), [empty], READ_STEP.step) == empty
+
+
+CUT = cut_short(2, 5)
+
+
+@pytest.mark.parametrize(
+    ("earlier", "params", "kind"),
+    [
+        (
+            read_entry(PANTRY, table="inventory", count=1, rows=ROWS[:1]),
+            STOCK,
+            "read",
+        ),  # a part first
+        (read_entry(STOCK, table="inventory", count=2, rows=ROWS, notes=[CUT]), PANTRY, "read"),
+        (read_entry(STOCK, table="inventory", error="bad column"), PANTRY, "read"),  # refused
+        (
+            read_entry(STOCK, table="inventory", count=2, rows=ROWS),
+            {**PANTRY, "columns": ["expiry_date"]},
+            "read",
+        ),
+        (
+            read_entry(STOCK, table="inventory", count=2, rows=ROWS),
+            {**PANTRY, "columns": None},
+            "read",
+        ),
+        (
+            read_entry(STOCK, table="inventory", count=2, rows=ROWS),
+            {**PANTRY, "table": "shopping_list"},
+            "read",
+        ),
+        (
+            read_entry(STOCK, table="inventory", count=2, rows=ROWS),
+            PANTRY,
+            "write",
+        ),  # a write step reads to aim
+    ],
+)
+def test_a_read_that_can_show_what_the_step_has_not_seen_runs(
+    earlier: ToolEntry, params: dict, kind: str
+):
+    facts = ActFacts(step=step(kind, subdomain="inventory"))
+    call = ToolCall(tool="db_read", params=params)
+    assert read_within(call, [earlier], facts.step) is None
+
+
 def test_only_tool_calls_are_held():
     done = ActDecision(action="step_complete", result_summary="Two recipes")
     assert hold_act(done, [read_entry(READ.params, count=2)], ActFacts()) == done
@@ -1166,6 +1234,67 @@ def test_a_missed_write_is_not_aimed_when_its_words_are_not_all_in_one_row():
     rice = missed_by_name("db_update", "rice", cooked)
     assert aimed(ToolCall(tool="db_update", params=rice.params), rice) is not None
     assert aimed(ToolCall(tool="db_update", params=by_two), rice) is None
+
+
+PLAN_NOTE = (
+    "no row matches the filters, so nothing was updated; meal_plans holds 3 row(s) in all; "
+    "its rows: 2026-11-30 dinner: Red Lentil Dal, 2026-12-01 dinner: Weeknight Chili, "
+    "2026-12-01 lunch: no recipe"
+)
+TODAY_ROW = [{"field": "date", "op": "=", "value": "2026-11-28"}]
+MOVE = ThinkStep(
+    description="Change the date of the dal's row in the meal plan to Wednesday",
+    step_type="write",
+    subdomain="meal_plans",
+)
+
+
+def missed_plan(note: str = PLAN_NOTE, **params) -> ToolEntry:
+    params = {"table": "meal_plans", "filters": TODAY_ROW, "data": {"date": "2026-12-02"}}
+    return ToolEntry(tool="db_update", params=params, table="meal_plans", count=0, notes=[note])
+
+
+def test_a_missed_meal_plan_write_sent_again_is_aimed_at_the_row_of_the_recipe_named():
+    """For "can we move the dal to wednesday instead" the 1.5B local model updated the
+    row dated today five times, the note listing the dal on Monday each time."""
+    missed = missed_plan()
+    again = ActDecision(
+        action="tool_call", tool_call=ToolCall(tool="db_update", params=missed.params)
+    )
+    facts = ActFacts(message="can we move the dal to wednesday instead", step=MOVE)
+    held = hold_act(again, [missed], facts)
+    assert held.tool_call is not None and held.tool_call.params == {
+        "table": "meal_plans",
+        "filters": [
+            {"field": "date", "op": "=", "value": "2026-11-30"},
+            {"field": "meal_type", "op": "=", "value": "dinner"},
+        ],
+        "or_filters": [],
+        "data": {"date": "2026-12-02"},
+    }
+    assert repeated_call(again, [missed], MOVE, facts.message) is None  # run at once
+
+
+@pytest.mark.parametrize(
+    ("message", "note"),
+    [
+        ("move dinner on monday to wednesday", PLAN_NOTE),  # no recipe named
+        ("swap the chili and the dal", PLAN_NOTE),  # two rows named
+        ("move the dal to wednesday", PLAN_NOTE.replace("Weeknight Chili", "Tadka Dal")),
+        ("move the dal to wednesday", PLAN_NOTE + ", " + ", ".join(["2026-12-09 lunch: Soup"] * 8)),
+    ],
+)
+def test_a_missed_meal_plan_write_names_no_one_row_and_is_not_aimed(message: str, note: str):
+    missed = missed_plan(note)
+    call = ToolCall(tool="db_update", params=missed.params)
+    step_only = MOVE.model_copy(update={"description": "Update the meal plan"})
+    assert aimed(call, missed, f"{step_only.description} {message}") is None
+    held = hold_act(
+        ActDecision(action="tool_call", tool_call=call),
+        [missed],
+        ActFacts(message=message, step=step_only),
+    )
+    assert held.reason_code == "nothing_matched"
 
 
 def test_a_changed_write_or_one_that_matched_rows_is_not_sent_back():
