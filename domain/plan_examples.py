@@ -5,7 +5,8 @@ the request (``ALFRED_THINK_EXAMPLES``: ``abstract`` or ``library``).
   placeholders and no concrete request, the same for every message.
 - ``library``: ``prompts/think_library``: realistic requests, each with the plan it needs;
   the entries whose requests share the most words with the user's message (TF-IDF cosine
-  over stemmed content words) are shown, at most ``SHOWN``. A message that shares no word
+  over stemmed content words), and a word with their cues (the kind of request, not only
+  its items), are shown, at most ``SHOWN``. A message that shares no word
   with any entry gets the abstract patterns. A message that asks for a change
   (``domain.intent.requested_change``) is shown only entries whose plan can make one (a
   ``write``, or a ``generate`` of content to save): a plan that only reads is no example
@@ -42,8 +43,9 @@ PATTERNS = "think_patterns"
 LIBRARY = "think_library"
 SHOWN = 3
 HOME_SHOWN = 1
-"""Entries shown for a change whose words say where it goes when none is alike in words:
-the closest, else the first in the file (its others may make another kind of change)."""
+"""Entries shown for a change whose words say where it goes when none is like it: the
+first in the file of those that change something there (the others may make another kind
+of change). Which entry comes first in its home is a choice the library file makes."""
 MIN_SIMILARITY = 0.2
 """Below this an entry shares little more than an item's name with the message: not shown."""
 
@@ -188,34 +190,37 @@ def similarities(message: str, entries: list[Entry]) -> list[float]:
 
 
 def pick(message: str, entries: list[Entry], shown: int = SHOWN) -> list[Entry]:
-    """The entries most like ``message``, highest similarity first (ties in file order),
-    at least ``MIN_SIMILARITY``, at most ``shown``; for a message that asks for a change,
-    only entries whose plan ``changes`` the kitchen, and where its words say where the
-    change goes (``change_home``: "need to descale the kettle by friday" is a task), only
-    entries that change something there ("we need paper towels" shares the word "need",
-    and the 1.5B local model planned the kettle as shopping), and the first of those
-    (``HOME_SHOWN``) even when none is alike in words, a generate only when the message
-    asks for something new: shown the abstract patterns then, the 1.5B planned the kettle
-    as a generated recipe, twice."""
+    """The entries like ``message`` in kind, highest similarity first (ties in file order),
+    at least ``MIN_SIMILARITY``, at most ``shown``. Like in kind: the message shares a
+    word with the entry's cues, not only an item with its request ("push the oven
+    cleaning to next friday" shares "oven" and "clean" with "the oven is clean, that
+    chore can go", and the 1.5B local model ticked the task off). For a message that asks
+    for a change, only entries whose plan ``changes`` the kitchen, and where its words
+    say where the change goes (``change_home``: "need to descale the kettle by friday" is
+    a task), only entries that change something there ("we need paper towels" shares the
+    word "need", and the 1.5B planned the kettle as shopping); when none of those is like
+    it, the first of them in the file (``HOME_SHOWN``; a generate only when the message
+    asks for something new): shown the abstract patterns, the 1.5B planned the kettle as
+    a generated recipe, twice."""
     change = requested_change(message) is not None
     home = frozenset(change_home(message))
 
     def fits(entry: Entry) -> bool:
         return not change or (entry.changes and (not home or bool(entry.changed & home)))
 
-    scores = similarities(message, entries)
+    asked = set(_topic(message))
     scored = sorted(
         (-score, index)
-        for index, score in enumerate(scores)
-        if score >= MIN_SIMILARITY and fits(entries[index])
+        for index, score in enumerate(similarities(message, entries))
+        if score >= MIN_SIMILARITY
+        and fits(entries[index])
+        and asked & set(_topic(entries[index].cues))
     )
-    if not scored and home:  # the words say where the change goes: its entries, however alike
+    if not scored and home:  # the words say where the change goes: its entries, in order
         asks_new = requested_content(message) is not None
-        scored = sorted(
-            (-score, index)
-            for index, score in enumerate(scores)
-            if fits(entries[index]) and (asks_new or not entries[index].generates)
-        )[:HOME_SHOWN]
+        return [e for e in entries if fits(e) and (asks_new or not e.generates)][
+            : min(shown, HOME_SHOWN)
+        ]
     return [entries[index] for _, index in scored[:shown]]
 
 
