@@ -689,6 +689,8 @@ def reread_note(
         return None
     if (made := _made_before(call, tool_results)) is None:
         return None
+    if not made.count and aimed(call, made) is not None:  # runs on the row its name means
+        return None
     count = _rows_read(made)
     found = f"it found {count} row(s), shown above" if count else "it found no row"
     return (
@@ -726,9 +728,11 @@ def aimed(call: ToolCall, missed: ToolEntry, words: str = "") -> ToolCall | None
     "yogurt" is the "greek yogurt" when no other row holds it). None when the write named
     a row another way too (or-filters, a second name), or no one row is that row. The
     1.5B local model deleted "yogurt" twice for "the yogurt's gone off, chuck it", told
-    each time that 'greek yogurt' was the row, and the step was blocked. A meal-plan
-    write has no name: it is aimed by the recipe ``words`` name (``aimed_plan``)."""
-    if call.params.get("table") == "meal_plans":
+    each time that 'greek yogurt' was the row, and the step was blocked. A read is aimed
+    the same way (it read "dal" twice, the note naming 'Red Lentil Dal', and put no
+    recipe on the meal plan). A meal-plan write has no name: it is aimed by the recipe
+    ``words`` name (``aimed_plan``)."""
+    if call.params.get("table") == "meal_plans" and call.tool != "db_read":
         return aimed_plan(call, missed, words)
     filters = call.params.get("filters")
     if call.params.get("or_filters") or not isinstance(filters, list):
@@ -824,7 +828,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
     the ``facts``' grounds (the words and content the turn can save from) named; as
     ``ask_user`` when it sets an amount the user's words (with this turn's answers) never
     gave; with the gen refs of the unsaved recipes its rows copy (``by_ref``); and aimed
-    at the one row a missed write's name can mean when it is sent again (``aimed``); as
+    at the one row a missed write's or read's name can mean when it is sent again
+    (``aimed``); as
     ``step_complete`` when a read step reads again what it has read whole
     (``read_within``)."""
     call = decision.tool_call
@@ -845,7 +850,7 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
         )
     if question := unsaid_amount(call.tool, call.params, facts.message):
         return ActDecision(action="ask_user", question=question)
-    missed = _made_before(call, tool_results) if call.tool in ("db_update", "db_delete") else None
+    missed = _made_before(call, tool_results) if call.tool != "db_create" else None
     words = f"{facts.step.description if facts.step else ''} {facts.message}"
     if missed is not None and not missed.count and (at := aimed(call, missed, words)) is not None:
         return decision.model_copy(update={"tool_call": at})

@@ -1236,6 +1236,25 @@ def test_a_missed_write_is_not_aimed_when_its_words_are_not_all_in_one_row():
     assert aimed(ToolCall(tool="db_update", params=by_two), rice) is None
 
 
+def test_a_missed_read_by_name_sent_again_is_aimed_at_the_one_row_its_name_can_mean():
+    """For "put the dal down for lunch tomorrow" the 1.5B local model read name = "dal"
+    twice in the read step and twice in the write step, each time told 'Red Lentil Dal',
+    and put the lunch on the meal plan with no recipe."""
+    params = {"table": "recipes", "filters": [{"field": "name", "op": "=", "value": "dal"}]}
+    note = "no recipes row matches the filters; rows whose name shares a word: 'Red Lentil Dal'"
+    missed = read_entry(params, table="recipes", count=0, rows=[], notes=[note])
+    again = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_read", params=params))
+    for kind in ("read", "write"):
+        facts = ActFacts(step=step(kind))
+        held = hold_act(again, [missed], facts)
+        assert held.tool_call is not None and held.tool_call.params["filters"] == [
+            {"field": "name", "op": "=", "value": "Red Lentil Dal"}
+        ]
+        assert repeated_call(again, [missed], step(kind)) is None  # not sent back first
+    two = read_entry(params, count=0, rows=[], notes=[note + ", 'Tadka Dal'"])
+    assert hold_act(again, [two], ActFacts(step=step("read"))).action == "step_complete"
+
+
 PLAN_NOTE = (
     "no row matches the filters, so nothing was updated; meal_plans holds 3 row(s) in all; "
     "its rows: 2026-11-30 dinner: Red Lentil Dal, 2026-12-01 dinner: Weeknight Chili, "
