@@ -829,7 +829,7 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
     ``ask_user`` when it sets an amount the user's words (with this turn's answers) never
     gave; with the gen refs of the unsaved recipes its rows copy (``by_ref``); and aimed
     at the one row a missed write's or read's name can mean when it is sent again
-    (``aimed``); as
+    (``aimed``), or ``step_complete`` when that aimed call has run; as
     ``step_complete`` when a read step reads again what it has read whole
     (``read_within``)."""
     call = decision.tool_call
@@ -853,6 +853,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
     missed = _made_before(call, tool_results) if call.tool != "db_create" else None
     words = f"{facts.step.description if facts.step else ''} {facts.message}"
     if missed is not None and not missed.count and (at := aimed(call, missed, words)) is not None:
+        if (ran := _made_before(at, tool_results)) is not None and ran.count:
+            return ActDecision(action="step_complete", result_summary=_done(ran))  # done
         return decision.model_copy(update={"tool_call": at})
     if (whole := read_within(call, tool_results, facts.step)) is not None:
         return ActDecision(action="step_complete", result_summary=_done(whole))

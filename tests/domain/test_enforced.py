@@ -1292,6 +1292,14 @@ def test_a_missed_meal_plan_write_sent_again_is_aimed_at_the_row_of_the_recipe_n
         "data": {"date": "2026-12-02"},
     }
     assert repeated_call(again, [missed], MOVE, facts.message) is None  # run at once
+    # the same missed write a third time, after the aimed one moved the row: done
+    assert held.tool_call is not None
+    moved = ToolEntry(tool="db_update", params=held.tool_call.params, count=1, rows=[{}])
+    done = hold_act(again, [missed, moved], facts)
+    assert (done.action, done.result_summary) == (
+        "step_complete",
+        "Updated 1 meal in your meal plan.",
+    )
 
 
 @pytest.mark.parametrize(
