@@ -401,13 +401,16 @@ def think_context(
 
 
 def _format_step_result(
-    result: StepResult, *, full: bool, data_elsewhere: bool = False, writes_said: bool = False
+    result: StepResult, *, full: bool, data_elsewhere: bool = False, for_reply: bool = False
 ) -> str:
     """``data_elsewhere``: another section shows the step's data (Reply's primary output),
     so it is not sent twice. Nothing stands in its place: a weak model copies a pointer
-    ("under Primary output") as its answer. ``writes_said``: a write that succeeded is
-    its sentence ("Saved 1 recipe: Dal."), not the rows it sent and got back (Reply says
-    what changed; the rows are for Act's later steps)."""
+    ("under Primary output") as its answer. ``for_reply``: a write that succeeded is its
+    sentence ("Saved 1 recipe: Dal."), not the rows it sent and got back (Reply says what
+    changed; the rows are for Act's later steps), a read is ``read_said``, and Act's note
+    for its next step is left out: it is Act's word to Act (the 1.5B local model answered
+    "anything i need to do this week?" with a read step's note, "You can add meals to your
+    plan by creating a new meal plan entry")."""
     head = (
         f"Step {result.step_index} ({result.step_type}, {result.subdomain}): "
         f"{result.description} → {result.outcome}. {result.summary}"
@@ -423,14 +426,14 @@ def _format_step_result(
     if result.data is not None and not data_elsewhere:
         parts.append(f"data: {_json(result.data)}")
     for tool in result.tool_results:
-        if writes_said and tool.tool in WRITE_TOOLS and tool.error is None:
+        if for_reply and tool.tool in WRITE_TOOLS and tool.error is None:
             said = format_write_confirmation(tool.tool, tool.table or "", tool.rows or [])
             parts.append(f"tool result: {said}")
-        elif writes_said and tool.tool == "db_read" and tool.error is None:
+        elif for_reply and tool.tool == "db_read" and tool.error is None:
             parts.append(f"tool result: {read_said(tool)}")
         else:
             parts.append(f"tool result: {_json(tool.as_dict())}")
-    if result.note:
+    if result.note and not for_reply:
         parts.append(f"note: {result.note}")
     return "\n".join(parts)
 
@@ -624,12 +627,12 @@ def reply_context(
     primary = primary_step(step_results)
     lead = primary if primary is not None and primary.data is not None else None
     outcome = [
-        _format_step_result(r, full=True, data_elsewhere=r is lead, writes_said=True)
-        for r in step_results
+        _format_step_result(r, full=True, data_elsewhere=r is lead, for_reply=True)
+        for r in sorted(step_results, key=found_nothing)
     ]
     if blocked is not None:
         stopped = stopped_step(blocked, plan)
-        outcome.append(_format_step_result(stopped, full=True, writes_said=True))
+        outcome.append(_format_step_result(stopped, full=True, for_reply=True))
     if quick_result is not None and quick_result.tool == "db_read" and not quick_result.failed:
         outcome.append(f"Quick read result: {read_said(quick_result)}")
     elif quick_result is not None:
@@ -676,6 +679,15 @@ def reply_context(
         ],
         budget,
     )
+
+
+def found_nothing(result: StepResult) -> bool:
+    """A read step whose reads found no row: Reply is shown it after the steps that found
+    something (the plan's order otherwise). For "anything i need to do this week?" the
+    1.5B local model read five tables, the tasks last, and answered from the first empty
+    one ("You don't have any saved recipes yet")."""
+    reads = [t for t in result.tool_results if t.tool == "db_read"]
+    return result.step_type == "read" and bool(reads) and not any(t.rows for t in reads)
 
 
 def _primary_output(step: StepResult | None) -> str:

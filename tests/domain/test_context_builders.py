@@ -430,6 +430,33 @@ def test_reply_is_told_a_read_found_nothing_and_the_reads_notes():
     assert "\nnote: 'freezer' is the location of 2 row(s), not their name" in quick
 
 
+def test_reply_sees_the_steps_that_found_rows_first_and_no_note_act_left_its_next_step():
+    """For "anything i need to do this week?" the 1.5B local model read five tables, the
+    tasks last, and answered from the first empty read and a read step's note to its next
+    step ("You can add meals to your plan by creating a new meal plan entry")."""
+    state, registry = kitchen_session()
+    nothing = ToolEntry(
+        tool="db_read", params={"table": "recipes"}, table="recipes", count=0, rows=[]
+    )
+    empty = read_step(nothing).model_copy(
+        update={"description": "Read the recipes", "note": "Add recipes to your box first."}
+    )
+    oven = {"id": "task_1", "title": "Clean the oven", "due_date": "2026-11-29", "completed": False}
+    tasks = ToolEntry(
+        tool="db_read", params={"table": "tasks"}, table="tasks", count=1, rows=[oven]
+    )
+    found = read_step(tasks).model_copy(update={"step_index": 1, "description": "Read the tasks"})
+    text = reply_for(
+        state, registry, message="anything i need to do this week?", step_results=[empty, found]
+    )
+    summary = text.split("## Execution summary", 1)[1]
+    assert summary.index("Step 1 (read, meal_plans): Read the tasks") < summary.index(
+        "Step 0 (read, meal_plans): Read the recipes"
+    )
+    assert "Add recipes to your box first." not in text
+    assert "Add recipes to your box first." in act_text(("read", "read"), 1, [empty])  # Act's
+
+
 def test_generate_and_analyze_steps_see_unsaved_content_in_full_to_revise_it():
     for step_type in ("generate", "analyze"):
         text = act_text((step_type,), 0)
