@@ -758,10 +758,14 @@ def aimed(call: ToolCall, missed: ToolEntry, words: str = "") -> ToolCall | None
 def aimed_plan(call: ToolCall, missed: ToolEntry, words: str) -> ToolCall | None:
     """A meal-plan write that matched no row, sent again unchanged, aimed at the one row
     its result's note lists whose recipe the step's and the user's ``words`` name
-    (``only_planned``), by that row's date and meal. None when the note may have left
-    rows out, or no one row is that row. For "can we move the dal to wednesday instead"
-    the 1.5B local model updated the row dated today five times, the note listing the dal
-    on Monday each time."""
+    (``only_planned``), by that row's date and meal, when it moves the row to another
+    date or deletes it (a write that changes a row's recipe on a day names that day as
+    the user's). None when the note may have left rows out, or no one row is that row.
+    For "can we move the dal to wednesday instead" the 1.5B local model updated the row
+    dated today five times, the note listing the dal on Monday each time."""
+    moves = call.tool == "db_delete" or "date" in (call.params.get("data") or {})
+    if not moves:  # a recipe swapped on a day with no row: the day is the user's, not a guess
+        return None
     listed = planned_rows(missed.notes or [])
     if len(listed) >= NEAR_NAMES or (row := only_planned(words, listed)) is None:
         return None

@@ -1302,6 +1302,18 @@ def test_a_missed_meal_plan_write_sent_again_is_aimed_at_the_row_of_the_recipe_n
     )
 
 
+def test_a_missed_meal_plan_write_that_moves_no_row_keeps_its_day():
+    """ "have the chili on monday" with nothing on Monday: the update of Monday's recipe
+    is not aimed at the chili's Tuesday; a delete is."""
+    params = {"table": "meal_plans", "filters": TODAY_ROW, "data": {"recipe_id": "recipe_1"}}
+    missed = ToolEntry(tool="db_update", params=params, count=0, notes=[PLAN_NOTE])
+    call = ToolCall(tool="db_update", params=params)
+    assert aimed(call, missed, "have the chili on monday") is None
+    delete = ToolCall(tool="db_delete", params={"table": "meal_plans", "filters": TODAY_ROW})
+    dropped = ToolEntry(tool="db_delete", params=delete.params, count=0, notes=[PLAN_NOTE])
+    assert aimed(delete, dropped, "drop the chili from the plan") is not None
+
+
 @pytest.mark.parametrize(
     ("message", "note"),
     [
