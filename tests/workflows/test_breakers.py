@@ -29,8 +29,10 @@ async def stock(turns: Turns, executor) -> None:
 
 async def test_a_fourth_tool_call_in_one_step_is_refused(turns: Turns, executor):
     await stock(turns, executor)
-    # four different reads (the same read again would end the step: test_act_actions)
-    reads = [tool("db_read", table="inventory", limit=n) for n in (10, 20, 30, 40)]
+    # four different reads that find rows (the same read again would end the step:
+    # test_act_actions; so would any read after one of the whole table: read_within)
+    fridge = [{"field": "location", "op": "=", "value": "fridge"}]
+    reads = [tool("db_read", table="inventory", filters=fridge, limit=n) for n in (10, 20, 30, 40)]
     script = turns.script(
         understand(),
         plan("Look", READ_INVENTORY),
