@@ -410,12 +410,17 @@ def _format_step_result(
     changed; the rows are for Act's later steps), a read is ``read_said``, and Act's note
     for its next step is left out: it is Act's word to Act (the 1.5B local model answered
     "anything i need to do this week?" with a read step's note, "You can add meals to your
-    plan by creating a new meal plan entry")."""
+    plan by creating a new meal plan entry"). A read step is what its reads found (its
+    ``read_said``), not what Act made of them: its summary and data are Act's words, and
+    the 1.5B answered the same question with a read step's summary of an empty shopping
+    list ("… Good luck with your shopping!")."""
+    said_by_reads = for_reply and result.step_type == "read" and _ran_reads(result)
+    summary = "" if said_by_reads else result.summary
     head = (
         f"Step {result.step_index} ({result.step_type}, {result.subdomain}): "
-        f"{result.description} → {result.outcome}. {result.summary}"
-    )
-    if result.flags:  # the step claimed more than its outcomes show
+        f"{result.description} → {result.outcome}. {summary}"
+    ).rstrip()
+    if result.flags and not said_by_reads:  # the step claimed more than its outcomes show
         head += f"\nNOT CONFIRMED ({'; '.join(result.flags)}): do not present it as done."
     if result.batch is not None:
         head += f"\nBatch: {result.batch.progress()}"
@@ -423,7 +428,7 @@ def _format_step_result(
         rows = sum(len(t.rows or []) for t in result.tool_results)
         return f"{head} [{rows} rows; use retrieve_step {result.step_index} for the data]"
     parts = [head]
-    if result.data is not None and not data_elsewhere:
+    if result.data is not None and not data_elsewhere and not said_by_reads:
         parts.append(f"data: {_json(result.data)}")
     for tool in result.tool_results:
         if for_reply and tool.tool in WRITE_TOOLS and tool.error is None:
@@ -436,6 +441,10 @@ def _format_step_result(
     if result.note and not for_reply:
         parts.append(f"note: {result.note}")
     return "\n".join(parts)
+
+
+def _ran_reads(result: StepResult) -> bool:
+    return any(t.tool == "db_read" and t.error is None for t in result.tool_results)
 
 
 def read_said(read: ToolEntry) -> str:

@@ -457,6 +457,30 @@ def test_reply_sees_the_steps_that_found_rows_first_and_no_note_act_left_its_nex
     assert "Add recipes to your box first." in act_text(("read", "read"), 1, [empty])  # Act's
 
 
+def test_reply_sees_what_a_read_step_read_not_what_act_said_of_it():
+    """The 1.5B local model completed a read of an empty shopping list with "No shopping
+    list found this week. You may need to create one … Good luck with your shopping!"
+    (and a made-up ref), which Reply gave the user."""
+    state, registry = kitchen_session()
+    empty = ToolEntry(
+        tool="db_read", params={"table": "shopping_list"}, table="shopping_list", count=0, rows=[]
+    )
+    rant = "No shopping list found this week. Good luck with your shopping!"
+    step = read_step(empty).model_copy(
+        update={
+            "summary": rant,
+            "data": {"refs": ["gen_shopping_list_1"], "text": rant},
+            "flags": ["it names refs that do not exist: gen_shopping_list_1"],
+        }
+    )
+    text = reply_for(state, registry, message="what's on the list?", step_results=[step])
+    assert "Good luck" not in text and "gen_shopping_list_1" not in text
+    assert "Step 0 (read, meal_plans): Read tomorrow's dinner → completed.\n" in text
+    assert "tool result: read shopping_list: Your shopping list is empty." in text
+    analyzed = step.model_copy(update={"step_type": "analyze", "tool_results": []})
+    assert rant in reply_for(state, registry, message="?", step_results=[analyzed])  # its own
+
+
 def test_generate_and_analyze_steps_see_unsaved_content_in_full_to_revise_it():
     for step_type in ("generate", "analyze"):
         text = act_text((step_type,), 0)

@@ -592,5 +592,5 @@ async def test_a_step_that_repeats_its_last_call_completes_with_what_it_found(tu
     assert result.status == "completed" and result.breakers == []
     assert result.response == "Your list is empty."
     (reply_call,) = [c for c in script.calls if c.node == "reply"]
-    assert "Read the list → completed. Read 0 row(s) from shopping_list." in reply_call.user
+    assert "Read the list → completed.\ntool result: read shopping_list: " in reply_call.user
     assert reply_call.user.count("tool result: read shopping_list") == 1  # the repeat was not run
