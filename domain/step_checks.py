@@ -78,7 +78,36 @@ def invented_recipe(tool: str, params: Mapping[str, Any], grounds: Iterable[str]
                 f"There was no recipe to save: {name!r} is in neither the user's words nor "
                 "any recipe generated in this conversation, so it was not saved."
             )
+        content = _content_words(row)
+        if len(content) >= CONTENT_MIN and len(content & said) < len(content) * CONTENT_SAID:
+            return (
+                f"There was no recipe to save: the steps and ingredients of {name!r} come from "
+                "neither the user's words nor a recipe read or generated in this "
+                "conversation, so it was not saved."
+            )
     return None
+
+
+CONTENT_MIN = 8
+CONTENT_SAID = 0.25
+"""A recipe created inline whose steps and ingredient names have ``CONTENT_MIN`` words or
+more (of four letters or more) must share at least this share of them with the grounds:
+for "make the chili serve 8 from now on" the 1.5B local model saved a new "Chili" with
+steps and ingredients of its own (2 of their 20 such words in the grounds); a recipe the user
+dictates, even written out with steps of the model's ("rub the butter into the flour"),
+keeps most of the user's words."""
+
+
+def _content_words(row: Mapping[str, Any]) -> set[str]:
+    """The words of four letters or more of a recipe row's steps and ingredient names."""
+    texts: list[str] = []
+    steps = row.get("instructions")
+    texts += [str(s) for s in steps] if isinstance(steps, list) else [str(steps or "")]
+    for key in ("recipe_ingredients", "ingredients"):
+        items = row.get(key)
+        for item in items if isinstance(items, list) else []:
+            texts.append(str(item.get("name", "")) if isinstance(item, Mapping) else str(item))
+    return {w for text in texts for w in _words(text) if len(w) >= 4}
 
 
 NUMBERS = re.compile(

@@ -105,6 +105,53 @@ def test_a_generated_recipe_saved_by_its_ref_and_other_writes_are_not_checked():
     assert invented_recipe("db_update", update, []) is None
 
 
+CHILI_OF_ITS_OWN = {
+    "name": "Chili",
+    "servings": 8,
+    "instructions": [
+        "In a large pot, heat oil over medium heat.",
+        "Add diced tomatoes, onion, garlic, and chili powder.",
+        "Add diced bell peppers and cook for another 5 minutes.",
+        "Add salt and pepper to taste.",
+    ],
+    "recipe_ingredients": [{"name": "Chili powder"}, {"name": "Bell peppers"}],
+}
+
+
+def test_a_recipe_whose_steps_and_ingredients_come_from_nowhere_is_not_saved():
+    """For "make the chili serve 8 from now on" the 1.5B local model saved a new "Chili"
+    with steps and ingredients of its own."""
+    problem = invented_recipe(
+        "db_create", create_recipe(CHILI_OF_ITS_OWN), ["make the chili serve 8 from now on"]
+    )
+    assert problem == (
+        "There was no recipe to save: the steps and ingredients of 'Chili' come from neither "
+        "the user's words nor a recipe read or generated in this conversation, so it was not "
+        "saved."
+    )
+    read = '{"rows": [{"name": "Chili", "instructions": ' + str(CHILI_OF_ITS_OWN["instructions"])
+    read += ', "recipe_ingredients": [{"name": "Chili powder"}, {"name": "Bell peppers"}]}]}'
+    copied = ["save a copy of the chili", read]  # from a read: its own steps
+    assert invented_recipe("db_create", create_recipe(CHILI_OF_ITS_OWN), copied) is None
+
+
+def test_a_dictated_recipe_written_out_with_steps_of_the_models_is_saved():
+    scones = {
+        "name": "Gran's Scones",
+        "instructions": [
+            "Preheat the oven to 200C.",
+            "Rub the butter into the flour until crumbly.",
+            "Stir in the milk to form a dough.",
+            "Bake for 12 minutes.",
+        ],
+        "recipe_ingredients": [{"name": "flour"}, {"name": "butter"}, {"name": "milk"}],
+    }
+    said = ["save my gran's scone recipe: 250 g flour, 50 g butter, 150 ml milk, bake 12 minutes"]
+    assert invented_recipe("db_create", create_recipe(scones), said) is None
+    short = {"name": "Gran's Scones", "instructions": ["Mix everything, then bake it hot."]}
+    assert invented_recipe("db_create", create_recipe(short), said) is None  # too few to judge
+
+
 # --- an amount is the user's to give --------------------------------------------------------
 
 
