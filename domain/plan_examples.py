@@ -5,8 +5,7 @@ the request (``ALFRED_THINK_EXAMPLES``: ``abstract`` or ``library``).
   placeholders and no concrete request, the same for every message.
 - ``library``: ``prompts/think_library``: realistic requests, each with the plan it needs;
   the entries whose requests share the most words with the user's message (TF-IDF cosine
-  over stemmed content words), and a word with their cues (the kind of request, not only
-  its items), are shown, at most ``SHOWN``. A message that shares no word
+  over stemmed content words) are shown, at most ``SHOWN``. A message that shares no word
   with any entry gets the abstract patterns. A message that asks for a change
   (``domain.intent.requested_change``) is shown only entries whose plan can make one (a
   ``write``, or a ``generate`` of content to save): a plan that only reads is no example
@@ -190,31 +189,28 @@ def similarities(message: str, entries: list[Entry]) -> list[float]:
 
 
 def pick(message: str, entries: list[Entry], shown: int = SHOWN) -> list[Entry]:
-    """The entries like ``message`` in kind, highest similarity first (ties in file order),
-    at least ``MIN_SIMILARITY``, at most ``shown``. Like in kind: the message shares a
-    word with the entry's cues, not only an item with its request ("push the oven
-    cleaning to next friday" shares "oven" and "clean" with "the oven is clean, that
-    chore can go", and the 1.5B local model ticked the task off). For a message that asks
-    for a change, only entries whose plan ``changes`` the kitchen, and where its words
-    say where the change goes (``change_home``: "need to descale the kettle by friday" is
-    a task), only entries that change something there ("we need paper towels" shares the
-    word "need", and the 1.5B planned the kettle as shopping); when none of those is like
+    """The entries most like ``message``, highest similarity first (ties in file order),
+    at least ``MIN_SIMILARITY``, at most ``shown``. For a message that asks for a change,
+    only entries whose plan ``changes`` the kitchen, and where its words say where the
+    change goes (``change_home``: "need to descale the kettle by friday" is a task), only
+    entries that change something there ("we need paper towels" shares the word "need",
+    and the 1.5B local model planned the kettle as shopping); when none of those is like
     it, the first of them in the file (``HOME_SHOWN``; a generate only when the message
     asks for something new): shown the abstract patterns, the 1.5B planned the kettle as
-    a generated recipe, twice."""
+    a generated recipe, twice. Entries alike only in an item are shown too: requiring a
+    word of the entry's cues (its kind of request) was tried and taken back (docs/EVALS.md,
+    sixteenth session): "cleaned the oven finally" lost the entry that ticked the oven
+    off, and the requests it kept from their item-alike entries failed as before."""
     change = requested_change(message) is not None
     home = frozenset(change_home(message))
 
     def fits(entry: Entry) -> bool:
         return not change or (entry.changes and (not home or bool(entry.changed & home)))
 
-    asked = set(_topic(message))
     scored = sorted(
         (-score, index)
         for index, score in enumerate(similarities(message, entries))
-        if score >= MIN_SIMILARITY
-        and fits(entries[index])
-        and asked & set(_topic(entries[index].cues))
+        if score >= MIN_SIMILARITY and fits(entries[index])
     )
     if not scored and home:  # the words say where the change goes: its entries, in order
         asks_new = requested_content(message) is not None
