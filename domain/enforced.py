@@ -655,7 +655,7 @@ def repeated_call(
     call = decision.tool_call
     if call is None:
         return None
-    words = f"{step.description} {message}"
+    words = _naming(step, message)
     note = reread_note(decision, tool_results, step) or unmatched_note(
         decision, tool_results, words
     )
@@ -753,6 +753,11 @@ def aimed(call: ToolCall, missed: ToolEntry, words: str = "") -> ToolCall | None
         return None
     aimed_at = [*filters[: named[0]], {**flt, "op": "=", "value": row}, *filters[named[0] + 1 :]]
     return call.model_copy(update={"params": {**call.params, "filters": aimed_at}})
+
+
+def _naming(step: ThinkStep | None, message: str) -> str:
+    """The words that may name the row a missed write means: the step's and the user's."""
+    return f"{step.description if step else ''} {message}"
 
 
 def aimed_plan(call: ToolCall, missed: ToolEntry, words: str) -> ToolCall | None:
@@ -855,7 +860,7 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
     if question := unsaid_amount(call.tool, call.params, facts.message):
         return ActDecision(action="ask_user", question=question)
     missed = _made_before(call, tool_results) if call.tool != "db_create" else None
-    words = f"{facts.step.description if facts.step else ''} {facts.message}"
+    words = _naming(facts.step, facts.message)
     if missed is not None and not missed.count and (at := aimed(call, missed, words)) is not None:
         if (ran := _made_before(at, tool_results)) is not None and ran.count:
             return ActDecision(action="step_complete", result_summary=_done(ran))  # done

@@ -93,9 +93,9 @@ CONTENT_SAID = 0.25
 """A recipe created inline whose steps and ingredient names have ``CONTENT_MIN`` words or
 more (of four letters or more) must share at least this share of them with the grounds:
 for "make the chili serve 8 from now on" the 1.5B local model saved a new "Chili" with
-steps and ingredients of its own (2 of their 20 such words in the grounds); a recipe the user
-dictates, even written out with steps of the model's ("rub the butter into the flour"),
-keeps most of the user's words."""
+steps and ingredients of its own (2 of their 20 such words in the grounds); a recipe the
+user dictates, even written out with steps of the model's ("rub the butter into the
+flour"), keeps a good share of the user's words (5 of 14)."""
 
 
 def _content_words(row: Mapping[str, Any]) -> set[str]:
