@@ -199,6 +199,17 @@ def test_a_change_like_no_entry_of_its_home_is_shown_the_homes_first_entry():
     ]
 
 
+def test_a_change_its_home_is_alike_in_little_is_shown_the_likest_there():
+    """ "the milk and the bread are finished" is like no entry enough, but shares
+    "finished" with the entries that delete a used-up row; the home's first entry adds
+    groceries."""
+    message = "the milk and the bread are finished"
+    assert max(similarities(message, LIBRARY)) < MIN_SIMILARITY
+    (chosen,) = pick(message, LIBRARY)
+    assert chosen.changed == {"inventory"}
+    assert '"description": "Delete' in chosen.plan
+
+
 def test_a_plan_changes_the_kitchen_when_it_writes_or_generates():
     def plan(kind: str) -> Entry:
         return Entry("r", json.dumps({"steps": [{"step_type": kind}], "decision": "plan_direct"}))
@@ -266,3 +277,16 @@ def test_the_setting_chooses_the_examples_and_defaults_to_the_library(monkeypatc
     monkeypatch.setenv("ALFRED_THINK_EXAMPLES", "both")
     with pytest.raises(ValidationError):
         Settings(_env_file=None)
+
+
+def test_a_task_moved_to_another_day_is_shown_a_due_date_changed():
+    chosen = requests(pick("postpone the dentist task to next week", LIBRARY))
+    assert "put off clearing the gutters until the weekend" in chosen
+
+
+def test_another_dish_on_a_planned_day_is_shown_the_slots_recipe_changed():
+    """A swap on a day changes the planned row's recipe: shown only an add, a model left
+    the old dinner in place."""
+    (first, *_) = pick("swap friday dinner for the lasagna", LIBRARY)
+    assert first.request == "tomorrow's dinner is the risotto now, not the curry"
+    assert "Set the recipe of the dinner row" in first.plan
