@@ -86,10 +86,13 @@ LINES = re.compile(
     r"^(?!(?:i|i'm|im|we|we're|you|it|that|this|all)\b)\w[\w' ]*\s(?:bought|used(?: up)?|"
     r"eaten)$|"
     rf"(?P<meal>^(?:(?:i|we)(?:'d| would) like|(?:i|we)(?:'ll| will) have|have|cook|"
-    rf"do(?!\s+(?:we|i|you|they)\b))\s+\w.*\b(?:on|for)\s+{DAY}\b)|"
+    rf"do(?!\s+(?:we|i|you|they)\b))\s+\w.*\b(?:on|for)\s+{DAY}\b|"
+    rf"^(?:i|we)(?:'re|'ll| are| will)\s+(?:having|doing|making|cooking|eating|have|do|make|"
+    rf"cook|eat)\s+\w.*\b(?:(?:on|for)\s+{DAY}|tonight|tomorrow)\b)|"
     rf"(?P<dated>^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*|is|are|do|does|any|show)"
     rf"\b)\w[\w' ]*\s(?:on|for)\s+"
-    rf"(?:(?:breakfast|lunch|dinner)\s+(?:on\s+)?)?{DAY}(?:\s+please)?$)|"
+    rf"(?:(?:breakfast|lunch|dinner)\s+(?:on\s+)?)?{DAY}"
+    rf"(?:\s+(?:night|evening|morning|breakfast|lunch|dinner))?(?:\s+please)?$)|"
     r"(?P<task>\b(?:did|done|finished)\s+the\s.*\b(?:task|chore)s?$)|"
     rf"(?P<due>^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*|is|are|do|does|any|show)"
     rf"\b)\w[\w' ]*\s(?:by|before)\s+(?:(?:this|next)\s+)?(?:{DAY}|tomorrow|tonight|"
@@ -98,7 +101,8 @@ LINES = re.compile(
 )
 """A line as people jot a change down, without a verb for it: list items ("+ milk", "milk
 x2", "eggs on the list", "shopping: milk, eggs", "rice used up") or a meal on a day
-("i'd like dal on tuesday", "fish on friday please"). Statements only, like ``STATEMENTS``.
+("i'd like dal on tuesday", "we're having chili tonight", "fish on friday night
+please"). Statements only, like ``STATEMENTS``.
 A thing to do by a day ("descale the kettle by friday", "need to call the plumber before
 the weekend") is a task. Its ``meal``, ``dated``, ``task`` and ``due`` groups say where the
 change belongs (``change_home``)."""
