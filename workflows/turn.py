@@ -452,10 +452,12 @@ class TurnWorkflow:
         return bool(steps) and all(s.status == "completed" for s in steps)
 
     def _reply_without_model(self) -> str:
-        """The outcome from the steps' own summaries (the wrap-up adds what was written)."""
+        """The outcome from the steps' own summaries (the wrap-up adds what was written),
+        without those of completions their outcomes do not support (``StepResult.flags``):
+        Reply is told not to present them as done, and neither does this."""
         state = self.state
         steps = state.results()
-        summaries = [r.summary for r in steps if r.summary]
+        summaries = [r.summary for r in steps if r.summary and not r.flags]
         quick = state.quick
         if quick is not None and quick.count is not None:
             summaries.append(f"I found {quick.count} matching {quick.table} rows")

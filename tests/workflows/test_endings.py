@@ -278,6 +278,31 @@ async def test_a_reply_that_gives_back_its_prompt_is_replaced_by_the_outcome(tur
     )
 
 
+async def test_the_outcome_leaves_out_what_a_step_claimed_without_support(turns: Turns):
+    """The 1.5B local model's analyze step said "the meal plan for Saturday is Red Lentil
+    Dal" of a read that found no row, naming a ref that does not exist; Reply gave back its
+    prompt and the turn answered with the steps' summaries, that claim among them as done.
+    A flagged completion is no outcome: only what the other steps did is said."""
+    made_up = "Tonight is the Red Lentil Dal, planned as meal_7"
+    script = turns.script(
+        understand(),
+        plan(
+            "Tonight's dinner",
+            step("Read tonight's meal plan", "read", "meal_plans"),
+            step("Find tonight's dinner", "analyze", "meal_plans", group=1),
+        ),
+        tool("db_read", table="meal_plans"),
+        complete("Read tonight's meal plan"),
+        complete(made_up),
+        reply(f"## User request\nwhats for dinner\n## Execution summary\n{made_up}"),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("whats for dinner tonight")).result()
+    assert result.fallbacks == ["reply: repeated_the_prompt"]
+    assert made_up not in result.response and "meal_7" not in result.response
+    assert result.response.startswith("Here is what I got done: Read tonight's meal plan.")
+
+
 REFUSAL = "I'm sorry, but I can't assist with that request."
 
 
