@@ -681,7 +681,10 @@ def reread_note(
 ) -> str | None:
     """Why a write step's read is sent back once (None when it is not): the step has made
     this very read already and has written nothing, so the read can only show what it
-    showed, and the step is for a write."""
+    showed, and the step is for a write. A read by a name that found nothing is first
+    run aimed at the row its name means (``aimed``); sent again after that ran, it is
+    sent back with what the aimed read found (the 1.5B local model read "chili" three
+    times in a write step, and the step ended with the aimed read, nothing written)."""
     call = decision.tool_call
     if step.step_type != "write" or call is None or call.tool != "db_read":
         return None
@@ -689,8 +692,9 @@ def reread_note(
         return None
     if (made := _made_before(call, tool_results)) is None:
         return None
-    if not made.count and aimed(call, made) is not None:  # runs on the row its name means
-        return None
+    if not made.count and (at := aimed(call, made)) is not None:
+        if (made := _made_before(at, tool_results)) is None:
+            return None  # runs on the row its name means
     count = _rows_read(made)
     found = f"it found {count} row(s), shown above" if count else "it found no row"
     return (

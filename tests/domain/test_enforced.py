@@ -1255,6 +1255,22 @@ def test_a_missed_read_by_name_sent_again_is_aimed_at_the_one_row_its_name_can_m
     assert hold_act(again, [two], ActFacts(step=step("read"))).action == "step_complete"
 
 
+def test_a_write_steps_read_sent_again_after_its_aimed_read_ran_is_sent_back_to_write():
+    """For "actually lets have the chili on monday not the dal" the 1.5B local model read
+    name = "chili" three times in the meal plan's write step: the second ran aimed at
+    'Weeknight Chili', and the third ended the step with that read, nothing written."""
+    params = {"table": "recipes", "filters": [{"field": "name", "op": "=", "value": "chili"}]}
+    note = "no recipes row matches the filters; rows whose name shares a word: 'Weeknight Chili'"
+    missed = read_entry(params, table="recipes", count=0, rows=[], notes=[note])
+    aimed_params = {**params, "filters": [{"field": "name", "op": "=", "value": "Weeknight Chili"}]}
+    ran = read_entry(aimed_params, table="recipes", count=1, rows=[{"id": "recipe_2"}])
+    again = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_read", params=params))
+    sent_back = reread_note(again, [missed, ran], step("write"))
+    assert sent_back is not None and "(it found 1 row(s), shown above)" in sent_back
+    assert "This step is a write to" in sent_back
+    assert reread_note(again, [missed, ran], step("read")) is None  # a read step's read stands
+
+
 PLAN_NOTE = (
     "no row matches the filters, so nothing was updated; meal_plans holds 3 row(s) in all; "
     "its rows: 2026-11-30 dinner: Red Lentil Dal, 2026-12-01 dinner: Weeknight Chili, "
