@@ -278,15 +278,3 @@ def test_the_setting_chooses_the_examples_and_defaults_to_the_library(monkeypatc
     with pytest.raises(ValidationError):
         Settings(_env_file=None)
 
-
-def test_a_task_moved_to_another_day_is_shown_a_due_date_changed():
-    chosen = requests(pick("postpone the dentist task to next week", LIBRARY))
-    assert "put off clearing the gutters until the weekend" in chosen
-
-
-def test_another_dish_on_a_planned_day_is_shown_the_slots_recipe_changed():
-    """A swap on a day changes the planned row's recipe: shown only an add, a model left
-    the old dinner in place."""
-    (first, *_) = pick("swap friday dinner for the lasagna", LIBRARY)
-    assert first.request == "tomorrow's dinner is the risotto now, not the curry"
-    assert "Set the recipe of the dinner row" in first.plan
