@@ -42,9 +42,9 @@ PATTERNS = "think_patterns"
 LIBRARY = "think_library"
 SHOWN = 3
 HOME_SHOWN = 1
-"""Entries shown for a change whose words say where it goes when none is like it enough:
-the likest of those that change something there, the first in the file when none shares
-a word (the others may make another kind of change)."""
+"""Entries shown for a change whose words say where it goes when none is like it: the
+first in the file of those that change something there (the others may make another kind
+of change). Which entry comes first in its home is a choice the library file makes."""
 MIN_SIMILARITY = 0.2
 """Below this an entry shares little more than an item's name with the message: not shown."""
 
@@ -195,11 +195,9 @@ def pick(message: str, entries: list[Entry], shown: int = SHOWN) -> list[Entry]:
     change goes (``change_home``: "need to descale the kettle by friday" is a task), only
     entries that change something there ("we need paper towels" shares the word "need",
     and the 1.5B local model planned the kettle as shopping); when none of those is like
-    it enough, the likest of them, the first in the file when none shares a word
-    (``HOME_SHOWN``; a generate only when the message asks for something new): shown the
-    abstract patterns, the 1.5B planned the kettle as a generated recipe, twice; "milk is
-    finished" shares only "finished" with the entries that delete a used-up row, and its
-    home's first entry adds groceries. Entries alike only in an item are shown too: requiring a
+    it, the first of them in the file (``HOME_SHOWN``; a generate only when the message
+    asks for something new): shown the abstract patterns, the 1.5B planned the kettle as
+    a generated recipe, twice. Entries alike only in an item are shown too: requiring a
     word of the entry's cues (its kind of request) was tried and taken back (docs/EVALS.md,
     sixteenth session): "cleaned the oven finally" lost the entry that ticked the oven
     off, and the requests it kept from their item-alike entries failed as before."""
@@ -209,17 +207,17 @@ def pick(message: str, entries: list[Entry], shown: int = SHOWN) -> list[Entry]:
     def fits(entry: Entry) -> bool:
         return not change or (entry.changes and (not home or bool(entry.changed & home)))
 
-    ranked = sorted(
+    scored = sorted(
         (-score, index)
         for index, score in enumerate(similarities(message, entries))
-        if fits(entries[index])
+        if score >= MIN_SIMILARITY and fits(entries[index])
     )
-    scored = [index for score, index in ranked if -score >= MIN_SIMILARITY]
-    if not scored and home:  # the words say where the change goes: the likest of its entries
+    if not scored and home:  # the words say where the change goes: its entries, in order
         asks_new = requested_content(message) is not None
-        homed = [i for _, i in ranked if asks_new or not entries[i].generates]
-        return [entries[index] for index in homed[: min(shown, HOME_SHOWN)]]
-    return [entries[index] for index in scored[:shown]]
+        return [e for e in entries if fits(e) and (asks_new or not e.generates)][
+            : min(shown, HOME_SHOWN)
+        ]
+    return [entries[index] for _, index in scored[:shown]]
 
 
 _LIBRARY_HEAD = (

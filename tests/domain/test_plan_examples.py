@@ -199,17 +199,6 @@ def test_a_change_like_no_entry_of_its_home_is_shown_the_homes_first_entry():
     ]
 
 
-def test_a_change_its_home_is_alike_in_little_is_shown_the_likest_there():
-    """ "the milk and the bread are finished" is like no entry enough, but shares
-    "finished" with the entries that delete a used-up row; the home's first entry adds
-    groceries."""
-    message = "the milk and the bread are finished"
-    assert max(similarities(message, LIBRARY)) < MIN_SIMILARITY
-    (chosen,) = pick(message, LIBRARY)
-    assert chosen.changed == {"inventory"}
-    assert '"description": "Delete' in chosen.plan
-
-
 def test_a_plan_changes_the_kitchen_when_it_writes_or_generates():
     def plan(kind: str) -> Entry:
         return Entry("r", json.dumps({"steps": [{"step_type": kind}], "decision": "plan_direct"}))
