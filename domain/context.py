@@ -176,9 +176,7 @@ def dashboard_section(dashboard: KitchenDashboard, *, expiry: bool = False) -> s
         f"- recipes: {d.recipe_count}" + (f" ({cuisines})" if cuisines else ""),
         f"- meal plan, next 7 days: {len(d.meal_plan_next_7_days)} slots planned",
         *[f"  - {slot}" for slot in d.meal_plan_next_7_days],
-        f"- shopping list: {d.shopping_open} to buy"
-        + (": " + ", ".join(d.shopping_next) if d.shopping_next else "")
-        + (", …" if len(d.shopping_next) < d.shopping_open else ""),
+        f"- shopping list: {d.shopping_open} to buy",
         f"- tasks: {d.tasks_open} open, {d.tasks_overdue} overdue"
         + (", due first:" if d.tasks_next else ""),
         *[f"  - {task}" for task in d.tasks_next],

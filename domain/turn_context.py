@@ -23,10 +23,6 @@ class KitchenDashboard(BaseModel):
     meal_plan_next_7_days: list[str] = Field(default_factory=list)
     """``2026-11-23 dinner: Tacos`` for each planned slot from today on."""
     shopping_open: int = 0
-    shopping_next: list[str] = Field(default_factory=list)
-    """The names of the items still to buy added first (at most
-    ``domain.kitchen.snapshot.SHOPPING_SHOWN``): "got the paper towels and the bread" is
-    about the list only when the planner can see they are on it."""
     tasks_open: int = 0
     tasks_overdue: int = 0
     tasks_next: list[str] = Field(default_factory=list)

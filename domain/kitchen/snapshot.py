@@ -27,8 +27,6 @@ PLAN_DAYS = 7
 TOP_CUISINES = 8
 TASKS_SHOWN = 5
 """Open tasks named in the dashboard, those due first."""
-SHOPPING_SHOWN = 10
-"""Items still to buy named in the dashboard, those added first."""
 MAX_FRESH = 12
 """Fresh rows per turn (UI changes and mentions together); the newest changes win."""
 
@@ -67,12 +65,6 @@ async def kitchen_dashboard(session: AsyncSession, today: dt.date) -> KitchenDas
         )
     ).all()
     shopping = await session.scalar(select(func.count()).where(shop.c.is_purchased.is_(False)))
-    to_buy = await session.scalars(
-        select(shop.c.name)
-        .where(shop.c.is_purchased.is_(False))
-        .order_by(shop.c.created_at, shop.c.id)
-        .limit(SHOPPING_SHOWN)
-    )
     open_tasks = await session.scalar(select(func.count()).where(task.c.completed.is_(False)))
     overdue = await session.scalar(
         select(func.count()).where(task.c.completed.is_(False), task.c.due_date < today)
@@ -95,7 +87,6 @@ async def kitchen_dashboard(session: AsyncSession, today: dt.date) -> KitchenDas
             for day, meal_type, name in slots
         ],
         shopping_open=shopping or 0,
-        shopping_next=list(to_buy),
         tasks_open=open_tasks or 0,
         tasks_overdue=overdue or 0,
         tasks_next=[

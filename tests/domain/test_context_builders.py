@@ -100,7 +100,6 @@ USER = TurnContext(
         recipes_by_cuisine={"indian": 2},
         meal_plan_next_7_days=["2026-11-23 dinner: Dal"],
         shopping_open=3,
-        shopping_next=["limes", "tortillas"],
         tasks_open=1,
         tasks_next=["put the bins out (due 2026-11-23)"],
     ),
@@ -162,7 +161,6 @@ def test_think_sees_tags_unsaved_content_memory_curation_profile_and_dashboard()
     assert "expir" not in text  # the planner is not primed to read what is expiring
     assert "  - 2026-11-23 dinner: Dal" in text
     assert "- tasks: 1 open, 0 overdue, due first:\n  - put the bins out (due 2026-11-23)" in text
-    assert "- shopping list: 3 to buy: limes, tortillas, …\n" in text  # the first two named
     assert '`recipe_1` [mentioned:user]: {"name": "Butter Chicken", "servings": 4}' in text
 
 
