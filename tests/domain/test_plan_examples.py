@@ -266,4 +266,3 @@ def test_the_setting_chooses_the_examples_and_defaults_to_the_library(monkeypatc
     monkeypatch.setenv("ALFRED_THINK_EXAMPLES", "both")
     with pytest.raises(ValidationError):
         Settings(_env_file=None)
-
