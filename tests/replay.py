@@ -46,9 +46,13 @@ variants.py``, registered under the same type name): that test replays it itself
 
 
 def replayer(workflows: Sequence[type] = ()) -> Replayer:
+    """A replayer without the SDK's 2 s deadlock detector (``debug_mode``): on a machine
+    busy with a local model and a second test run, a replay of a good history once failed
+    with ``_DeadlockError``, which says nothing about the history."""
     return Replayer(
         workflows=list(workflows) or [TurnWorkflow, BypassTurnWorkflow],
         data_converter=pydantic_data_converter,
+        debug_mode=True,
     )
 
 
