@@ -88,11 +88,15 @@ LINES = re.compile(
     rf"(?P<meal>^(?:(?:i|we)(?:'d| would) like|(?:i|we)(?:'ll| will) have|have|cook|"
     rf"do(?!\s+(?:we|i|you|they)\b))\s+\w.*\b(?:on|for)\s+{DAY}\b|"
     rf"^(?:i|we)(?:'re|'ll| are| will)\s+(?:having|doing|making|cooking|eating|have|do|make|"
-    rf"cook|eat)\s+\w.*\b(?:(?:on|for)\s+{DAY}|tonight|tomorrow)\b)|"
-    rf"(?P<dated>^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*|is|are|do|does|any|show)"
-    rf"\b)\w[\w' ]*\s(?:on|for)\s+"
-    rf"(?:(?:breakfast|lunch|dinner)\s+(?:on\s+)?)?{DAY}"
+    rf"cook|eat)\s+(?!(?:the\s+)?(?:shopping|cleaning|laundry|washing|dishes)\b)"
+    rf"\w.*\b(?:(?:on|for)\s+{DAY}|tonight|tomorrow)\b)|"
+    rf"(?P<dated>^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*|is|are|do|does|any|show|"
+    rf"see|talk|bye|good)\b)\w[\w' ]*\s(?:(?:on|for)\s+"
+    rf"(?:(?:breakfast|lunch|dinner)\s+(?:on\s+)?)?{DAY}|"
+    rf"(?:(?:for\s+)?(?:breakfast|lunch|dinner)\s+)?(?:tonight|tomorrow))"
     rf"(?:\s+(?:night|evening|morning|breakfast|lunch|dinner))?(?:\s+please)?$)|"
+    r"(?P<later>^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*)\b)\w[\w' ]*\s"
+    r"can\s+wait\b.*$)|"
     r"(?P<task>\b(?:did|done|finished)\s+the\s.*\b(?:task|chore)s?$)|"
     rf"(?P<due>^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*|is|are|do|does|any|show)"
     rf"\b)\w[\w' ]*\s(?:by|before)\s+(?:(?:this|next)\s+)?(?:{DAY}|tomorrow|tonight|"
@@ -102,10 +106,11 @@ LINES = re.compile(
 """A line as people jot a change down, without a verb for it: list items ("+ milk", "milk
 x2", "eggs on the list", "shopping: milk, eggs", "rice used up") or a meal on a day
 ("i'd like dal on tuesday", "we're having chili tonight", "fish on friday night
-please"). Statements only, like ``STATEMENTS``.
+please", "chili tonight"), or a thing put off ("the plumber can wait till thursday").
+Statements only, like ``STATEMENTS``.
 A thing to do by a day ("descale the kettle by friday", "need to call the plumber before
-the weekend") is a task. Its ``meal``, ``dated``, ``task`` and ``due`` groups say where the
-change belongs (``change_home``)."""
+the weekend") is a task. Its ``meal``, ``dated``, ``later``, ``task`` and ``due`` groups say
+where the change belongs (``change_home``)."""
 DELETE_VERBS = frozenset(
     {
         "delete",
@@ -173,11 +178,12 @@ def _report_home(report: str) -> tuple[str, ...]:
 
 def _line_home(line: re.Match[str]) -> tuple[str, ...]:
     """A meal asked for on a day goes in the meal plan; a thing on a day ("fish on
-    friday", "defrost the chicken on tuesday") in the meal plan or the tasks; a task done
+    friday", "defrost the chicken on tuesday") or put off in the meal plan or the tasks;
+    a task done
     or a thing to do by a day in the tasks; a listed item in ``STOCK``."""
     if line.group("meal"):
         return ("meal_plans",)
-    if line.group("dated"):
+    if line.group("dated") or line.group("later"):
         return ("meal_plans", "tasks")
     return ("tasks",) if line.group("task") or line.group("due") else STOCK
 
@@ -204,9 +210,76 @@ def _change(message: str) -> tuple[str, tuple[str, ...]] | None:
             words = LEAD_INS.sub("", part).split()
             if words and (verb := words[0].lower().strip(",:")) in CHANGE_VERBS:
                 return verb, ()
+            if TAKE_OFF.match(" ".join(words)):
+                return "take off", ()
         if not asks and (line := LINES.search(said)):
             return line.group(0).lower(), _line_home(line)
+        if not asks and (done := _chore_done(said)):
+            return done, ("tasks",)
     return None
+
+
+TAKE_OFF = re.compile(r"^take\s+(?:\S+\s+)*?off\b", re.IGNORECASE)
+""""Take the dal off monday", "take basil off the list": a row taken away from where it is."""
+CHORE_DONE = re.compile(
+    r"^(?:(?:i|we)\s+)?(?:just\s+|finally\s+|already\s+)?(?P<verb>[a-z]{3,}ed)\s+"
+    r"(?:the|my|our)\s+\w|"
+    r"(?:^|,\s*)(?:that's|thats|that is|it's|its|all|that one's)\s+(?:sorted|done|dealt with|"
+    r"taken care of)$",
+    re.IGNORECASE,
+)
+NOT_CHORES = frozenset("liked loved hated enjoyed wanted needed tried preferred wondered".split())
+"""Past tenses that tell how the user found something, not a thing they did."""
+
+
+def _chore_done(clause: str) -> str | None:
+    """A thing reported done, as a chore is ("cleaned the oven finally", "called the
+    plumber, that's sorted"): a clause that starts with a verb in the past tense and its
+    object, or ends saying it is done. A change verb's past ("moved the dal") and a
+    feeling ("loved the dal") are not."""
+    done = CHORE_DONE.search(clause)
+    if done is None:
+        return None
+    verb = (done.group("verb") or "").lower()
+    if verb and (verb in NOT_CHORES or not CHANGE_VERBS.isdisjoint({verb[:-1], verb[:-2]})):
+        return None
+    return done.group(0).lower().strip(", ")
+
+
+KINDS = {
+    "moved": re.compile(
+        r"\b(?:move[sd]?|moving|push(?:ed|ing)?|postpon\w*|reschedul\w*|bump(?:ed)?|"
+        r"shift(?:ed)?|delay(?:ed)?|put (?:it |them )?(?:off|back)|can wait)\b"
+    ),
+    "done": re.compile(
+        r"\b(?:done|complete[sd]?|sorted|(?:tick|cross|check)(?:ed)?(?: \w+)? off|can go)\b"
+    ),
+    "acquired": re.compile(r"\b(?:bought|got(?!\s+(?:to|any)\b)|picked up|purchased)\b"),
+    "needed": re.compile(
+        r"\b(?:need(?:s|ed)?(?!\s+to\b)|out of|low on|run(?:ning)? out|ran out)\b"
+    ),
+}
+"""Kinds of change whose words say which: a thing moved to another day, a thing done, a
+thing bought, a thing needed."""
+OPPOSITES = (frozenset({"moved", "done"}), frozenset({"acquired", "needed"}))
+"""Kinds that undo each other's sense: a chore pushed back is not done; a thing got is no
+longer needed."""
+
+
+def change_kinds(text: str) -> frozenset[str]:
+    """The kinds of change (``KINDS``) the words of ``text`` name."""
+    said = text.lower().replace("\u2019", "'")
+    return frozenset(kind for kind, words in KINDS.items() if words.search(said))
+
+
+def opposite_kinds(asked: frozenset[str], other: frozenset[str]) -> bool:
+    """Whether ``other`` names a change of the opposite kind to every one ``asked`` names:
+    "push the oven cleaning back" is no "the oven is clean, that chore can go"."""
+    return (
+        bool(asked and other)
+        and not asked & other
+        and any({a, o} in OPPOSITES for a in asked for o in other)
+    )
 
 
 ECHO_MIN_WORDS = 3

@@ -7,8 +7,10 @@ import pytest
 from domain.intent import (
     asks_to_see,
     change_home,
+    change_kinds,
     names_change,
     only_forgets,
+    opposite_kinds,
     requested_change,
     requested_content,
     unplaced_delete,
@@ -91,6 +93,16 @@ from domain.intent import (
         ("we have to call the plumber before the weekend", "call the plumber before the weekend"),
         ("gotta clean the oven by next saturday", "clean the oven by next saturday"),
         ("need to buy eggs", "buy"),
+        # a thing taken off, put off or done
+        ("take the dal off monday", "take off"),
+        ("can you take basil off the list", "take off"),
+        ("the plumber can wait till thursday", "the plumber can wait till thursday"),
+        ("chili tonight", "chili tonight"),
+        ("pasta for dinner tomorrow please", "pasta for dinner tomorrow"),
+        ("cleaned the oven finally", "cleaned the o"),
+        ("we finally descaled the kettle", "we finally descaled the k"),
+        ("rang the vet, that's sorted", "that's sorted"),
+        ("that's done", "that's done"),
     ],
 )
 def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
@@ -136,6 +148,12 @@ def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
         # a deadline asked about
         "what do I need to do by friday?",
         "can the chili keep until sunday?",
+        # how a thing was found, a change verb's past, a goodbye
+        "loved the dal",
+        "moved the dal last week",
+        "see you tomorrow",
+        "take a look at the list",
+        "can it wait till thursday?",
         "thanks",
         "",
     ],
@@ -163,6 +181,10 @@ def test_questions_and_lookups_are_not(message: str):
         ("eggs on the list please", ("inventory", "shopping")),
         ("defrost the chicken on tuesday", ("meal_plans", "tasks")),
         ("need to descale the kettle by friday", ("tasks",)),
+        ("chili tonight", ("meal_plans", "tasks")),
+        ("the plumber can wait till thursday", ("meal_plans", "tasks")),
+        ("called the plumber, that's sorted", ("tasks",)),
+        ("we're doing the shopping tomorrow", ("meal_plans", "tasks")),  # not a meal
         ("i have to sort the freezer before the end of the month", ("tasks",)),
         ("add eggs to the list", ()),  # a verb: it says where itself
         ("what's on my shopping list?", ()),
@@ -264,3 +286,32 @@ def test_a_change_verb_is_found_as_said_anywhere_in_the_words():
         assert names_change(said), said
     for said in ("anything i need to do this week?", "is anything planned for monday?"):
         assert not names_change(said), said
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("push the oven cleaning to next friday", {"moved"}),
+        ("the plumber can wait till thursday", {"moved"}),
+        ("put off clearing the gutters", {"moved"}),
+        ("the oven is clean, that chore can go", {"done"}),
+        ("called the plumber, that's sorted", {"done"}),
+        ("got the tortillas, cross them off", {"acquired", "done"}),
+        ("picked up the olive oil", {"acquired"}),
+        ("we need paper towels", {"needed"}),
+        ("running low on rice", {"needed"}),
+        ("need to call the plumber", set()),  # a thing to do, not a thing to buy
+        ("got to call the plumber", set()),
+        ("rename the chili", set()),
+    ],
+)
+def test_the_kinds_of_change_words_name(text: str, kinds: set[str]):
+    assert change_kinds(text) == kinds
+
+
+def test_kinds_are_opposite_when_every_one_asked_is_undone_by_the_others():
+    moved, done = frozenset({"moved"}), frozenset({"done"})
+    assert opposite_kinds(moved, done) and opposite_kinds(frozenset({"acquired"}), {"needed"})
+    assert not opposite_kinds(moved, moved | done)  # shares a kind: no opposite
+    assert not opposite_kinds(frozenset(), done) and not opposite_kinds(moved, frozenset())
+    assert not opposite_kinds(moved, frozenset({"needed"}))
