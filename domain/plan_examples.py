@@ -30,7 +30,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from domain.clock import DAY_TOKEN, Clock, local, named_day
-from domain.intent import change_home, requested_change, requested_content
+from domain.intent import (
+    asks_to_see,
+    change_home,
+    change_kinds,
+    opposite_kinds,
+    requested_change,
+    requested_content,
+)
 from domain.modes import DEFAULT_MODE, mode_config
 from domain.prompts import RenderedPrompt, load, render
 
@@ -42,9 +49,10 @@ PATTERNS = "think_patterns"
 LIBRARY = "think_library"
 SHOWN = 3
 HOME_SHOWN = 1
-"""Entries shown for a change whose words say where it goes when none is like it: the
-first in the file of those that change something there (the others may make another kind
-of change). Which entry comes first in its home is a choice the library file makes."""
+"""Entries shown for a change whose words say where it goes or what kind it is when none
+is like it: the likest of its kind, else the first in the file of those that change
+something there (the others may make another kind of change). Which entry comes first in
+its home is a choice the library file makes."""
 MIN_SIMILARITY = 0.2
 """Below this an entry shares little more than an item's name with the message: not shown."""
 
@@ -197,27 +205,46 @@ def pick(message: str, entries: list[Entry], shown: int = SHOWN) -> list[Entry]:
     and the 1.5B local model planned the kettle as shopping); when none of those is like
     it, the first of them in the file (``HOME_SHOWN``; a generate only when the message
     asks for something new): shown the abstract patterns, the 1.5B planned the kettle as
-    a generated recipe, twice. Entries alike only in an item are shown too: requiring a
-    word of the entry's cues (its kind of request) was tried and taken back (docs/EVALS.md,
+    a generated recipe, twice; but first, for a change of a kind its words name
+    (``domain.intent.change_kinds``, "push the oven cleaning to friday"), the likest entry
+    of that kind, where it goes or anywhere. Nor is a change shown
+    an entry of the opposite kind (``domain.intent.opposite_kinds``): shown "the oven is
+    clean, that chore can go", the 1.5B ticked off the oven it was asked to push back;
+    shown "we need paper towels", it put on the list again the paper towels the user had
+    got. Entries alike only in an item are shown too: requiring a word of the entry's cues
+    (its kind of request) was tried and taken back (docs/EVALS.md,
     sixteenth session): "cleaned the oven finally" lost the entry that ticked the oven
     off, and the requests it kept from their item-alike entries failed as before."""
     change = requested_change(message) is not None
     home = frozenset(change_home(message))
+    kinds = change_kinds(message)
+
+    looks = asks_to_see(message)
 
     def fits(entry: Entry) -> bool:
-        return not change or (entry.changes and (not home or bool(entry.changed & home)))
+        if looks:
+            return not entry.changes
+        return not change or (
+            entry.changes
+            and (not home or bool(entry.changed & home))
+            and not opposite_kinds(kinds, change_kinds(entry.request))
+        )
 
+    scores = similarities(message, entries)
     scored = sorted(
         (-score, index)
-        for index, score in enumerate(similarities(message, entries))
+        for index, score in enumerate(scores)
         if score >= MIN_SIMILARITY and fits(entries[index])
     )
-    if not scored and home:  # the words say where the change goes: its entries, in order
-        asks_new = requested_content(message) is not None
-        return [e for e in entries if fits(e) and (asks_new or not e.generates)][
-            : min(shown, HOME_SHOWN)
-        ]
-    return [entries[index] for _, index in scored[:shown]]
+    if scored or not (home or kinds):
+        return [entries[index] for _, index in scored[:shown]]
+    # the words say where the change goes or what kind it is: the likest entry of its
+    # kind, else (where it goes) the first entry there
+    asks_new = requested_content(message) is not None
+    homely = [i for i, e in enumerate(entries) if fits(e) and (asks_new or not e.generates)]
+    alike = sorted((-scores[i], i) for i in homely if kinds & change_kinds(entries[i].request))
+    chosen = [i for _, i in alike] or (homely if home else [])
+    return [entries[i] for i in chosen[: min(shown, HOME_SHOWN)]]
 
 
 _LIBRARY_HEAD = (

@@ -188,15 +188,55 @@ def test_a_change_whose_words_say_where_it_goes_is_shown_only_plans_that_change_
 
 
 def test_a_change_like_no_entry_of_its_home_is_shown_the_homes_first_entry():
-    """ "got the paper towels and the bread": "got" is a stop word and the towels' "we
-    need" entry is like it in items only, but like enough; a bought item that shares no
-    word is shown its home's first entry in the file."""
-    assert requests(pick("got the paper towels and the bread", LIBRARY)) == [
-        "we need paper towels and dish soap"
-    ]
+    """ "chili tonight": a meal or a thing to do on a day, alike in no word; the meal
+    plan's entries come first in the file."""
     assert requests(pick("got a pineapple", LIBRARY)) == [
         "picked up bread, a bag of apples and some greek yogurt on the way home"
     ]
+    assert requests(pick("chili tonight", LIBRARY)) == [
+        "we'll have the shakshuka for brunch on sunday"
+    ]
+
+
+def test_a_change_is_never_shown_an_entry_of_the_opposite_kind():
+    """Shown "we need paper towels" for "got the paper towels and the bread", the 1.5B
+    local model put both on the list again; shown "the oven is clean, that chore can go"
+    for "push the oven cleaning to next friday", it ticked the oven off."""
+    towels = next(e for e in LIBRARY if e.request.startswith("we need paper towels"))
+    oven = next(e for e in LIBRARY if e.request.startswith("the oven is clean"))
+    got = "got the paper towels and the bread"
+    assert similarities(got, LIBRARY)[LIBRARY.index(towels)] >= MIN_SIMILARITY
+    assert requests(pick(got, LIBRARY)) == [
+        "picked up bread, a bag of apples and some greek yogurt on the way home"
+    ]
+    push = "push the oven cleaning to next friday"
+    assert similarities(push, LIBRARY)[LIBRARY.index(oven)] >= MIN_SIMILARITY
+    assert oven not in pick(push, LIBRARY)
+    assert towels in pick("we need paper towels", LIBRARY)  # the same kind: shown
+    assert oven in pick("finally cleaned the oven, that chore is done", LIBRARY)
+
+
+def test_a_change_of_a_kind_like_no_entry_is_shown_the_likest_entry_of_that_kind():
+    """ "the plumber can wait till thursday" shares no word with any entry; a thing put
+    off is shown a thing put off, the likest first, wherever it goes."""
+    assert requests(pick("the plumber can wait till thursday", LIBRARY)) == [
+        "put off clearing the gutters until next tuesday"
+    ]
+    assert requests(pick("push the oven cleaning to next friday", LIBRARY)) == [
+        "put off clearing the gutters until next tuesday"
+    ]
+    assert pick("rename the chili to five alarm chili", LIBRARY) == []  # no kind, no home
+
+
+def test_a_lookup_is_shown_only_plans_that_read():
+    """ "what's on my shopping list?" was shown "take the basil off the list" (a delete)
+    for the word "list" it shares; a plan that changes the kitchen is no example for a
+    lookup, as one that only reads is none for a change."""
+    for message in ("what's on my shopping list?", "which recipes have I saved?"):
+        chosen = pick(message, LIBRARY)
+        assert chosen and not any(e.changes for e in chosen)
+    basil = next(e for e in LIBRARY if e.request.startswith("take the basil off"))
+    assert basil in pick("take the basil off the list", LIBRARY)
 
 
 def test_a_plan_changes_the_kitchen_when_it_writes_or_generates():
