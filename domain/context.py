@@ -162,8 +162,9 @@ anyway. Write steps store what was decided; Reply is shown what the steps found.
 
 
 def dashboard_section(dashboard: KitchenDashboard, *, expiry: bool = False) -> str:
-    """Counts of the user's kitchen; with ``expiry``, how many inventory items are at or
-    within 3 days of their expiry date, stated as a fact."""
+    """Counts of the user's kitchen, naming the rows the request names; with ``expiry``,
+    how many inventory items are at or within 3 days of their expiry date, stated as a
+    fact."""
     d = dashboard
     where = ", ".join(f"{n} {place}" for place, n in d.inventory_by_location.items()) or "empty"
     if expiry and d.inventory_expiring_soon:
@@ -171,12 +172,17 @@ def dashboard_section(dashboard: KitchenDashboard, *, expiry: bool = False) -> s
             f" ({d.inventory_expiring_soon} of them past or within 3 days of their expiry date)"
         )
     cuisines = ", ".join(f"{c} {n}" for c, n in d.recipes_by_cuisine.items())
+
+    def named(table: str) -> str:
+        names = d.named.get(table)
+        return f"; among them {', '.join(names)}, named in the request" if names else ""
+
     lines = [
-        f"- inventory: {where}",
+        f"- inventory: {where}{named('inventory')}",
         f"- recipes: {d.recipe_count}" + (f" ({cuisines})" if cuisines else ""),
         f"- meal plan, next 7 days: {len(d.meal_plan_next_7_days)} slots planned",
         *[f"  - {slot}" for slot in d.meal_plan_next_7_days],
-        f"- shopping list: {d.shopping_open} to buy",
+        f"- shopping list: {d.shopping_open} to buy{named('shopping_list')}",
         f"- tasks: {d.tasks_open} open, {d.tasks_overdue} overdue"
         + (", due first:" if d.tasks_next else ""),
         *[f"  - {task}" for task in d.tasks_next],

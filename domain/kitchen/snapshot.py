@@ -35,7 +35,29 @@ def _t(name: str) -> Table:
     return Base.metadata.tables[name]
 
 
-async def kitchen_dashboard(session: AsyncSession, today: dt.date) -> KitchenDashboard:
+NAMED_IN = ("inventory", "shopping_list")
+"""The tables whose rows the dashboard names when the request names them: the stock and
+the list, where a named item decides the change ("got the bread" ticks it off the list;
+"milk is finished" is a row of the fridge)."""
+
+
+async def named_rows(session: AsyncSession, message: str) -> dict[str, list[str]]:
+    """Table -> the names of its rows (open shopping items) ``message`` names as whole
+    words, as stored."""
+    named: dict[str, list[str]] = {}
+    for table in NAMED_IN:
+        for row in await repository.rows_named_in(session, table, message):
+            name = str(row.get("name") or "")
+            if re.search(rf"\b{re.escape(name.lower())}\b", message.lower()):
+                named.setdefault(table, []).append(name)
+    return named
+
+
+async def kitchen_dashboard(
+    session: AsyncSession, today: dt.date, message: str = ""
+) -> KitchenDashboard:
+    """Counts of the user's kitchen, the open tasks due first, and the rows of
+    ``NAMED_IN`` the ``message`` names."""
     inv, rec, meal = _t("inventory"), _t("recipes"), _t("meal_plans")
     shop, task = _t("shopping_list"), _t("tasks")
     location = func.coalesce(func.lower(inv.c.location), "unspecified")
@@ -87,6 +109,7 @@ async def kitchen_dashboard(session: AsyncSession, today: dt.date) -> KitchenDas
             for day, meal_type, name in slots
         ],
         shopping_open=shopping or 0,
+        named=await named_rows(session, message) if message else {},
         tasks_open=open_tasks or 0,
         tasks_overdue=overdue or 0,
         tasks_next=[
@@ -177,7 +200,7 @@ async def turn_context(
         today = local_date(now, timezone)
     return TurnContext(
         profile=profile,
-        dashboard=await kitchen_dashboard(session, today),
+        dashboard=await kitchen_dashboard(session, today, message),
         entities=entities,
         unresolved_mentions=unresolved,
         delete_candidates=candidates,

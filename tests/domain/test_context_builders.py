@@ -13,6 +13,7 @@ from domain.clock import Clock
 from domain.context import (
     act_context,
     act_quick_context,
+    dashboard_section,
     reply_context,
     summarize_context,
     think_context,
@@ -139,6 +140,18 @@ def test_understand_sees_the_registry_annotated_turns_and_its_decision_history()
     assert "- `recipe_1` [mentioned:user] Butter Chicken" in text
     assert "mentioned but not found in the user's kitchen: Paella\n" in text
     assert '"servings"' not in text  # Understand gets refs, not row data
+
+
+def test_the_dashboard_names_the_rows_the_request_names_beside_their_counts():
+    board = USER.dashboard.model_copy(
+        update={"named": {"shopping_list": ["paper towels", "bread"], "inventory": ["milk"]}}
+    )
+    text = dashboard_section(board)
+    assert (
+        "- shopping list: 3 to buy; among them paper towels, bread, named in the request\n" in text
+    )
+    assert "- inventory: 4 fridge; among them milk, named in the request\n" in text
+    assert "named in the request" not in dashboard_section(USER.dashboard)
 
 
 def test_think_sees_tags_unsaved_content_memory_curation_profile_and_dashboard():

@@ -57,6 +57,29 @@ async def test_dashboard_counts_the_users_kitchen(sessions, pantry: Kitchen):
     assert board.tasks_next == ["thaw chicken (due 2026-11-20)", "sharpen knives"]
 
 
+async def test_the_dashboard_names_the_stock_and_list_rows_the_request_names(
+    sessions, pantry: Kitchen, executor, other_user
+):
+    """ "got the paper towels" is about the paper towels still to buy: counts alone do not
+    say they are on the list."""
+    await pantry.create(
+        "shopping_list",
+        [{"name": "paper towels"}, {"name": "bread"}, {"name": "rice", "is_purchased": True}],
+    )
+    other = Kitchen(executor, other_user, SessionIdRegistry())
+    await other.create("shopping_list", [{"name": "milk"}])
+    message = "got the paper towels and the bread, and the milk and the rice are finished"
+    async with user_transaction(sessions, pantry.user) as session:
+        board = await kitchen_dashboard(session, TODAY, message)
+        unnamed = await kitchen_dashboard(session, TODAY)
+        partial = await kitchen_dashboard(session, TODAY, "paper, eggsy breads")
+    assert board.named == {
+        "inventory": ["milk", "rice"],
+        "shopping_list": ["bread", "paper towels"],  # the bought rice is not: not to buy
+    }
+    assert unnamed.named == {} and partial.named == {}  # whole words only
+
+
 async def test_an_empty_kitchen_has_an_empty_dashboard_and_no_profile(sessions, user):
     async with user_transaction(sessions, user) as session:
         context = await turn_context(session, today=TODAY, message="hi", ui_changes=[])
