@@ -58,6 +58,7 @@ from domain.enforced import (
     unchanged,
     unchanged_block,
     undated_plan,
+    unwritten_note,
     writes_unasked,
 )
 from domain.intent import names_change
@@ -386,7 +387,9 @@ class NodeActivities:
 
         result = await decide(request.tool_results)
         known = set(whole.known_refs()) if result.output.artifacts else set()
-        if note_text := completion_note(result.output, pending, request.message, known):
+        if note_text := completion_note(
+            result.output, pending, request.message, known
+        ) or unwritten_note(result.output, step.step_type, request.tool_results):
             note = ToolEntry(tool="step_complete", error=note_text)
         else:
             note = repeated_call(result.output, request.tool_results, step, request.message)

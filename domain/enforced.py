@@ -646,6 +646,24 @@ def completion_note(
     return None
 
 
+def unwritten_note(
+    decision: ActDecision, step_type: str, tool_results: Sequence[ToolEntry]
+) -> str | None:
+    """Why a write step's completion is sent back once (None when it is not): it made no
+    call to the database at all, so nothing it claims was done. For "called the plumber,
+    that's sorted" the 1.5B local model completed "Mark the task 'Call the plumber' as
+    completed" with no call, saying it was marked; the task stayed open."""
+    if decision.action != "step_complete" or step_type != "write":
+        return None
+    if any(t.tool in CRUD_TOOLS for t in tool_results):
+        return None  # it read or wrote: what it found is its own to judge
+    return (
+        "not complete: this step has not called the database yet, so nothing it says was "
+        "done has happened. Make its write now (db_create, db_update or db_delete; a read "
+        "first if you need a row's ref), or block the step if it cannot be done."
+    )
+
+
 def repeated_call(
     decision: ActDecision, tool_results: Sequence[ToolEntry], step: ThinkStep, message: str = ""
 ) -> ToolEntry | None:

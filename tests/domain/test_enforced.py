@@ -49,6 +49,7 @@ from domain.enforced import (
     unknown_refs,
     unmatched_note,
     unplanned_meal,
+    unwritten_note,
     writes_unasked,
 )
 from domain.modes import MODES, apply_mode_1_0
@@ -1143,6 +1144,19 @@ def test_content_naming_refs_that_do_not_exist_is_sent_back_once():
         "not complete: the content names refs that do not exist: gen_recipe_1."
     )
     assert completion_note(meals("recipe_1"), {}, "plan dinners on monday", known) is None
+
+
+def test_a_write_step_done_without_calling_the_database_is_sent_back():
+    done = ActDecision(action="step_complete", result_summary="Marked the task done")
+    note = unwritten_note(done, "write", [])
+    assert note is not None and note.startswith("not complete: this step has not called")
+    read = ToolEntry(tool="db_read", params={"table": "tasks"}, result={"rows": [], "count": 0})
+    assert unwritten_note(done, "write", [read]) is None  # it looked: its own to judge
+    assert unwritten_note(done, "analyze", []) is None  # only a write step writes
+    schema = ToolEntry(schema_name="tasks", text="...")
+    assert unwritten_note(done, "write", [schema]) is not None  # a schema is no call
+    call = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_read", params={}))
+    assert unwritten_note(call, "write", []) is None
 
 
 def test_an_item_of_the_same_answer_is_a_ref_that_exists():

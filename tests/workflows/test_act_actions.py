@@ -575,6 +575,48 @@ async def test_a_completion_its_outcomes_do_not_support_is_flagged_to_reply(turn
     assert "do not present it as done" in reply_request
 
 
+async def test_a_write_step_done_without_a_call_is_asked_once_more_and_writes(
+    turns: Turns, executor
+):
+    """For "called the plumber, that's sorted" the 1.5B local model completed the write
+    step with no call at all, saying the task was marked."""
+    script = turns.script(
+        understand(),
+        plan("Add milk", step("Add milk to the shopping list", "write", "shopping")),
+        complete("Milk is on the list"),
+        tool("db_create", table="shopping_list", data={"name": "milk"}),
+        complete("Added milk"),
+        reply("Milk is on the list."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("add milk")
+        await handle.result()
+        events = (await progress(handle)).events
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert await kitchen.names("shopping_list") == ["milk"]
+    again = [c for c in script.calls if c.node == "act"][1].user
+    assert "not complete: this step has not called the database yet" in again
+    (done,) = [e for e in events if e.type == "step_complete"]
+    assert done.data.flags == []
+
+
+async def test_a_write_step_done_twice_without_a_call_is_flagged(turns: Turns):
+    script = turns.script(
+        understand(),
+        plan("Add milk", step("Add milk to the shopping list", "write", "shopping")),
+        complete("Milk is on the list"),
+        complete("Milk is on the list, really"),
+        reply("I could not confirm the milk was added."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("add milk")
+        await handle.result()
+        events = (await progress(handle)).events
+    (done,) = [e for e in events if e.type == "step_complete"]
+    assert done.data.flags == ["it wrote nothing: no row was created, changed or removed"]
+    assert len([c for c in script.calls if c.node == "act"]) == 2  # asked once more, no more
+
+
 async def test_a_step_that_repeats_its_last_call_completes_with_what_it_found(turns: Turns):
     """A model that asks for the same read again is done: the step completes with the rows
     it has (no second read, no tool-call limit), and the reply is told what was found."""
