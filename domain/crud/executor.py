@@ -58,7 +58,7 @@ from domain.registry import (
     SessionIdRegistry,
     UnknownRefError,
 )
-from domain.registry.refs import parse_ref
+from domain.registry.refs import canonical_uuid, parse_ref
 
 DEFAULT_LIMIT = 50
 SCOPED = "the filter on user_id was dropped: every row you read is the user's own"
@@ -758,6 +758,12 @@ def _translate(registry: SessionIdRegistry, value: Any, where: str, ref_type: st
             raise CrudValidationError(
                 f"{where}: {item!r} is a ref to {BY_TYPE[parts.type_name].table}, but this "
                 f"column takes a ref to {BY_TYPE[ref_type].table}"
+            )
+        if isinstance(item, str) and parts is None and ref_type and canonical_uuid(item) is None:
+            raise CrudValidationError(  # a made-up ref: "gen_red_lentil_dal"
+                f"{where}: {item!r} is not a ref: this column takes the ref of a row of "
+                f"{BY_TYPE[ref_type].table}, such as {ref_type}_1, as a read or the "
+                "entities show it; read that row first, or filter by other columns"
             )
     try:
         return registry.translate_value(value)

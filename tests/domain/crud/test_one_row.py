@@ -42,7 +42,7 @@ async def test_the_profile_read_as_the_users_own_row_is_found(kitchen: Kitchen):
 
 async def test_rows_named_by_filters_are_still_checked(kitchen: Kitchen):
     bad = DbUpdate(table="preferences", filters=[f("id", "=", "user_id")], data={"allergies": []})
-    with pytest.raises(CrudValidationError, match="not a valid uuid"):
+    with pytest.raises(CrudValidationError, match="'user_id' is not a ref"):
         await kitchen.run(bad)
     assert await profile(kitchen) == []
 

@@ -175,6 +175,31 @@ async def test_unknown_ref_is_an_error_not_a_pass_through(kitchen: Kitchen):
     )
 
 
+async def test_a_made_up_ref_is_told_what_the_column_takes(kitchen: Kitchen):
+    """The 1.5B local model filtered a meal plan's recipe by "gen_red_lentil_dal": told it
+    was "not a valid uuid" (a word it never sees), it sent the same call again."""
+    message = (
+        r"filters\[0\]\.value: 'gen_red_lentil_dal' is not a ref: this column takes the ref "
+        r"of a row of recipes, such as recipe_1, as a read or the entities show it"
+    )
+    await refused(
+        kitchen,
+        DbRead(table="meal_plans", filters=[f("recipe_id", "=", "gen_red_lentil_dal")]),
+        message,
+    )
+    await refused(
+        kitchen,
+        DbCreate(
+            table="meal_plans",
+            data={"date": "2026-11-23", "meal_type": "dinner", "recipe_id": "dal"},
+        ),
+        r"data\[0\]\.recipe_id: 'dal' is not a ref",
+    )
+    unset = DbRead(table="meal_plans", filters=[f("recipe_id", "is_null")])
+    read = await kitchen.executor.execute(unset, user_id=kitchen.user, registry=kitchen.registry)
+    assert read.count == 0  # no value: nothing to be a ref
+
+
 async def test_a_refused_batch_writes_nothing(kitchen: Kitchen):
     await refused(
         kitchen,
