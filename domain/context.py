@@ -436,7 +436,7 @@ def _format_step_result(
     parts = [head]
     if result.data is not None and not data_elsewhere and not said_by_reads:
         parts.append(f"data: {_json(result.data)}")
-    for tool in result.tool_results:
+    for tool in _told_reply(result) if for_reply else result.tool_results:
         if for_reply and tool.tool in WRITE_TOOLS and tool.error is None:
             said = format_write_confirmation(tool.tool, tool.table or "", tool.rows or [])
             parts.append(f"tool result: {said}")
@@ -447,6 +447,28 @@ def _format_step_result(
     if result.note and not for_reply:
         parts.append(f"note: {result.note}")
     return "\n".join(parts)
+
+
+def _told_reply(result: StepResult) -> list[ToolEntry]:
+    """The step's tool results Reply is told: not a read that found nothing when a later
+    read of the same table in the step found rows (a name missed, then the row read by its
+    full name), and not a write step's reads once it wrote (its lookups for the write).
+    For "chili tonight" the 1.5B local model answered "I couldn't find a matching saved
+    recipe" from the first read of "chili", above the chili planned for tonight."""
+    tools = result.tool_results
+    wrote = result.step_type == "write" and any(t.succeeded_write() for t in tools)
+    return [
+        t
+        for i, t in enumerate(tools)
+        if not (t.tool == "db_read" and t.error is None and (wrote or _found_later(t, tools[i:])))
+    ]
+
+
+def _found_later(read: ToolEntry, after: list[ToolEntry]) -> bool:
+    return not read.count and any(
+        t.tool == "db_read" and t.error is None and t.count and t.table == read.table
+        for t in after[1:]
+    )
 
 
 def _ran_reads(result: StepResult) -> bool:

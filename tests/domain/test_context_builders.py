@@ -470,6 +470,51 @@ def test_reply_sees_the_steps_that_found_rows_first_and_no_note_act_left_its_nex
     assert "Add recipes to your box first." in act_text(("read", "read"), 1, [empty])  # Act's
 
 
+def test_reply_is_not_told_a_missed_read_the_step_read_again_nor_a_writes_lookups():
+    """For "chili tonight" the 1.5B local model answered "I couldn't find a matching saved
+    recipe" from a read of "chili" that a read of 'Weeknight Chili' followed, above the
+    chili planned for tonight."""
+    state, registry = kitchen_session()
+
+    def read(value: str, rows: list) -> ToolEntry:
+        params = {"table": "recipes", "filters": [{"field": "name", "op": "=", "value": value}]}
+        return ToolEntry(tool="db_read", params=params, table="recipes", count=len(rows), rows=rows)
+
+    missed, found = (
+        read("chili", []),
+        read("Weeknight Chili", [{"id": "recipe_1", "name": "Weeknight Chili"}]),
+    )
+    planned = ToolEntry(
+        tool="db_create",
+        params={"table": "meal_plans"},
+        table="meal_plans",
+        count=1,
+        rows=[CHILI_NIGHT],
+    )
+    lookup = read_step(missed, found).model_copy(update={"subdomain": "recipes"})
+    write = StepResult(
+        step_index=1,
+        description="Plan the chili",
+        step_type="write",
+        subdomain="meal_plans",
+        summary="Planned",
+        tool_results=[missed, found, planned],
+    )
+    text = reply_for(state, registry, message="chili tonight", step_results=[lookup, write])
+    summary = text.split("## Execution summary", 1)[1]
+    assert "where name = chili" not in summary
+    assert summary.count("where name = Weeknight Chili") == 1  # the read step's, not the write's
+    assert "tool result: Added 1 meal" in summary
+    alone = read_step(missed).model_copy(update={"subdomain": "recipes"})
+    assert "where name = chili" in reply_for(
+        state, registry, message="chili?", step_results=[alone]
+    )
+    unwritten = write.model_copy(update={"tool_results": [missed, found]})
+    assert "where name = Weeknight Chili" in reply_for(
+        state, registry, message="chili tonight", step_results=[unwritten]
+    )
+
+
 def test_reply_sees_what_a_read_step_read_not_what_act_said_of_it():
     """The 1.5B local model completed a read of an empty shopping list with "No shopping
     list found this week. You may need to create one … Good luck with your shopping!"
