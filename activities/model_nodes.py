@@ -274,7 +274,10 @@ class NodeActivities:
         stands. A plan that still writes for a question runs its reads only
         (``only_reads``)."""
         config = mode_config(request.mode)
-        prompt = think_prompt(request.mode, self.think_examples, request.message, request.clock)
+        listed = bool(request.context.dashboard.named.get("shopping_list"))
+        prompt = think_prompt(
+            request.mode, self.think_examples, request.message, request.clock, listed
+        )
         state, registry, _ = await self._state(request.state_ref)  # read once, for both calls
 
         async def plan(replan: str | None = None) -> ThinkResult:

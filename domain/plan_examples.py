@@ -197,7 +197,9 @@ def similarities(message: str, entries: list[Entry]) -> list[float]:
     return scores
 
 
-def pick(message: str, entries: list[Entry], shown: int = SHOWN) -> list[Entry]:
+def pick(
+    message: str, entries: list[Entry], shown: int = SHOWN, listed: bool = False
+) -> list[Entry]:
     """The entries most like ``message``, highest similarity first (ties in file order),
     at least ``MIN_SIMILARITY``, at most ``shown``. For a message that asks for a change,
     only entries whose plan ``changes`` the kitchen, and where its words say where the
@@ -215,10 +217,16 @@ def pick(message: str, entries: list[Entry], shown: int = SHOWN) -> list[Entry]:
     got. Entries alike only in an item are shown too: requiring a word of the entry's cues
     (its kind of request) was tried and taken back (docs/EVALS.md,
     sixteenth session): "cleaned the oven finally" lost the entry that ticked the oven
-    off, and the requests it kept from their item-alike entries failed as before."""
+    off, and the requests it kept from their item-alike entries failed as before.
+    ``listed``: the message names an item still on the shopping list (the dashboard's
+    ``named``); a thing got that is on the list goes there: "got the paper towels and the
+    bread", both on the list, was shown "picked up bread …" alone, and the 1.5B added
+    them to the inventory, the list as it was."""
     change = requested_change(message) is not None
     home = frozenset(change_home(message))
     kinds = change_kinds(message)
+    if listed and "acquired" in kinds and "shopping" in home:
+        home = frozenset({"shopping"})  # a thing got that is on the list is ticked off it
 
     looks = asks_to_see(message)
 
@@ -254,13 +262,13 @@ _LIBRARY_HEAD = (
 
 
 def plan_examples(
-    examples: ExampleSet, message: str, today: dt.date | None = None
+    examples: ExampleSet, message: str, today: dt.date | None = None, listed: bool = False
 ) -> tuple[str, str, str]:
-    """Think's ``$plan_examples`` for ``message`` on ``today``: (text, template name,
-    version)."""
+    """Think's ``$plan_examples`` for ``message`` on ``today`` (``listed``: it names an
+    item on the shopping list): (text, template name, version)."""
     if examples == "library":
         library = load(LIBRARY)
-        chosen = pick(message, parse_library(library.text))
+        chosen = pick(message, parse_library(library.text), listed=listed)
         if chosen:
             lines = "\n".join(e.render(today) for e in chosen)
             return f"{_LIBRARY_HEAD}\n\n{lines}", library.name, library.version
@@ -269,14 +277,18 @@ def plan_examples(
 
 
 def think_prompt(
-    mode: str | None, examples: ExampleSet, message: str, clock: Clock | None = None
+    mode: str | None,
+    examples: ExampleSet,
+    message: str,
+    clock: Clock | None = None,
+    listed: bool = False,
 ) -> RenderedPrompt:
     """Think's system prompt for a request: the mode's variables and the plan examples
-    chosen for ``message``, dated from the turn's ``clock``; the call records both
-    templates and their versions."""
+    chosen for ``message`` (``listed``: it names an item on the shopping list), dated from
+    the turn's ``clock``; the call records both templates and their versions."""
     config = mode_config(mode)
     today = local(clock).date() if clock else None
-    text, name, version = plan_examples(examples, message, today)
+    text, name, version = plan_examples(examples, message, today, listed)
     think = render(
         "think",
         mode=mode or DEFAULT_MODE,

@@ -18,6 +18,7 @@ from domain.plan_examples import DEFAULT_EXAMPLES, plan_examples
 from domain.prompts import load, render
 from domain.tokens import CHAT_OVERHEAD, MIN_ANSWER, MIN_CONTEXT, estimate_tokens
 from domain.tool_results import ToolEntry
+from domain.turn_context import KitchenDashboard, TurnContext
 from tests.activities.saved_conversation import save
 
 
@@ -160,6 +161,31 @@ async def test_thinks_examples_are_the_librarys_unless_set_and_are_recorded_with
     versions = (load("think").version, load("think_library").version)
     assert (library.template, library.version) == ("think+think_library", "+".join(versions))
     assert abstract.template == "think+think_patterns"
+
+
+async def test_a_thing_got_that_the_dashboard_finds_on_the_list_is_shown_it_ticked_off(
+    sessions, user
+):
+    """ "got the paper towels and the bread", both still to buy, was shown "picked up
+    bread …" (inventory rows added) alone; the 1.5B local model added them to the fridge."""
+    clarify = {"goal": "g", "outcome": {"decision": "clarify", "clarification_questions": ["?"]}}
+    script = ScriptProvider.from_responses([{"node": "think", "output": clarify, "repeat": True}])
+    ref = await saved(sessions, user, history_words=1)
+    message = "got the paper towels and the bread"
+    listed = TurnContext(dashboard=KitchenDashboard(named={"shopping_list": ["paper towels"]}))
+    env, think = ActivityEnvironment(), nodes(script, sessions).think
+    for context in (listed, TurnContext()):
+        request = ThinkRequest(
+            message=message,
+            mode="plan",
+            understand=UnderstandOutput(),
+            state_ref=ref,
+            context=context,
+        )
+        await env.run(think, request)
+    on_list, unknown = script.calls[0].system, script.calls[1].system
+    assert '- "got the tortillas, cross them off" →' in on_list and "picked up bread" not in on_list
+    assert '- "picked up bread' in unknown
 
 
 async def test_act_is_offered_only_the_earlier_steps_it_has_not_retrieved(sessions, user):

@@ -228,6 +228,16 @@ def test_a_change_of_a_kind_like_no_entry_is_shown_the_likest_entry_of_that_kind
     assert pick("rename the chili to five alarm chili", LIBRARY) == []  # no kind, no home
 
 
+def test_a_thing_got_that_is_on_the_list_is_shown_the_list_ticked_off():
+    got = "got the paper towels and the bread"
+    assert requests(pick(got, LIBRARY, listed=True)) == ["got the tortillas, cross them off"]
+    assert requests(pick(got, LIBRARY)) == [
+        "picked up bread, a bag of apples and some greek yogurt on the way home"
+    ]
+    needed = "running low on rice, put it on the list"  # needed, not got: as without the list
+    assert pick(needed, LIBRARY, listed=True) == pick(needed, LIBRARY)
+
+
 def test_a_lookup_is_shown_only_plans_that_read():
     """ "what's on my shopping list?" was shown "take the basil off the list" (a delete)
     for the word "list" it shares; a plan that changes the kitchen is no example for a
