@@ -228,8 +228,11 @@ CHORE_DONE = re.compile(
     r"taken care of)$",
     re.IGNORECASE,
 )
-NOT_CHORES = frozenset("liked loved hated enjoyed wanted needed tried preferred wondered".split())
-"""Past tenses that tell how the user found something, not a thing they did."""
+NOT_CHORES = frozenset(
+    "liked loved hated enjoyed wanted needed tried preferred wondered checked looked noticed "
+    "watched missed asked".split()
+)
+"""Past tenses that tell how the user found or looked at something, not a chore they did."""
 
 
 def _chore_done(clause: str) -> str | None:

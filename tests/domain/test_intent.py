@@ -150,6 +150,7 @@ def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
         "can the chili keep until sunday?",
         # how a thing was found, a change verb's past, a goodbye
         "loved the dal",
+        "checked the fridge",
         "moved the dal last week",
         "see you tomorrow",
         "take a look at the list",
