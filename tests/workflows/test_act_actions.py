@@ -14,6 +14,7 @@ from domain.turn_store import load_conversation
 from tests.kitchen_helper import Kitchen
 from tests.workflows.conftest import Turns, keep_history, progress, wait_for
 from tests.workflows.script import act, complete, plan, reply, step, tool, understand
+from tests.workflows.wire import WireScript
 from workflows.act_loop import revisable
 from workflows.worker import turn_activities
 
@@ -575,45 +576,39 @@ async def test_a_completion_its_outcomes_do_not_support_is_flagged_to_reply(turn
     assert "do not present it as done" in reply_request
 
 
-async def test_a_write_step_done_without_a_call_is_asked_once_more_and_writes(
-    turns: Turns, executor
-):
-    """For "called the plumber, that's sorted" the 1.5B local model completed the write
-    step with no call at all, saying the task was marked."""
+async def add_milk(turns: Turns, *act: dict) -> tuple[WireScript, list[str]]:
+    """ "add milk", planned as one write step, Act answering ``act``: the script and the
+    step's completion flags."""
     script = turns.script(
         understand(),
         plan("Add milk", step("Add milk to the shopping list", "write", "shopping")),
-        complete("Milk is on the list"),
-        tool("db_create", table="shopping_list", data={"name": "milk"}),
-        complete("Added milk"),
+        *act,
         reply("Milk is on the list."),
     )
     async with turns.worker(script):
         handle = await turns.start("add milk")
         await handle.result()
         events = (await progress(handle)).events
+    (done,) = [e for e in events if e.type == "step_complete"]
+    return script, done.data.flags
+
+
+async def test_a_write_step_done_without_a_call_is_asked_once_more_and_writes(
+    turns: Turns, executor
+):
+    """For "called the plumber, that's sorted" the 1.5B local model completed the write
+    step with no call at all, saying the task was marked."""
+    write = tool("db_create", table="shopping_list", data={"name": "milk"})
+    script, flags = await add_milk(turns, complete("Milk is on it"), write, complete("Added"))
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
-    assert await kitchen.names("shopping_list") == ["milk"]
+    assert await kitchen.names("shopping_list") == ["milk"] and flags == []
     again = [c for c in script.calls if c.node == "act"][1].user
     assert "not complete: this step has not called the database yet" in again
-    (done,) = [e for e in events if e.type == "step_complete"]
-    assert done.data.flags == []
 
 
 async def test_a_write_step_done_twice_without_a_call_is_flagged(turns: Turns):
-    script = turns.script(
-        understand(),
-        plan("Add milk", step("Add milk to the shopping list", "write", "shopping")),
-        complete("Milk is on the list"),
-        complete("Milk is on the list, really"),
-        reply("I could not confirm the milk was added."),
-    )
-    async with turns.worker(script):
-        handle = await turns.start("add milk")
-        await handle.result()
-        events = (await progress(handle)).events
-    (done,) = [e for e in events if e.type == "step_complete"]
-    assert done.data.flags == ["it wrote nothing: no row was created, changed or removed"]
+    script, flags = await add_milk(turns, complete("Milk is on it"), complete("Really"))
+    assert flags == ["it wrote nothing: no row was created, changed or removed"]
     assert len([c for c in script.calls if c.node == "act"]) == 2  # asked once more, no more
 
 
