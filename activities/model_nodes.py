@@ -58,6 +58,7 @@ from domain.enforced import (
     unchanged,
     unchanged_block,
     undated_plan,
+    unnamed_meal,
     unwritten_note,
     writes_unasked,
 )
@@ -395,7 +396,9 @@ class NodeActivities:
         ) or unwritten_note(result.output, step.step_type, request.tool_results):
             note = ToolEntry(tool="step_complete", error=note_text)
         else:
-            note = repeated_call(result.output, request.tool_results, step, request.message)
+            note = repeated_call(
+                result.output, request.tool_results, step, request.message
+            ) or unnamed_meal(result.output)
         if note is not None:
             activity.logger.info("act: %s sent back: %s", note.tool, note.error)
             try:

@@ -664,6 +664,32 @@ def unwritten_note(
     )
 
 
+def unnamed_meal(decision: ActDecision) -> ToolEntry | None:
+    """A meal plan row created with neither a recipe nor notes, answered without being run
+    with why it is sent back (None otherwise): a row that says no meal is no plan. For "we
+    are doing pasta on friday night" the 1.5B local model created Friday's dinner with
+    ``recipe_id`` and ``notes`` both null; the plan showed "(no recipe)"."""
+    call = decision.tool_call
+    if call is None or call.tool != "db_create" or call.params.get("table") != "meal_plans":
+        return None
+    rows = call.params.get("data")
+    rows = rows if isinstance(rows, list) else [rows]
+    if not any(
+        isinstance(r, dict) and not (r.get("recipe_id") or r.get("notes") or r.get("id"))
+        for r in rows
+    ):
+        return None  # each names its meal, or is a generated meal saved by its gen ref
+    return ToolEntry(
+        tool=call.tool,
+        params=call.params,
+        error=(
+            "not run: a meal plan row must say what the meal is: set recipe_id to a saved "
+            "recipe's ref, or notes to the meal as the user named it (the dish, in their "
+            "words), then send the db_create again."
+        ),
+    )
+
+
 def repeated_call(
     decision: ActDecision, tool_results: Sequence[ToolEntry], step: ThinkStep, message: str = ""
 ) -> ToolEntry | None:

@@ -48,6 +48,7 @@ from domain.enforced import (
     undated_plan,
     unknown_refs,
     unmatched_note,
+    unnamed_meal,
     unplanned_meal,
     unwritten_note,
     writes_unasked,
@@ -1157,6 +1158,20 @@ def test_a_write_step_done_without_calling_the_database_is_sent_back():
     assert unwritten_note(done, "write", [schema]) is not None  # a schema is no call
     call = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_read", params={}))
     assert unwritten_note(call, "write", []) is None
+
+
+def test_a_meal_plan_row_that_names_no_meal_is_sent_back():
+    def create(*rows: dict) -> ActDecision:
+        params = {"table": "meal_plans", "data": list(rows)}
+        return ActDecision(action="tool_call", tool_call=ToolCall(tool="db_create", params=params))
+
+    friday = {"date": "2026-12-04", "meal_type": "dinner", "recipe_id": None, "notes": None}
+    held = unnamed_meal(create(friday))
+    assert held is not None and held.error.startswith("not run: a meal plan row must say what")
+    assert unnamed_meal(create({**friday, "notes": "pasta"})) is None
+    assert unnamed_meal(create({**friday, "recipe_id": "recipe_1"})) is None
+    assert unnamed_meal(create({"id": "gen_meal_1"})) is None  # a generated meal, by its ref
+    assert unnamed_meal(create({**friday, "notes": "pasta"}, friday)) is not None  # any row
 
 
 def test_an_item_of_the_same_answer_is_a_ref_that_exists():
