@@ -29,7 +29,7 @@ from domain.crud.calls import (
     Row,
     cut_short,
 )
-from domain.crud.filters import NameMatch, compile_filter, compile_where
+from domain.crud.filters import NameMatch, compile_filter, compile_where, crossed
 from domain.crud.merge import merge_into_existing
 from domain.crud.near import NAMES, NEAR_NAMES, name_words, near_note, planned_note, planned_row
 from domain.crud.rows import (
@@ -161,6 +161,8 @@ class CrudExecutor:
             if not rows and (filters or request.or_filters):
                 held = await session.scalar(select(func.count()).select_from(table))
                 notes.append(unmatched(spec.name, held or 0))
+                if never := crossed(request.filters, request.or_filters):
+                    notes.append(never)
                 if held:
                     looked = [*filters, *request.or_filters]
                     notes += await self._elsewhere(session, table, looked)
@@ -532,6 +534,8 @@ class CrudExecutor:
         if table_name == "meal_plans" and held:
             planned = await _planned_near(session, [*request.filters, *request.or_filters])
             note += "; " + planned_note(planned)
+        if never := crossed(request.filters, request.or_filters):
+            note += f"; {never}"
         return note
 
     @staticmethod

@@ -135,3 +135,31 @@ def compile_where(
     if compiled_or:
         clauses.append(or_(*compiled_or))
     return and_(*clauses) if clauses else true()
+
+
+def crossed(filters: Sequence[Filter], or_filters: Sequence[Filter]) -> str | None:
+    """The note on filters no row can meet (None when some row might): a column held to
+    one value by ``filters`` while every ``or_filters`` entry holds it to another. For "got
+    the paper towels and the bread" the 1.5B local model sent ``name = bread`` in
+    ``filters`` and ``name = paper towels`` in ``or_filters``, meaning either, three
+    times."""
+    if not or_filters or any(f.op != "=" for f in or_filters):
+        return None
+    fields = {f.field for f in or_filters}
+    if len(fields) != 1:
+        return None
+    (name,) = fields
+    held = [f for f in filters if f.field == name and f.op == "="]
+    wanted = {_said(f.value) for f in or_filters}
+    if not held or any(_said(f.value) in wanted for f in held):
+        return None
+    asked = " or ".join(repr(f.value) for f in or_filters)
+    return (
+        f"no row can match: filters ask for {name} = {held[0].value!r} and or_filters for "
+        f"{name} = {asked} at once (a row meets every filter and at least one or_filter); "
+        f"for rows of any of these, put them all in or_filters, or use {name} in [...]"
+    )
+
+
+def _said(value: Any) -> Any:
+    return value.strip().casefold() if isinstance(value, str) else value

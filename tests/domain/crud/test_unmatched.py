@@ -187,3 +187,36 @@ async def test_a_read_its_limit_cut_short_says_how_many_matching_rows_it_left_ou
         DbRead(table="meal_plans", filters=[f("date", "=", "2026-11-29")], limit=2)
     )
     assert len(both.rows) == 2 and both.notes == []
+
+
+async def test_filters_no_row_can_meet_are_said_to_be_crossed(kitchen: Kitchen):
+    """For "got the paper towels and the bread" the 1.5B local model sent name = bread in
+    filters and name = paper towels in or_filters, meaning either, three times."""
+    await kitchen.create("shopping_list", [{"name": "bread"}, {"name": "paper towels"}])
+    crossed = [f("name", "=", "bread")], [f("name", "=", "paper towels")]
+    missed = await kitchen.run(
+        DbUpdate(
+            table="shopping_list",
+            filters=crossed[0],
+            or_filters=crossed[1],
+            data={"is_purchased": True},
+        )
+    )
+    never = (
+        "no row can match: filters ask for name = 'bread' and or_filters for name = "
+        "'paper towels' at once (a row meets every filter and at least one or_filter); for "
+        "rows of any of these, put them all in or_filters, or use name in [...]"
+    )
+    assert missed.count == 0 and missed.notes[0].endswith(f"; {never}")
+    read = await kitchen.run(
+        DbRead(table="shopping_list", filters=crossed[0], or_filters=crossed[1])
+    )
+    assert never in read.notes
+    both = await kitchen.run(
+        DbRead(table="shopping_list", or_filters=[f("name", "=", "bread"), *crossed[1]])
+    )
+    assert both.count == 2 and not any("can match" in n for n in both.notes)
+    same = await kitchen.run(
+        DbRead(table="shopping_list", filters=crossed[0], or_filters=[f("name", "=", "Bread")])
+    )
+    assert same.count == 1 and not any("can match" in n for n in same.notes)
