@@ -64,7 +64,7 @@ from domain.enforced import (
 )
 from domain.intent import names_change
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
-from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, output_cap
+from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, ActDecision, output_cap
 from domain.plan_examples import DEFAULT_EXAMPLES, ExampleSet, think_prompt
 from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
 from domain.registry import RegistryDelta, SessionIdRegistry
@@ -74,6 +74,9 @@ from domain.tool_results import ToolEntry
 
 _TRACER = trace.get_tracer("alfred.model")
 """Model-call spans (a no-op unless the process traces: ``api.telemetry``)."""
+MAX_SENT_BACK = 2
+"""Times one act activity asks Act again, each for another reason (``domain.enforced``):
+a read sent again, then the write it was sent back to make naming no meal."""
 
 
 async def call_node(
@@ -389,28 +392,35 @@ class NodeActivities:
                 )
             return _result(ActResult, output, call)
 
+        def sent_back(output: ActDecision) -> ToolEntry | None:
+            """Why this answer is sent back (``domain.enforced``), as the tool result Act
+            is shown with it; None when it stands."""
+            known = set(whole.known_refs()) if output.artifacts else set()
+            if text := completion_note(output, pending, request.message, known) or (
+                unwritten_note(output, step.step_type, request.tool_results)
+            ):
+                return ToolEntry(tool="step_complete", error=text)
+            return repeated_call(output, request.tool_results, step, request.message) or (
+                unnamed_meal(output)
+            )
+
         result = await decide(request.tool_results)
-        known = set(whole.known_refs()) if result.output.artifacts else set()
-        if note_text := completion_note(
-            result.output, pending, request.message, known
-        ) or unwritten_note(result.output, step.step_type, request.tool_results):
-            note = ToolEntry(tool="step_complete", error=note_text)
-        else:
-            note = repeated_call(
-                result.output, request.tool_results, step, request.message
-            ) or unnamed_meal(result.output)
-        if note is not None:
+        told: list[str | None] = []
+        while len(told) < MAX_SENT_BACK and (note := sent_back(result.output)) is not None:
+            if note.error in told:
+                break  # the same answer again: it stands, held below
+            told.append(note.error)
             activity.logger.info("act: %s sent back: %s", note.tool, note.error)
             try:
                 again = await decide([*request.tool_results, note])
-            except ApplicationError as error:  # the first answer stands, held below
+            except ApplicationError as error:  # the answer so far stands, held below
                 activity.logger.warning("act asked again failed (%s)", error)
-            else:
-                again.usage = result.usage + again.usage
-                again.llm_attempts += result.llm_attempts
-                result = again
-            if same := unchanged(result.output, pending, request.message):
-                result.output = unchanged_block(same, pending)
+                break
+            again.usage = result.usage + again.usage
+            again.llm_attempts += result.llm_attempts
+            result = again
+        if told and (same := unchanged(result.output, pending, request.message)):
+            result.output = unchanged_block(same, pending)
         facts = act_facts(
             request.message, state, pending, request.prior_results, request.tool_results, step
         )

@@ -634,6 +634,34 @@ async def test_a_meal_plan_row_that_names_no_meal_is_asked_for_once_more(turns: 
     assert "not run: a meal plan row must say what the meal is" in again
 
 
+async def test_an_answer_sent_back_is_sent_back_again_for_another_reason(turns: Turns, executor):
+    """The 1.5B local model read "pasta" again in the write step; sent back to write, it
+    created Friday's dinner naming no meal, which is sent back too, once."""
+    friday = {"date": "2036-12-05", "meal_type": "dinner"}
+    pasta = tool(
+        "db_read", table="recipes", filters=[{"field": "name", "op": "=", "value": "pasta"}]
+    )
+    script = turns.script(
+        understand(),
+        plan("Pasta on Friday", step("Add pasta to Friday's dinner", "write", "meal_plans")),
+        pasta,
+        pasta,
+        tool("db_create", table="meal_plans", data=friday),
+        tool("db_create", table="meal_plans", data={**friday, "notes": "pasta"}),
+        complete("Planned"),
+        reply("Pasta on Friday."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("we are doing pasta on friday night")).result()
+    rows = (
+        await Kitchen(executor, turns.user_id, SessionIdRegistry()).run(DbRead(table="meal_plans"))
+    ).rows
+    assert [(r["date"], r["notes"]) for r in rows] == [("2036-12-05", "pasta")]
+    asks = [c.user for c in script.calls if c.node == "act"]
+    assert "not run: this step made this exact read already" in asks[2]
+    assert "not run: a meal plan row must say what the meal is" in asks[3]
+
+
 async def test_a_step_that_repeats_its_last_call_completes_with_what_it_found(turns: Turns):
     """A model that asks for the same read again is done: the step completes with the rows
     it has (no second read, no tool-call limit), and the reply is told what was found."""
