@@ -97,6 +97,9 @@ LINES = re.compile(
     rf"(?:\s+(?:night|evening|morning|breakfast|lunch|dinner))?(?:\s+please)?$)|"
     r"(?P<later>^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*)\b)\w[\w' ]*\s"
     r"can\s+wait\b.*$)|"
+    r"(?P<serves>^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*|does|do|is)\b)"
+    r"\w[\w' ]*\s(?:serves|feeds|makes)\s+(?:only\s+|just\s+)?\d+"
+    r"(?:\s+(?:people|persons|portions|servings))?$)|"
     r"(?P<task>\b(?:did|done|finished)\s+the\s.*\b(?:task|chore)s?$)|"
     rf"(?P<due>^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*|is|are|do|does|any|show)"
     rf"\b)\w[\w' ]*\s(?:by|before)\s+(?:(?:this|next)\s+)?(?:{DAY}|tomorrow|tonight|"
@@ -106,7 +109,8 @@ LINES = re.compile(
 """A line as people jot a change down, without a verb for it: list items ("+ milk", "milk
 x2", "eggs on the list", "shopping: milk, eggs", "rice used up") or a meal on a day
 ("i'd like dal on tuesday", "we're having chili tonight", "fish on friday night
-please", "chili tonight"), or a thing put off ("the plumber can wait till thursday").
+please", "chili tonight"), a thing put off ("the plumber can wait till thursday") or
+a recipe's servings ("the dal only serves 2").
 Statements only, like ``STATEMENTS``.
 A thing to do by a day ("descale the kettle by friday", "need to call the plumber before
 the weekend") is a task. Its ``meal``, ``dated``, ``later``, ``task`` and ``due`` groups say
@@ -185,6 +189,8 @@ def _line_home(line: re.Match[str]) -> tuple[str, ...]:
         return ("meal_plans",)
     if line.group("dated") or line.group("later"):
         return ("meal_plans", "tasks")
+    if line.group("serves"):
+        return ("recipes",)
     return ("tasks",) if line.group("task") or line.group("due") else STOCK
 
 

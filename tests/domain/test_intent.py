@@ -103,6 +103,8 @@ from domain.intent import (
         ("we finally descaled the kettle", "we finally descaled the k"),
         ("rang the vet, that's sorted", "that's sorted"),
         ("that's done", "that's done"),
+        ("the dal only serves 2", "the dal only serves 2"),
+        ("the chili feeds 6 people", "the chili feeds 6 people"),
     ],
 )
 def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
@@ -155,6 +157,8 @@ def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
         "see you tomorrow",
         "take a look at the list",
         "can it wait till thursday?",
+        "how many does the dal serve",
+        "does the chili feed 6?",
         "thanks",
         "",
     ],
@@ -186,6 +190,7 @@ def test_questions_and_lookups_are_not(message: str):
         ("the plumber can wait till thursday", ("meal_plans", "tasks")),
         ("called the plumber, that's sorted", ("tasks",)),
         ("we're doing the shopping tomorrow", ("meal_plans", "tasks")),  # not a meal
+        ("the dal only serves 2", ("recipes",)),
         ("i have to sort the freezer before the end of the month", ("tasks",)),
         ("add eggs to the list", ()),  # a verb: it says where itself
         ("what's on my shopping list?", ()),
