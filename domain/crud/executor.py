@@ -771,7 +771,12 @@ def _translate(registry: SessionIdRegistry, value: Any, where: str, ref_type: st
             )
     try:
         return registry.translate_value(value)
-    except (UnknownRefError, PendingRefError) as exc:
+    except UnknownRefError as exc:  # "gen_recipe_1" for a pasta no recipe holds
+        known = "no row of this conversation has it: use a ref a read or the entities show"
+        writes = where.startswith("data") and not where.endswith(".id")  # a row's link
+        left = ", or leave it out" if writes else ""
+        raise CrudValidationError(f"{where}: {exc}; {known}{left}") from None
+    except PendingRefError as exc:
         raise CrudValidationError(f"{where}: {exc}") from None
     except ValueError as exc:  # pragma: no cover - registry guards its own inputs
         raise CrudValidationError(f"{where}: {exc}") from None

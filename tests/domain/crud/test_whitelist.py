@@ -163,7 +163,8 @@ async def test_unknown_ref_is_an_error_not_a_pass_through(kitchen: Kitchen):
     await refused(
         kitchen,
         DbRead(table="recipes", filters=[f("id", "=", "recipe_9")]),
-        r"filters\[0\]\.value: unknown ref 'recipe_9'",
+        r"filters\[0\]\.value: unknown ref 'recipe_9'; no row of this conversation has it: "
+        r"use a ref a read or the entities show$",
     )
     await refused(
         kitchen,
@@ -171,7 +172,8 @@ async def test_unknown_ref_is_an_error_not_a_pass_through(kitchen: Kitchen):
             table="meal_plans",
             data={"date": "2026-11-23", "meal_type": "dinner", "recipe_id": "recipe_4"},
         ),
-        r"data\[0\]\.recipe_id: unknown ref 'recipe_4'",
+        r"data\[0\]\.recipe_id: unknown ref 'recipe_4'; no row of this conversation has it: "
+        r"use a ref a read or the entities show, or leave it out",
     )
 
 
