@@ -690,6 +690,35 @@ def unnamed_meal(decision: ActDecision) -> ToolEntry | None:
     )
 
 
+def unlinked_meal(decision: ActDecision, known: Container[str]) -> ActDecision:
+    """A meal plan create whose rows name their meal in ``notes`` and link a recipe by a
+    ref no row has (not in ``known``), sent without that link: the notes say what the
+    meal is, and the link could only be refused. The 1.5B local model planned "pasta" on
+    Friday with ``recipe_id: gen_recipe_1`` (no recipe holds pasta) twice, and nothing
+    was planned."""
+    call = decision.tool_call
+    if call is None or call.tool != "db_create" or call.params.get("table") != "meal_plans":
+        return decision
+    rows = call.params.get("data")
+    listed = rows if isinstance(rows, list) else [rows]
+
+    def unlinked(row: Any) -> Any:
+        if not isinstance(row, dict) or not row.get("notes"):
+            return row
+        link = row.get("recipe_id")
+        if not isinstance(link, str) or not is_ref(link) or link in known:
+            return row
+        return {k: v for k, v in row.items() if k != "recipe_id"}
+
+    sent = [unlinked(r) for r in listed]
+    if sent == listed:
+        return decision
+    data = sent if isinstance(rows, list) else sent[0]
+    return decision.model_copy(
+        update={"tool_call": call.model_copy(update={"params": {**call.params, "data": data}})}
+    )
+
+
 def repeated_call(
     decision: ActDecision, tool_results: Sequence[ToolEntry], step: ThinkStep, message: str = ""
 ) -> ToolEntry | None:

@@ -47,6 +47,7 @@ from domain.enforced import (
     unchanged_block,
     undated_plan,
     unknown_refs,
+    unlinked_meal,
     unmatched_note,
     unnamed_meal,
     unplanned_meal,
@@ -1172,6 +1173,36 @@ def test_a_meal_plan_row_that_names_no_meal_is_sent_back():
     assert unnamed_meal(create({**friday, "recipe_id": "recipe_1"})) is None
     assert unnamed_meal(create({"id": "gen_meal_1"})) is None  # a generated meal, by its ref
     assert unnamed_meal(create({**friday, "notes": "pasta"}, friday)) is not None  # any row
+
+
+def test_a_meal_named_in_its_notes_is_planned_without_a_link_no_row_has():
+    def create(data: object) -> ActDecision:
+        params = {"table": "meal_plans", "data": data}
+        return ActDecision(action="tool_call", tool_call=ToolCall(tool="db_create", params=params))
+
+    pasta = {
+        "date": "2026-12-04",
+        "meal_type": "dinner",
+        "recipe_id": "gen_recipe_1",
+        "notes": "pasta",
+    }
+    sent = unlinked_meal(create([pasta]), {"recipe_1"})
+    assert sent.tool_call.params["data"] == [
+        {"date": "2026-12-04", "meal_type": "dinner", "notes": "pasta"}
+    ]
+    assert unlinked_meal(create(pasta), set()).tool_call.params["data"] == {
+        "date": "2026-12-04",
+        "meal_type": "dinner",
+        "notes": "pasta",
+    }
+    kept = [
+        create([pasta]),
+        create([{**pasta, "notes": None}]),
+        create([{**pasta, "recipe_id": "recipe_1"}]),
+    ]
+    assert unlinked_meal(kept[0], {"gen_recipe_1"}) == kept[0]  # a ref the turn knows
+    assert unlinked_meal(kept[1], set()) == kept[1]  # no notes: the link is all it says
+    assert unlinked_meal(kept[2], {"recipe_1"}) == kept[2]
 
 
 def test_an_item_of_the_same_answer_is_a_ref_that_exists():

@@ -662,6 +662,33 @@ async def test_an_answer_sent_back_is_sent_back_again_for_another_reason(turns: 
     assert "not run: a meal plan row must say what the meal is" in asks[3]
 
 
+async def test_a_meal_named_in_its_notes_is_planned_without_a_link_no_row_has(
+    turns: Turns, executor
+):
+    """The 1.5B local model sent Friday's pasta with recipe_id gen_recipe_1 (no recipe holds
+    pasta) twice, and nothing was planned."""
+    pasta = {
+        "date": "2036-12-05",
+        "meal_type": "dinner",
+        "recipe_id": "gen_recipe_1",
+        "notes": "pasta",
+    }
+    script = turns.script(
+        understand(),
+        plan("Pasta on Friday", step("Add pasta to Friday's dinner", "write", "meal_plans")),
+        tool("db_create", table="meal_plans", data=pasta),
+        complete("Planned"),
+        reply("Pasta on Friday."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("we are doing pasta on friday night")).result()
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    rows = (await kitchen.run(DbRead(table="meal_plans"))).rows
+    assert [(r["date"], r["notes"], r["recipe_id"]) for r in rows] == [
+        ("2036-12-05", "pasta", None)
+    ]
+
+
 async def test_a_step_that_repeats_its_last_call_completes_with_what_it_found(turns: Turns):
     """A model that asks for the same read again is done: the step completes with the rows
     it has (no second read, no tool-call limit), and the reply is told what was found."""
