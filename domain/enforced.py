@@ -664,19 +664,24 @@ def unwritten_note(
     )
 
 
+def _planned(call: ToolCall) -> list[Any]:
+    """The rows a create of meal plans sends (one row sent alone as a list of one); none
+    for any other call."""
+    if call.tool != "db_create" or call.params.get("table") != "meal_plans":
+        return []
+    rows = call.params.get("data")
+    return rows if isinstance(rows, list) else [rows]
+
+
 def unnamed_meal(decision: ActDecision) -> ToolEntry | None:
     """A meal plan row created with neither a recipe nor notes, answered without being run
     with why it is sent back (None otherwise): a row that says no meal is no plan. For "we
     are doing pasta on friday night" the 1.5B local model created Friday's dinner with
     ``recipe_id`` and ``notes`` both null; the plan showed "(no recipe)"."""
     call = decision.tool_call
-    if call is None or call.tool != "db_create" or call.params.get("table") != "meal_plans":
-        return None
-    rows = call.params.get("data")
-    rows = rows if isinstance(rows, list) else [rows]
-    if not any(
+    if call is None or not any(
         isinstance(r, dict) and not (r.get("recipe_id") or r.get("notes") or r.get("id"))
-        for r in rows
+        for r in _planned(call)
     ):
         return None  # each names its meal, or is a generated meal saved by its gen ref
     return ToolEntry(
@@ -697,10 +702,9 @@ def unlinked_meal(decision: ActDecision, known: Container[str]) -> ActDecision:
     Friday with ``recipe_id: gen_recipe_1`` (no recipe holds pasta) twice, and nothing
     was planned."""
     call = decision.tool_call
-    if call is None or call.tool != "db_create" or call.params.get("table") != "meal_plans":
+    listed = _planned(call) if call is not None else []
+    if call is None or not listed:
         return decision
-    rows = call.params.get("data")
-    listed = rows if isinstance(rows, list) else [rows]
 
     def unlinked(row: Any) -> Any:
         if not isinstance(row, dict) or not row.get("notes"):
@@ -713,7 +717,7 @@ def unlinked_meal(decision: ActDecision, known: Container[str]) -> ActDecision:
     sent = [unlinked(r) for r in listed]
     if sent == listed:
         return decision
-    data = sent if isinstance(rows, list) else sent[0]
+    data = sent if isinstance(call.params.get("data"), list) else sent[0]
     return decision.model_copy(
         update={"tool_call": call.model_copy(update={"params": {**call.params, "data": data}})}
     )

@@ -183,8 +183,8 @@ def _report_home(report: str) -> tuple[str, ...]:
 def _line_home(line: re.Match[str]) -> tuple[str, ...]:
     """A meal asked for on a day goes in the meal plan; a thing on a day ("fish on
     friday", "defrost the chicken on tuesday") or put off in the meal plan or the tasks;
-    a task done
-    or a thing to do by a day in the tasks; a listed item in ``STOCK``."""
+    a recipe's servings in the recipes; a task done or a thing to do by a day in the
+    tasks; a listed item in ``STOCK``."""
     if line.group("meal"):
         return ("meal_plans",)
     if line.group("dated") or line.group("later"):

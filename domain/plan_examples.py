@@ -133,6 +133,11 @@ class Entry:
         return _GENERATES.search(self.plan) is not None
 
     @property
+    def kinds(self) -> frozenset[str]:
+        """The kinds of change its request names (``domain.intent.change_kinds``)."""
+        return change_kinds(self.request)
+
+    @property
     def changed(self) -> frozenset[str]:
         """The subdomains the plan writes or generates in."""
         return frozenset(_CHANGED_IN.findall(self.plan))
@@ -210,14 +215,15 @@ def pick(
     asks for something new): shown the abstract patterns, the 1.5B planned the kettle as
     a generated recipe, twice; but first, for a change of a kind its words name
     (``domain.intent.change_kinds``, "push the oven cleaning to friday"), the likest entry
-    of that kind, where it goes or anywhere. Nor is a change shown
-    an entry of the opposite kind (``domain.intent.opposite_kinds``): shown "the oven is
-    clean, that chore can go", the 1.5B ticked off the oven it was asked to push back;
-    shown "we need paper towels", it put on the list again the paper towels the user had
-    got. Entries alike only in an item are shown too: requiring a word of the entry's cues
-    (its kind of request) was tried and taken back (docs/EVALS.md,
-    sixteenth session): "cleaned the oven finally" lost the entry that ticked the oven
-    off, and the requests it kept from their item-alike entries failed as before.
+    of that kind, where it goes or anywhere. Nor is a change shown an entry of the opposite
+    kind (``domain.intent.opposite_kinds``): shown "the oven is clean, that chore can go",
+    the 1.5B ticked off the oven it was asked to push back; shown "we need paper towels",
+    it put on the list again the paper towels the user had got. A message that asks to see
+    is shown only plans that read. Entries alike only in an item are shown too: requiring
+    a word of the entry's cues (its kind of request) was tried and taken back
+    (docs/EVALS.md, sixteenth session): "cleaned the oven finally" lost the entry that
+    ticked the oven off, and the requests it kept from their item-alike entries failed as
+    before.
     ``listed``: the message names an item still on the shopping list (the dashboard's
     ``named``); a thing got that is on the list goes there: "got the paper towels and the
     bread", both on the list, was shown "picked up bread …" alone, and the 1.5B added
@@ -236,7 +242,7 @@ def pick(
         return not change or (
             entry.changes
             and (not home or bool(entry.changed & home))
-            and not opposite_kinds(kinds, change_kinds(entry.request))
+            and not opposite_kinds(kinds, entry.kinds)
         )
 
     scores = similarities(message, entries)
@@ -251,7 +257,7 @@ def pick(
     # kind, else (where it goes) the first entry there
     asks_new = requested_content(message) is not None
     homely = [i for i, e in enumerate(entries) if fits(e) and (asks_new or not e.generates)]
-    alike = sorted((-scores[i], i) for i in homely if kinds & change_kinds(entries[i].request))
+    alike = sorted((-scores[i], i) for i in homely if kinds & entries[i].kinds)
     chosen = [i for _, i in alike] or (homely if home else [])
     return [entries[i] for i in chosen[: min(shown, HOME_SHOWN)]]
 

@@ -36,28 +36,32 @@ def _t(name: str) -> Table:
 
 
 NAMED_IN = ("inventory", "shopping_list")
-"""The tables whose rows the dashboard names when the request names them: the stock and
-the list, where a named item decides the change ("got the bread" ticks it off the list;
-"milk is finished" is a row of the fridge)."""
+"""The tables whose rows a request names by their name: the stock and the list, where a
+named item decides the change ("got the bread" ticks it off the list; "milk is finished"
+is a row of the fridge) and "the eggs" may be in either."""
+Named = dict[str, list[dict]]
+"""Table of ``NAMED_IN`` -> its rows the request names."""
 
 
-async def named_rows(session: AsyncSession, message: str) -> dict[str, list[str]]:
-    """Table -> the names of its rows (open shopping items) ``message`` names as whole
-    words, as stored."""
-    named: dict[str, list[str]] = {}
+async def rows_named(session: AsyncSession, message: str) -> Named:
+    """Table -> its rows (open shopping items) whose name ``message`` holds as whole
+    words."""
+    named: Named = {}
     for table in NAMED_IN:
         for row in await repository.rows_named_in(session, table, message):
-            name = str(row.get("name") or "")
-            if re.search(rf"\b{re.escape(name.lower())}\b", message.lower()):
-                named.setdefault(table, []).append(name)
+            name = str(row.get("name") or "").lower()
+            if re.search(rf"\b{re.escape(name)}\b", message.lower()):
+                named.setdefault(table, []).append(row)
     return named
 
 
 async def kitchen_dashboard(
-    session: AsyncSession, today: dt.date, message: str = ""
+    session: AsyncSession, today: dt.date, message: str = "", named: Named | None = None
 ) -> KitchenDashboard:
-    """Counts of the user's kitchen, the open tasks due first, and the rows of
-    ``NAMED_IN`` the ``message`` names."""
+    """Counts of the user's kitchen, the open tasks due first, and the names of the rows
+    the ``message`` names (``named``, when the caller has read them: ``rows_named``)."""
+    if named is None:
+        named = await rows_named(session, message) if message else {}
     inv, rec, meal = _t("inventory"), _t("recipes"), _t("meal_plans")
     shop, task = _t("shopping_list"), _t("tasks")
     location = func.coalesce(func.lower(inv.c.location), "unspecified")
@@ -109,7 +113,7 @@ async def kitchen_dashboard(
             for day, meal_type, name in slots
         ],
         shopping_open=shopping or 0,
-        named=await named_rows(session, message) if message else {},
+        named={table: [str(r["name"]) for r in rows] for table, rows in named.items()},
         tasks_open=open_tasks or 0,
         tasks_overdue=overdue or 0,
         tasks_next=[
@@ -131,19 +135,14 @@ async def fresh_row(session: AsyncSession, table: str, row_id: str) -> dict | No
     return await repository.get_row(session, table, uuid.UUID(row_id))
 
 
-SAME_NAME_TABLES = ("inventory", "shopping_list")
-
-
-async def delete_candidates(session: AsyncSession, message: str) -> list[FreshEntity]:
-    """Rows named (as whole words) in ``message`` whose name occurs in more than one of
-    ``SAME_NAME_TABLES``: "the eggs" in the fridge and on the list."""
+def delete_candidates(named: Named) -> list[FreshEntity]:
+    """The rows named in the request (``rows_named``) whose name occurs in more than one of
+    ``NAMED_IN``: "the eggs" in the fridge and on the list."""
     found: dict[str, list[FreshEntity]] = {}
-    for table in SAME_NAME_TABLES:
-        for row in await repository.rows_named_in(session, table, message):
-            name = str(row.get("name") or "").lower()
-            if re.search(rf"\b{re.escape(name)}\b", message.lower()):
-                entity = FreshEntity(table=table, id=str(row["id"]), action="read", data=row)
-                found.setdefault(name, []).append(entity)
+    for table, rows in named.items():
+        for row in rows:
+            entity = FreshEntity(table=table, id=str(row["id"]), action="read", data=row)
+            found.setdefault(str(row.get("name") or "").lower(), []).append(entity)
     return [
         entity
         for entities in found.values()
@@ -193,14 +192,15 @@ async def turn_context(
             entities.append(
                 FreshEntity(table=mention.table, id=mention.id, action="mentioned:user", data=data)
             )
-    candidates = await delete_candidates(session, message) if unplaced_delete(message) else []
+    named = await rows_named(session, message) if message else {}
+    candidates = delete_candidates(named) if unplaced_delete(message) else []
     profile = await repository.get_preferences(session)
     timezone = (profile or {}).get("timezone") or DEFAULT_TIMEZONE
     if now is not None:  # the user's local date, not UTC's, decides "today"
         today = local_date(now, timezone)
     return TurnContext(
         profile=profile,
-        dashboard=await kitchen_dashboard(session, today, message),
+        dashboard=await kitchen_dashboard(session, today, named=named),
         entities=entities,
         unresolved_mentions=unresolved,
         delete_candidates=candidates,
