@@ -10,6 +10,7 @@ turn's history records them as held.
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import Any
 
 from opentelemetry import trace
@@ -78,6 +79,19 @@ _TRACER = trace.get_tracer("alfred.model")
 MAX_SENT_BACK = 2
 """Times one act activity asks Act again, each for another reason (``domain.enforced``):
 a read sent again, then the write it was sent back to make naming no meal."""
+
+
+def time_for_another(began: float, slowest: float) -> bool:
+    """Whether this attempt has time left to ask the model once more: twice its slowest
+    call so far (the same request with a note, and as long again for a repair). The
+    attempt's start-to-close timeout (``workflows.policies.llm``) is sized for one call
+    and its repairs; an ask that outlived it would be cut and the whole activity retried,
+    its finished first answer lost."""
+    timeout = activity.info().start_to_close_timeout
+    if timeout is None:
+        return True
+    left = timeout.total_seconds() - (time.monotonic() - began)
+    return left > 2 * slowest
 
 
 async def call_node(
@@ -340,6 +354,7 @@ class NodeActivities:
 
     @activity.defn(name="act")
     async def act(self, request: ActRequest) -> ActResult:
+        began = time.monotonic()
         state, registry, whole = await self._state(request.state_ref)
         state = state.for_act()
         step = request.plan[request.step_index]
@@ -405,18 +420,25 @@ class NodeActivities:
                 unnamed_meal(output)
             )
 
+        asked = time.monotonic()
         result = await decide(request.tool_results)
+        slowest = time.monotonic() - asked
         told: list[str | None] = []
         while len(told) < MAX_SENT_BACK and (note := sent_back(result.output)) is not None:
             if note.error in told:
                 break  # the same answer again: it stands, held below
+            if not time_for_another(began, slowest):
+                activity.logger.warning("act: no time left to send back: %s", note.error)
+                break  # the answer so far stands, held below
             told.append(note.error)
             activity.logger.info("act: %s sent back: %s", note.tool, note.error)
+            asked = time.monotonic()
             try:
                 again = await decide([*request.tool_results, note])
             except ApplicationError as error:  # the answer so far stands, held below
                 activity.logger.warning("act asked again failed (%s)", error)
                 break
+            slowest = max(slowest, time.monotonic() - asked)
             again.usage = result.usage + again.usage
             again.llm_attempts += result.llm_attempts
             result = again

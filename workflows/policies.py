@@ -49,7 +49,9 @@ def llm(timeout_seconds: float) -> dict[str, Any]:
 
     One attempt may make up to three requests (the output and two repairs); the timeout
     covers them, so a slow model is waited for as long as it was configured to be, and
-    never cut at a fixed limit it can never beat. The provider's retry-after overrides
+    never cut at a fixed limit it can never beat. The act activity asks the model again
+    (an answer sent back) only while the attempt has time left for it
+    (``activities.model_nodes.time_for_another``). The provider's retry-after overrides
     the retry interval (``next_retry_delay``).
     """
     start_to_close = timedelta(seconds=3 * timeout_seconds + LLM_MARGIN_SECONDS)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+from datetime import timedelta
+
 import pytest
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
@@ -34,6 +37,13 @@ async def saved(sessions, user, history_words: int) -> StateRef:
 async def request(sessions, user, history_words: int) -> UnderstandRequest:
     ref = await saved(sessions, user, history_words)
     return UnderstandRequest(message="add milk", mode="plan", state_ref=ref)
+
+
+def environment(start_to_close: timedelta) -> ActivityEnvironment:
+    """An activity attempt given ``start_to_close`` (the default test info gives 1 s)."""
+    env = ActivityEnvironment()
+    env.info = dataclasses.replace(env.info, start_to_close_timeout=start_to_close)
+    return env
 
 
 def nodes(script: ScriptProvider, sessions, **budgets) -> NodeActivities:
@@ -223,7 +233,7 @@ async def test_a_write_step_may_save_only_the_generated_content_still_unsaved(se
     conversation, version = await save(sessions, user, state)
     with_one = StateRef(user_id=str(user), conversation_id=conversation, version=version)
     empty = await saved(sessions, user, history_words=1)
-    env, activity = ActivityEnvironment(), nodes(script, sessions).act
+    env, activity = environment(timedelta(minutes=5)), nodes(script, sessions).act
     for ref in (with_one, empty):
         await env.run(
             activity, ActRequest(goal="g", plan=plan, step_index=0, mode="plan", state_ref=ref)
@@ -234,6 +244,25 @@ async def test_a_write_step_may_save_only_the_generated_content_still_unsaved(se
     allowed = [v.get("const") or v.get("enum") for v in one["properties"]["id"]["anyOf"]]
     assert allowed == ["gen_task_1", None]  # the task's ref or nothing; not the recipe's
     assert "id" not in none["properties"]
+
+
+async def test_act_is_asked_again_only_while_the_attempt_has_time_for_it(sessions, user):
+    """A write step completing with no call is asked once more when the attempt's
+    start-to-close timeout leaves twice the first call's time; with less left, the first
+    answer stands: the attempt ends before Temporal cuts it and retries it whole."""
+    done = {"decision": {"action": "step_complete", "result_summary": "ok"}}
+    slow = {"node": "act", "output": done, "repeat": True, "delay_seconds": 0.2}
+    script = ScriptProvider.from_responses([slow])
+    plan = [ThinkStep(description="Add it", step_type="write", subdomain="tasks", group=0)]
+    ref = await saved(sessions, user, history_words=1)
+    request = ActRequest(goal="g", plan=plan, step_index=0, mode="plan", state_ref=ref)
+    activity = nodes(script, sessions).act
+    await environment(timedelta(seconds=0.5)).run(activity, request)
+    assert len(script.calls) == 1
+    await environment(timedelta(seconds=30)).run(activity, request)
+    assert len(script.calls) == 3
+    note = "this step has not called the database yet"
+    assert note not in script.calls[1].user and note in script.calls[2].user
 
 
 async def test_with_a_models_window_set_every_request_fits_it_with_its_answer(sessions, user):
