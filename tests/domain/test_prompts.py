@@ -255,3 +255,15 @@ def test_acts_prompts_name_refs_by_their_kind_never_one_a_row_could_have():
         text = load(name).text
         assert re.findall(r"\b(?:gen_)?[a-z]+_\d+\b", text) == [], name
     assert "`recipe_<n>`" in load("act/base").text
+
+
+def test_every_prompt_whose_calls_filter_says_what_filters_and_or_filters_mean():
+    """The write step was shown ``filters`` and ``or_filters`` with no meaning (it pointed
+    to the read's operators, which a write step is not shown): for "got the paper towels
+    and the bread" the 1.5B local model sent ``name = bread`` in one and ``name = paper
+    towels`` in the other, three times, and no row could match."""
+    for name in ("act/read", "act/write", "act_quick"):
+        text = " ".join(load(name).text.split())
+        assert re.search(r"`filters`:[^.]*?(all must|must all|all of which must) hold", text)
+        assert re.search(r"`or_filters`:[^.]*?at least one (of which )?must hold", text), name
+    assert "one filter per row in `or_filters`" in load("act/write").text
