@@ -267,12 +267,29 @@ KINDS = {
     "needed": re.compile(
         r"\b(?:need(?:s|ed)?(?!\s+to\b)|out of|low on|run(?:ning)? out|ran out)\b"
     ),
+    "used": re.compile(
+        r"\b(?:used|ate|eaten|drank|took)\s+(?:\d+|a|an|some|half|part|one|two|three|four|"
+        r"five|six|a few|a couple)\b"
+    ),
+    "gone": re.compile(
+        r"\b(?:used up|(?:ate|drank|finished) (?:it|them|all|off)|last of|all gone|none left|"
+        r"(?:is|are|was|were) (?:finished|gone)|threw (?:\w+ )?(?:out|away)|"
+        r"thrown (?:out|away)|binned|went (?:off|bad))\b"
+    ),
 }
 """Kinds of change whose words say which: a thing moved to another day, a thing done, a
-thing bought, a thing needed."""
-OPPOSITES = (frozenset({"moved", "done"}), frozenset({"acquired", "needed"}))
-"""Kinds that undo each other's sense: a chore pushed back is not done; a thing got is no
-longer needed."""
+thing bought, a thing needed, some of a thing used ("used 4 eggs"), a thing gone (used
+up, finished, thrown out)."""
+OPPOSITES = (
+    frozenset({"moved", "done"}),
+    frozenset({"acquired", "needed"}),
+    frozenset({"acquired", "used"}),
+    frozenset({"acquired", "gone"}),
+    frozenset({"used", "gone"}),
+)
+"""Kinds whose plans undo or contradict each other: a chore pushed back is not done; a
+thing got is no longer needed, nor used or gone; a thing partly used is not gone (its
+quantity is lowered, its row not deleted)."""
 
 
 def change_kinds(text: str) -> frozenset[str]:

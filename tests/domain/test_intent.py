@@ -306,6 +306,13 @@ def test_a_change_verb_is_found_as_said_anywhere_in_the_words():
         ("picked up the olive oil", {"acquired"}),
         ("we need paper towels", {"needed"}),
         ("running low on rice", {"needed"}),
+        ("used 4 eggs for the cake", {"used"}),
+        ("drank some of the juice", {"used"}),
+        ("I used up the rice", {"gone"}),
+        ("milk is finished", {"gone"}),
+        ("we ate the last of the yogurt", {"gone"}),
+        ("threw out the rice, it had weevils", {"gone"}),
+        ("clear the finished stuff off the shopping list", set()),
         ("need to call the plumber", set()),  # a thing to do, not a thing to buy
         ("got to call the plumber", set()),
         ("rename the chili", set()),
@@ -321,3 +328,5 @@ def test_kinds_are_opposite_when_every_one_asked_is_undone_by_the_others():
     assert not opposite_kinds(moved, moved | done)  # shares a kind: no opposite
     assert not opposite_kinds(frozenset(), done) and not opposite_kinds(moved, frozenset())
     assert not opposite_kinds(moved, frozenset({"needed"}))
+    assert opposite_kinds(frozenset({"used"}), frozenset({"gone"}))  # some is not all
+    assert opposite_kinds(frozenset({"gone"}), frozenset({"acquired"}))

@@ -228,6 +228,22 @@ def test_a_change_of_a_kind_like_no_entry_is_shown_the_likest_entry_of_that_kind
     assert pick("rename the chili to five alarm chili", LIBRARY) == []  # no kind, no home
 
 
+def test_a_thing_partly_used_is_shown_its_quantity_lowered_and_a_thing_gone_its_row_deleted():
+    """Like no entry enough, "used 4 eggs for the cake" was shown the first inventory
+    entry, "picked up bread …", and the 1.5B local model added a row of 4 eggs; shown a
+    thing eaten to the last, a model deletes a row the user still has some of."""
+    lowered = ["used 2 of the tins of tomatoes in the stew"]
+    for used in ("used 4 eggs for the cake", "used half the milk in the pancakes"):
+        assert requests(pick(used, LIBRARY)) == lowered, used
+    for gone in ("I used up the rice", "milk is finished", "the kids drank all the juice"):
+        shown = requests(pick(gone, LIBRARY))
+        assert shown and lowered[0] not in shown, gone
+        assert all(not e.startswith("picked up") for e in shown), gone
+    assert requests(pick("threw out the rice, it had weevils", LIBRARY)) == [
+        "the spinach went slimy so I threw it out"
+    ]
+
+
 def test_a_thing_got_that_is_on_the_list_is_shown_the_list_ticked_off():
     got = "got the paper towels and the bread"
     assert requests(pick(got, LIBRARY, listed=True)) == ["got the tortillas, cross them off"]
