@@ -956,6 +956,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
     if last.failed:
         if (found := _read_its_own(tool_results, facts.step)) is not None:
             return ActDecision(action="step_complete", result_summary=_done(found))
+        if (made := _made_before(call, tool_results)) is not None and made.count:
+            return ActDecision(action="step_complete", result_summary=_done(made))  # done
         return ActDecision(
             action="blocked",
             reason_code="refused_call",

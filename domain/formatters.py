@@ -704,10 +704,11 @@ def format_done(done: Sequence[str]) -> str:
     stops short says (a failed step or model, a limit, a rejection, a failed, cancelled or
     expired turn), whatever a model said. ``done`` is the turn's record of its writes
     (``TurnState.written``): a confirmation per write that changed rows, made from the
-    write's own result (``format_write_confirmation``)."""
+    write's own result (``format_write_confirmation``); the same confirmation twice (two
+    steps setting the same row alike) is said once."""
     if not done:
         return "Nothing was changed."
-    return "Changes made: " + " ".join(done)
+    return "Changes made: " + " ".join(dict.fromkeys(done))
 
 
 def _duration(seconds: float) -> str:

@@ -56,6 +56,7 @@ from domain.enforced import (
 )
 from domain.modes import MODES, apply_mode_1_0
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
+from domain.step_checks import ALREADY_DONE
 from domain.tool_results import ToolEntry
 
 QUICK = UnderstandOutput(
@@ -659,6 +660,29 @@ def test_the_same_call_again_after_it_was_refused_blocks_the_step_with_the_refus
     held = hold_act(ActDecision(action="tool_call", tool_call=READ), [refused], ActFacts())
     assert (held.action, held.reason_code) == ("blocked", "refused_call")
     assert "unknown column 'user_id'" in (held.details or "")
+
+
+def test_a_write_sent_again_after_it_was_refused_as_already_done_completes_the_step():
+    """The 1.5B local model ticked the bread off, sent the same update again (refused:
+    already done) and a third time: the step had done its write, and blocking it put the
+    refusal, written for the model, in the user's reply."""
+    bread = {"table": "shopping_list", "filters": [{"field": "name", "op": "=", "value": "bread"}]}
+    tick = ToolCall(tool="db_update", params={**bread, "data": {"is_purchased": True}})
+    ran = ToolEntry(
+        tool="db_update",
+        params=tick.params,
+        table="shopping_list",
+        count=1,
+        rows=[{"name": "bread"}],
+    )
+    refused = ToolEntry(
+        tool="db_update", params=tick.params, error=ALREADY_DONE.format(tool="db_update")
+    )
+    held = hold_act(ActDecision(action="tool_call", tool_call=tick), [ran, refused], ActFacts())
+    assert held.action == "step_complete" and "bread" in (held.result_summary or "")
+    unmet = ToolEntry(tool="db_update", params=tick.params, error="unknown column")
+    blocked = hold_act(ActDecision(action="tool_call", tool_call=tick), [unmet], ActFacts())
+    assert blocked.reason_code == "refused_call"  # never ran: the refusal stands
 
 
 def test_a_read_step_that_read_its_own_tables_completes_with_that_read_after_a_refused_call():

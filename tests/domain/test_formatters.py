@@ -615,6 +615,12 @@ class TestDone:
         removed = "Removed 1 item from your inventory: eggs."
         assert format_done([ADDED_MILK, removed]) == f"Changes made: {ADDED_MILK} {removed}"
 
+    def test_the_same_change_made_twice_is_said_once(self) -> None:
+        """Two steps of "got the paper towels and the bread" each ticked the bread off."""
+        bread = "Updated 1 item on your shopping list: bread."
+        towels = "Updated 1 item on your shopping list: paper towels."
+        assert format_done([bread, towels, bread]) == f"Changes made: {bread} {towels}"
+
     def test_a_model_that_failed_before_any_write_says_nothing_changed(self) -> None:
         text = format_not_understood("think", "http_503")
         assert text.startswith("I couldn't plan this: the model service did not answer.")
