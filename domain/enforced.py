@@ -958,6 +958,9 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
             return ActDecision(action="step_complete", result_summary=_done(found))
         if (made := _made_before(call, tool_results)) is not None and made.count:
             return ActDecision(action="step_complete", result_summary=_done(made))  # done
+        if call.tool != "db_read" and (wrote := _wrote(tool_results)) is not None:
+            refused = f"A further {_verb(call.tool)} was refused and not made."
+            return ActDecision(action="step_complete", result_summary=f"{_done(wrote)} {refused}")
         return ActDecision(
             action="blocked",
             reason_code="refused_call",
@@ -1100,6 +1103,17 @@ def _read_its_own(tool_results: Sequence[ToolEntry], step: ThinkStep | None) -> 
 
 def _table(entry: ToolEntry) -> str:
     return entry.table or str((entry.params or {}).get("table"))
+
+
+def _wrote(tool_results: Sequence[ToolEntry]) -> ToolEntry | None:
+    """The step's last write that changed rows."""
+    return next((t for t in reversed(tool_results) if t.succeeded_write() and t.count), None)
+
+
+def _verb(tool: str) -> str:
+    return {"db_create": "addition", "db_update": "change", "db_delete": "removal"}.get(
+        tool, "call"
+    )
 
 
 def _done(entry: ToolEntry) -> str:

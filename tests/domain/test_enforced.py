@@ -682,7 +682,27 @@ def test_a_write_sent_again_after_it_was_refused_as_already_done_completes_the_s
     assert held.action == "step_complete" and "bread" in (held.result_summary or "")
     unmet = ToolEntry(tool="db_update", params=tick.params, error="unknown column")
     blocked = hold_act(ActDecision(action="tool_call", tool_call=tick), [unmet], ActFacts())
-    assert blocked.reason_code == "refused_call"  # never ran: the refusal stands
+    assert blocked.reason_code == "refused_call"  # nothing written: the refusal stands
+
+
+def test_a_refused_call_sent_again_after_the_step_wrote_completes_with_what_it_wrote():
+    """The 1.5B local model set the eggs to 2 ("used 4 eggs", 6 held), then to 0 twice,
+    refused (not an amount): blocking the step had Reply refuse, and the reply made
+    without it showed the refusal, written for the model, to the user."""
+    eggs = {"table": "inventory", "filters": [{"field": "name", "op": "=", "value": "eggs"}]}
+    two = ToolEntry(
+        tool="db_update",
+        params={**eggs, "data": {"quantity": 2}},
+        table="inventory",
+        count=1,
+        rows=[{"name": "eggs"}],
+    )
+    zero = ToolCall(tool="db_update", params={**eggs, "data": {"quantity": 0}})
+    refused = ToolEntry(tool="db_update", params=zero.params, error="0 is not an amount")
+    held = hold_act(ActDecision(action="tool_call", tool_call=zero), [two, refused], ActFacts())
+    assert held.action == "step_complete"
+    assert "eggs" in (held.result_summary or "")
+    assert held.result_summary.endswith("A further change was refused and not made.")
 
 
 def test_a_read_step_that_read_its_own_tables_completes_with_that_read_after_a_refused_call():
