@@ -276,10 +276,14 @@ KINDS = {
         r"(?:is|are|was|were) (?:finished|gone)|threw (?:\w+ )?(?:out|away)|"
         r"thrown (?:out|away)|binned|went (?:off|bad))\b"
     ),
+    "counted": re.compile(
+        r"\b(?:(?:we|i)(?: have|'ve got| have got)|there (?:are|is|'s)|down to|only)\s+(?:\d+|"
+        r"one|two|three|four|five|six|seven|eight|nine|ten|a dozen)\b|\b\d+ (?:\w+ ){1,3}left\b"
+    ),
 }
 """Kinds of change whose words say which: a thing moved to another day, a thing done, a
 thing bought, a thing needed, some of a thing used ("used 4 eggs"), a thing gone (used
-up, finished, thrown out)."""
+up, finished, thrown out), a thing counted anew ("we have 12 eggs now")."""
 OPPOSITES = (
     frozenset({"moved", "done"}),
     frozenset({"acquired", "needed"}),

@@ -313,6 +313,11 @@ def test_a_change_verb_is_found_as_said_anywhere_in_the_words():
         ("we ate the last of the yogurt", {"gone"}),
         ("threw out the rice, it had weevils", {"gone"}),
         ("clear the finished stuff off the shopping list", set()),
+        ("we have 12 eggs now", {"counted"}),
+        ("there are only 2 onions left, not 6", {"counted"}),
+        ("3 tins of tomatoes left", {"counted"}),
+        ("we've got 2 lemons", {"acquired", "counted"}),
+        ("we have some eggs", set()),
         ("need to call the plumber", set()),  # a thing to do, not a thing to buy
         ("got to call the plumber", set()),
         ("rename the chili", set()),

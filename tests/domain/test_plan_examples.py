@@ -244,6 +244,13 @@ def test_a_thing_partly_used_is_shown_its_quantity_lowered_and_a_thing_gone_its_
     ]
 
 
+def test_a_thing_counted_anew_is_shown_a_quantity_set():
+    """Like no entry ("egg" is its only topic word), "we have 12 eggs now" was shown the
+    first inventory entry, "picked up bread …", and the 1.5B local model added a second
+    row of 12 eggs."""
+    assert requests(pick("we have 12 eggs now", LIBRARY)) == ["there are only 2 onions left, not 6"]
+
+
 def test_a_thing_got_that_is_on_the_list_is_shown_the_list_ticked_off():
     got = "got the paper towels and the bread"
     assert requests(pick(got, LIBRARY, listed=True)) == ["got the tortillas, cross them off"]
