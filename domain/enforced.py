@@ -967,7 +967,7 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
         return ActDecision(
             action="blocked",
             reason_code="refused_call",
-            details=f"The same {call.tool} was sent again after it was refused: {last.error}",
+            details=f"The {_verb(call.tool)} was refused twice: {last.error}",
             suggested_next="Ask again in other words.",
         )
     if last.is_write and not last.count:
@@ -1160,9 +1160,9 @@ def _wrote(tool_results: Sequence[ToolEntry]) -> ToolEntry | None:
 
 
 def _verb(tool: str) -> str:
-    return {"db_create": "addition", "db_update": "change", "db_delete": "removal"}.get(
-        tool, "call"
-    )
+    """What a call is, in the user's words."""
+    verbs = {"db_read": "lookup", "db_create": "addition", "db_update": "change"}
+    return {**verbs, "db_delete": "removal"}.get(tool, "call")
 
 
 def _done(entry: ToolEntry) -> str:
