@@ -267,3 +267,14 @@ def test_every_prompt_whose_calls_filter_says_what_filters_and_or_filters_mean()
         assert re.search(r"`filters`:[^.]*?(all must|must all|all of which must) hold", text)
         assert re.search(r"`or_filters`:[^.]*?at least one (of which )?must hold", text), name
     assert "one filter per row in `or_filters`" in load("act/write").text
+
+
+def test_thinks_prompt_says_what_a_report_of_food_used_or_gone_writes():
+    """Told only that "ticking off" and "recording food … finished" are writes, the 1.5B
+    local model planned "Tick off the milk row in the inventory (finished)" for "milk is
+    finished" (three runs in two sessions), and Act set the milk's location to
+    "finished"."""
+    text = " ".join(load("think").text.split())
+    assert "its inventory row deleted: an inventory row is never ticked off" in text
+    assert "some of it used (its quantity lowered)" in text
+    assert "a shopping list item as bought, a task as done" in text
