@@ -685,24 +685,28 @@ def test_a_write_sent_again_after_it_was_refused_as_already_done_completes_the_s
     assert blocked.reason_code == "refused_call"  # nothing written: the refusal stands
 
 
+EGGS = {"table": "inventory", "filters": [{"field": "name", "op": "=", "value": "eggs"}]}
+TWO_EGGS = ToolEntry(
+    tool="db_update",
+    params={**EGGS, "data": {"quantity": 2}},
+    table="inventory",
+    count=1,
+    rows=[{"name": "eggs", "quantity": 2}],
+)
+"""The eggs set from 6 to 2 ("used 4 eggs for the cake"), as the step's write ran."""
+
+
 def test_a_refused_call_sent_again_after_the_step_wrote_completes_with_what_it_wrote():
     """The 1.5B local model set the eggs to 2 ("used 4 eggs", 6 held), then to 0 twice,
     refused (not an amount): blocking the step had Reply refuse, and the reply made
     without it showed the refusal, written for the model, to the user. (An update of the
     same rows is now held before it runs: ``_set_before``; any other refused call sent
     again after the write is held so.)"""
-    eggs = {"table": "inventory", "filters": [{"field": "name", "op": "=", "value": "eggs"}]}
-    two = ToolEntry(
-        tool="db_update",
-        params={**eggs, "data": {"quantity": 2}},
-        table="inventory",
-        count=1,
-        rows=[{"name": "eggs"}],
-    )
     none_left = {"table": "inventory", "data": [{"name": "eggs", "quantity": 0}]}
     zero = ToolCall(tool="db_create", params=none_left)
     refused = ToolEntry(tool="db_create", params=none_left, error="0 is not an amount")
-    held = hold_act(ActDecision(action="tool_call", tool_call=zero), [two, refused], ActFacts())
+    decision = ActDecision(action="tool_call", tool_call=zero)
+    held = hold_act(decision, [TWO_EGGS, refused], ActFacts())
     assert held.action == "step_complete"
     assert "eggs" in (held.result_summary or "")
     assert held.result_summary.endswith("A further addition was refused and not made.")
@@ -711,26 +715,18 @@ def test_a_refused_call_sent_again_after_the_step_wrote_completes_with_what_it_w
 def test_an_update_setting_again_what_the_step_set_on_the_same_rows_completes_the_step():
     """ "Used 4 eggs for the cake", 6 held, planned as "the quantity read minus 4": the
     1.5B local model set the eggs to 2, then, shown 2, took 4 off again."""
-    eggs = {"table": "inventory", "filters": [{"field": "name", "op": "=", "value": "eggs"}]}
-    two = ToolEntry(
-        tool="db_update",
-        params={**eggs, "data": {"quantity": 2}},
-        table="inventory",
-        count=1,
-        rows=[{"name": "eggs", "quantity": 2}],
-    )
-    again = ToolCall(tool="db_update", params={**eggs, "data": {"quantity": 1}})
-    held = hold_act(ActDecision(action="tool_call", tool_call=again), [two], ActFacts())
+    again = ToolCall(tool="db_update", params={**EGGS, "data": {"quantity": 1}})
+    held = hold_act(ActDecision(action="tool_call", tool_call=again), [TWO_EGGS], ActFacts())
     assert held.action == "step_complete" and "eggs" in (held.result_summary or "")
-    other_column = ToolCall(tool="db_update", params={**eggs, "data": {"location": "pantry"}})
-    milk = {**eggs, "filters": [{"field": "name", "op": "=", "value": "milk"}]}
+    other_column = ToolCall(tool="db_update", params={**EGGS, "data": {"location": "pantry"}})
+    milk = {**EGGS, "filters": [{"field": "name", "op": "=", "value": "milk"}]}
     other_rows = ToolCall(tool="db_update", params={**milk, "data": {"quantity": 1}})
     for call in (other_column, other_rows):  # another change: it runs
         decision = ActDecision(action="tool_call", tool_call=call)
-        assert hold_act(decision, [two], ActFacts()) == decision
+        assert hold_act(decision, [TWO_EGGS], ActFacts()) == decision
     answered = ActFacts(message="change the amount of eggs I have\n(answered: 1)")
     correction = ActDecision(action="tool_call", tool_call=again)
-    assert hold_act(correction, [two], answered) == correction  # the user's own amount
+    assert hold_act(correction, [TWO_EGGS], answered) == correction  # the user's own amount
 
 
 def test_a_read_step_that_read_its_own_tables_completes_with_that_read_after_a_refused_call():
