@@ -1159,10 +1159,17 @@ def _wrote(tool_results: Sequence[ToolEntry]) -> ToolEntry | None:
     return next((t for t in reversed(tool_results) if t.succeeded_write() and t.count), None)
 
 
+_CALLED = {
+    "db_read": "lookup",
+    "db_create": "addition",
+    "db_update": "change",
+    "db_delete": "removal",
+}
+"""What each call is, in the user's words."""
+
+
 def _verb(tool: str) -> str:
-    """What a call is, in the user's words."""
-    verbs = {"db_read": "lookup", "db_create": "addition", "db_update": "change"}
-    return {**verbs, "db_delete": "removal"}.get(tool, "call")
+    return _CALLED.get(tool, "call")
 
 
 def _done(entry: ToolEntry) -> str:
