@@ -25,6 +25,7 @@ from tests.workflows.conftest import Turns, keep_history, progress, send, wait_f
 from tests.workflows.script import (
     clarify_first,
     complete,
+    plan,
     propose,
     reply,
     step,
@@ -195,3 +196,30 @@ async def test_turns_on_a_slow_worker_write_histories_that_replay(turns: Turns):
             e.event_type == EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED for e in history.events
         )
     assert heartbeats > count * 6  # the slow local activities did span workflow tasks
+
+
+async def test_a_slow_model_asked_again_on_a_slow_worker_writes_a_history_that_replays(
+    turns: Turns,
+):
+    """The act activity asks a slow model once more (a write step completed with no call is
+    sent back) while slow local activities span workflow tasks: the milk is added once,
+    and the history replays in every busy shape."""
+    slow = 0.9
+    script = turns.script(
+        understand(),
+        plan("Add milk", SHOP),
+        dict(complete("Milk is on it"), delay_seconds=slow),
+        dict(tool("db_create", table="shopping_list", data={"name": "milk"}), delay_seconds=slow),
+        complete("Added milk"),
+        reply("Added milk."),
+    )
+    activities = slowed(turn_activities(turns.sessions, script), ("open_turn", "crud"), slow)
+    async with turns.worker(script, activities=activities):
+        handle = await turns.start("add milk", task_timeout=timedelta(seconds=1))
+        await wait_for(handle, lambda p: p.status == "completed")
+        history = await handle.fetch_history()
+    assert await shopping_names(turns) == ["milk"]
+    acts = [c for c in script.calls if c.node == "act"]
+    assert len(acts) == 3  # the completion with no call, asked again, then the step's end
+    assert "this step has not called the database yet" in acts[1].user
+    assert await replay_failures(history) == []
