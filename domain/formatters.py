@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
+from domain.crud.near import near_names, planned_rows
 from domain.kitchen.tables import ENUMS
 
 MAX_LIST_ITEMS = 50
@@ -641,32 +642,41 @@ def format_empty_execution(goal: str) -> str:
 
 _BREAKERS: dict[str, str] = {
     "max_tool_calls": (
-        "I stopped because this needed more database operations than I allow in one turn."
+        "I stopped{step} because it needed more database operations than I allow in one step."
     ),
     "duplicate_empty_query": (
-        "I stopped because I kept running the same search and it kept coming back empty."
+        "I stopped{step} because it kept running the same search and it kept coming back empty."
+    ),
+    "schema_requests": (
+        "I stopped{step} because it kept looking up how your data is organised without"
+        " making progress."
     ),
     "max_steps": "I stopped because the plan grew longer than I can run in one turn.",
     "llm_call_cap": "I stopped because this turn reached its limit of model calls.",
-    "schema_requests": (
-        "I stopped because I kept looking up how your data is organised without making progress."
-    ),
     "pause_cap": (
         "I stopped because this request has already waited on you more times than I allow."
     ),
 }
+"""Each breaker in the user's words. Those that stop one step name it (``{step}``: its
+description, or "one step" when it has none); the others stop the turn, and their details
+(counts, modes) are for the Temporal UI and the progress, not for the user."""
+STEP_BREAKERS = frozenset({"max_tool_calls", "duplicate_empty_query", "schema_requests"})
 _BREAKER_GENERIC = "I stopped because this turn hit one of my safety limits."
 _BREAKER_TAIL = "Try asking again, or split the request into smaller parts."
 
 
-def format_breaker(kind: str, detail: str = "") -> str:
-    """An honest account of a tripped circuit breaker; unknown kinds get a generic one.
-    What the turn wrote before it stopped is said after it (``format_done``)."""
-    sentence = _BREAKERS.get(kind, _BREAKER_GENERIC)
-    detail_text = _text(detail).rstrip(".")
-    if detail_text:
-        sentence = f"{sentence[:-1]} ({detail_text})."
-    return f"{sentence} {_BREAKER_TAIL}"
+def breaker_sentence(kind: str, step: str = "") -> str:
+    """Why a circuit breaker stopped the turn or ``step`` (the description of the step a
+    step breaker stopped), in the user's words; unknown kinds get a generic reason."""
+    step_text = _text(step).rstrip(".")
+    named = f' the step "{step_text}"' if step_text else " one step"
+    return _BREAKERS.get(kind, _BREAKER_GENERIC).replace("{step}", named)
+
+
+def format_breaker(kind: str, step: str = "") -> str:
+    """An honest account of a tripped circuit breaker (``breaker_sentence``) and what to
+    do. What the turn wrote before it stopped is said after it (``format_done``)."""
+    return f"{breaker_sentence(kind, step)} {_BREAKER_TAIL}"
 
 
 def format_rejection(done: Sequence[str] = ()) -> str:
@@ -756,6 +766,18 @@ def format_forgotten(labels: Sequence[str]) -> str:
     what = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
     never = "They were" if len(names) > 1 else "It was"
     return f"Forgotten: {what}. {never} never saved, so nothing in your kitchen changed."
+
+
+def format_unmatched(notes: str) -> str:
+    """A change that matched no row, told without a model (the notes of the write that
+    matched nothing, ``Executor._unchanged``, are written for Act: filters, row counts):
+    that nothing had the name, then the names and planned meals the notes list."""
+    text = "I found nothing by that name to change."
+    if near := near_names([notes]):
+        text += " Similar names: " + ", ".join(f'"{n}"' for n in near) + "."
+    if planned := planned_rows([notes]):
+        text += " Planned: " + "; ".join(f"{d} {meal}: {r}" for d, meal, r in planned) + "."
+    return text
 
 
 def format_nothing_changed(asked: str) -> str:

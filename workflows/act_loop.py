@@ -28,7 +28,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.payloads import ActRequest, ActResult
     from domain.batch import MAX_EARLY_COMPLETIONS, BatchManifest, start_manifest, track_write
     from domain.conversation import StepExit, StepResult
-    from domain.formatters import format_write_confirmation
+    from domain.formatters import STEP_BREAKERS, breaker_sentence, format_write_confirmation
     from domain.modes import (
         MAX_SCHEMA_REQUESTS_PER_STEP,
         MAX_TOOL_CALLS_PER_STEP,
@@ -241,7 +241,7 @@ class ActLoop:
         elif action == "request_schema":
             run.schema_requests += 1
             if run.schema_requests > MAX_SCHEMA_REQUESTS_PER_STEP:
-                self._breaker(run, "schema_requests", f"step {run.index} asked for a third schema")
+                self._breaker(run, "schema_requests")
                 return
             schema = await self.calls.schema(d.subdomain or step.subdomain)
             run.tool_results.append(
@@ -285,11 +285,7 @@ class ActLoop:
 
     async def _tool_call(self, run: StepRun, step: ThinkStep, call: ToolCall) -> None:
         if run.tool_calls >= MAX_TOOL_CALLS_PER_STEP:
-            self._breaker(
-                run,
-                "max_tool_calls",
-                f"step {run.index} wanted more than {MAX_TOOL_CALLS_PER_STEP} tool calls",
-            )
+            self._breaker(run, "max_tool_calls")
             return
         run.tool_calls += 1
         if call.tool not in ALLOWED_TOOLS[step.step_type]:
@@ -316,9 +312,7 @@ class ActLoop:
             )
         if call.tool == "db_read" and result.result is not None and result.result.count == 0:
             if table in run.empty_tables:
-                self._breaker(
-                    run, "duplicate_empty_query", f"step {run.index} read {table} empty twice"
-                )
+                self._breaker(run, "duplicate_empty_query")
                 return
             run.empty_tables.append(table)
 
@@ -401,16 +395,20 @@ class ActLoop:
         self.state.progress.steps[run.index].status = "blocked"
         self.log.fallback(f"act step {run.index + 1}", kind)
 
-    def _breaker(self, run: StepRun, kind: str, detail: str) -> None:
-        """End the step with what it has; the reply will say a limit was reached."""
-        self.log.trip(kind, detail)
+    def _breaker(self, run: StepRun, kind: str, detail: str = "") -> None:
+        """End the step with what it has; the reply will say a limit was reached. A step
+        breaker's detail is the step's description: the user reads it (``format_breaker``);
+        the step's number is in progress, where its status is ``breaker``."""
         step = self.plan[run.index]
+        detail = detail or step.description
+        self.log.trip(kind, detail)
+        reason = breaker_sentence(kind, detail) if kind in STEP_BREAKERS else detail
         if kind in ("llm_call_cap", "schema_requests"):
             run.exit = StepExit(
                 kind="breaker",
                 breaker=kind,
                 step=run.index,
-                details=detail,
+                details=reason,
                 tool_results=list(run.tool_results),  # what it did before the limit
             )
         else:
@@ -420,7 +418,7 @@ class ActLoop:
                 step_type=step.step_type,
                 subdomain=step.subdomain,
                 outcome="breaker",
-                summary=detail,
+                summary=reason,
                 tool_results=run.tool_results,
             )
         self.state.progress.steps[run.index].status = "breaker"

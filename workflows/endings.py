@@ -58,7 +58,8 @@ class Endings:
             response = f"{response}\n\n{owed}"
         for breaker in self.progress.breakers:
             kind, _, detail = breaker.partition(": ")
-            response = f"{response}\n\n{formatters.format_breaker(kind, detail)}"
+            step = detail if kind in formatters.STEP_BREAKERS else ""
+            response = f"{response}\n\n{formatters.format_breaker(kind, step)}"
         if self._owes_the_writes():  # from the writes' own results (``TurnState.written``)
             owed_writes = [w for w in state.written if w not in response]  # not said word for word
             if owed_writes or not state.written:

@@ -457,7 +457,9 @@ class TurnWorkflow:
         Reply is told not to present them as done, and neither does this."""
         state = self.state
         steps = state.results()
-        summaries = [r.summary for r in steps if r.summary and not r.flags]
+        summaries = [  # a stopped step's reason is said by the wrap-up (``format_breaker``)
+            r.summary for r in steps if r.summary and not r.flags and r.outcome != "breaker"
+        ]
         quick = state.quick
         if quick is not None and quick.count is not None:
             summaries.append(f"I found {quick.count} matching {quick.table} rows")
@@ -466,7 +468,9 @@ class TurnWorkflow:
         if unmet and not state.written:
             text = f"{formatters.format_nothing_changed(unmet)} {text}"
         blocked = state.exit if state.exit and state.exit.kind == "blocked" else None
-        if blocked and blocked.details:
+        if blocked and blocked.reason_code == "nothing_matched":
+            text += f" {formatters.format_unmatched(blocked.details or '')}"
+        elif blocked and blocked.details:
             text += f" {blocked.details.rstrip('.')}."
         if blocked and blocked.suggested_next:
             text += f" {blocked.suggested_next.rstrip('.')}."

@@ -8,6 +8,8 @@ import pytest
 
 from domain.formatters import (
     MAX_LIST_ITEMS,
+    STEP_BREAKERS,
+    breaker_sentence,
     empty_response,
     format_breaker,
     format_clarification,
@@ -651,7 +653,7 @@ class TestBreaker:
     )
     def test_each_kind_explains_why_it_stopped(self, kind: str, phrase: str) -> None:
         text = format_breaker(kind)
-        assert text.startswith("I stopped because")
+        assert text.startswith("I stopped")
         assert phrase in text
 
     def test_breaker_claims_neither_changes_nor_none(self) -> None:
@@ -664,11 +666,17 @@ class TestBreaker:
             "I stopped because this turn hit one of my safety limits."
         )
 
-    def test_detail_is_added_to_the_explanation(self) -> None:
-        assert format_breaker("max_tool_calls", "12 of 12 calls").startswith(
-            "I stopped because this needed more database operations than I allow in one turn "
-            "(12 of 12 calls)."
+    @pytest.mark.parametrize("kind", sorted(STEP_BREAKERS))
+    def test_a_step_breaker_names_the_step_it_stopped(self, kind: str) -> None:
+        assert format_breaker(kind, "Tick off the bread.").startswith(
+            'I stopped the step "Tick off the bread" because it '
         )
+        assert format_breaker(kind).startswith("I stopped one step because it ")
+
+    def test_a_breaker_of_the_turn_says_no_step(self) -> None:
+        assert format_breaker("max_steps", "Read it") == format_breaker("max_steps")
+        assert breaker_sentence("pause_cap") in format_breaker("pause_cap")
+        assert format_breaker("pause_cap").endswith("or split the request into smaller parts.")
 
 
 class TestModelProblems:

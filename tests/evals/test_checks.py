@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from domain.conversation import BypassSession, ConversationState
-from domain.formatters import format_breaker
 from evals.checks import Check, check_turn
 from evals.runner import TurnResult
 from evals.scenario import SCENARIOS_DIR, Expect, load
@@ -61,10 +60,9 @@ def test_a_pause_may_be_any_of_the_kinds_an_entry_lists():
 
 
 def test_the_edited_quantity_is_a_fact_the_step_limit_message_cannot_state():
-    """ui_edit_seen passed once on "3" alone: the step-limit message says "3 tool calls"."""
+    """ui_edit_seen passed once on "3" alone: the step-limit message said "3 tool calls"."""
     expect = load(SCENARIOS_DIR / "ui_edit_seen.toml").turns[0].expect.model_dump()
-    limit = format_breaker("max_tool_calls", "step 0 wanted more than 3 tool calls")
-    assert "3" in limit
+    limit = "I stopped (step 0 wanted more than 3 tool calls)."  # as it was then
     assert failed(expect, reply=f"milk {limit}") == [
         "reply matches '\\\\b3(\\\\.0+)?\\\\s*(l|liters?|litres?)\\\\b'"
     ]

@@ -50,9 +50,12 @@ async def test_a_fourth_tool_call_in_one_step_is_refused(turns: Turns, executor)
     assert breaker.data.kind == "max_tool_calls"
     assert state.steps[0].status == "breaker"
     assert result.response.startswith("Your inventory is empty.")
-    assert formatters.format_breaker("max_tool_calls", state.breakers[0].split(": ", 1)[1]) in (
+    assert state.breakers == ["max_tool_calls: Read the inventory"]  # the step, by its words
+    assert formatters.format_breaker("max_tool_calls", "Read the inventory") in result.response
+    assert 'I stopped the step "Read the inventory" because it needed more database' in (
         result.response
     )
+    assert "step 0" not in result.response and "tool calls" not in result.response
 
 
 async def test_a_second_empty_read_of_one_table_ends_the_step(turns: Turns):
@@ -71,8 +74,11 @@ async def test_a_second_empty_read_of_one_table_ends_the_step(turns: Turns):
         handle = await turns.start("what's on my list?")
         result = await handle.result()
         state = await progress(handle)
-    assert [b.split(":")[0] for b in state.breakers] == ["duplicate_empty_query"]
+    assert state.breakers == ["duplicate_empty_query: Read list"]
     assert result.response.startswith("Your list is empty.")
+    assert 'I stopped the step "Read list" because it kept running the same search' in (
+        result.response
+    )
     assert script.unused() == []
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import uuid
 
+from domain.registry import SessionIdRegistry
 from domain.turn_store import load_conversation
+from tests.kitchen_helper import Kitchen
 from tests.workflows.conftest import Turns, send, wait_for
 from tests.workflows.script import (
     act,
@@ -345,3 +347,30 @@ async def test_a_refusal_after_a_blocked_step_is_replaced_by_why_it_was_blocked(
     assert result.response == (
         "I couldn't finish any step of this. No recipes saved. Save a recipe first."
     )
+
+
+async def test_a_refusal_after_a_change_that_matched_nothing_names_the_rows_in_user_words(
+    turns: Turns, executor
+):
+    """The notes of a write that matched no row are written for Act (filters, how many
+    rows the table holds); the answer made without Reply says what they mean."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "shopping_list", [{"name": "banana bread"}, {"name": "banana chips"}]
+    )
+    where = [{"field": "name", "op": "=", "value": "bananas"}]
+    remove = tool("db_delete", table="shopping_list", filters=where)
+    script = turns.script(
+        understand(),
+        plan("Remove bananas", step("Remove bananas from the list", "write", "shopping")),
+        remove,
+        remove,  # the same miss again: held, the step blocked (``hold_act``)
+        reply(REFUSAL),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("remove the bananas from my list")).result()
+    assert result.fallbacks == ["reply: refused_what_was_blocked"]
+    assert 'I found nothing by that name to change. Similar names: "banana bread", ' in (
+        result.response
+    )
+    assert "filters" not in result.response and "row(s)" not in result.response
+    assert result.response.endswith(NOTHING)
