@@ -335,6 +335,11 @@ def _add_eval(commands: argparse._SubParsersAction) -> None:
     )
     run.add_argument("what", nargs="*", help="`compare A.json B.json` to compare two runs")
     run.add_argument("--only", nargs="+", metavar="ID", help="run only these scenarios")
+    run.add_argument(
+        "--probes",
+        action="store_true",
+        help="run the probes (evals/probes: one-line requests as people type them)",
+    )
     run.add_argument("--label", help="names the model(s) in the report (default: the models)")
     run.add_argument("--base-url", help="OpenAI-compatible endpoint (ALFRED_OPENAI_BASE_URL)")
     run.add_argument("--api-key", help="its key (ALFRED_OPENAI_API_KEY / OPENAI_API_KEY)")

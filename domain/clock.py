@@ -47,15 +47,16 @@ def local_date(now: dt.datetime, timezone: str | None) -> dt.date:
     return local(Clock(now=now, timezone=timezone or DEFAULT_TIMEZONE)).date()
 
 
-DAY_TOKEN = re.compile(r"\{(today|tomorrow|today[+-]\d+|(?:this|next) [a-z]+)\}")
+DAY_TOKEN = re.compile(r"\{(today|tomorrow|today[+-]\d+|(?:this|next|coming) [a-z]+)\}")
 """A day token as written in plan examples and evaluation scenarios: ``{next monday}``."""
 
 
 def named_day(token: str, today: dt.date) -> dt.date:
     """The date a day token names, from ``today``: ``today``, ``tomorrow``, ``today+3``,
-    ``today-1``, ``this friday`` (that day of this week, Monday to Sunday) or ``next monday``
-    (that day of next week): the meanings of the calendar in ``clock_section``. Plan
-    examples and evaluation scenarios write dates as these tokens."""
+    ``today-1``, ``this friday`` (that day of this week, Monday to Sunday), ``next monday``
+    (that day of next week) or ``coming friday`` (the first from today on, today included:
+    a weekday said alone, ``domain.relative_days``): the meanings of the calendar in
+    ``clock_section``. Plan examples and evaluation scenarios write dates as these tokens."""
     if token == "today":
         return today
     if token == "tomorrow":
@@ -64,8 +65,10 @@ def named_day(token: str, today: dt.date) -> dt.date:
         return today + dt.timedelta(days=int(token[5:]))
     which, _, name = token.partition(" ")
     weekdays = [d.lower() for d in DAY_NAMES]
-    if which not in ("this", "next") or name not in weekdays:
+    if which not in ("this", "next", "coming") or name not in weekdays:
         raise ValueError(f"unknown day {{{token}}}")
+    if which == "coming":
+        return today + dt.timedelta(days=(weekdays.index(name) - today.weekday()) % 7)
     monday = today - dt.timedelta(days=today.weekday())
     if which == "next":
         monday += dt.timedelta(days=7)

@@ -297,9 +297,15 @@ quantity is lowered, its row not deleted)."""
 
 
 def change_kinds(text: str) -> frozenset[str]:
-    """The kinds of change (``KINDS``) the words of ``text`` name."""
+    """The kinds of change (``KINDS``) the words of ``text`` name; a chore reported done in
+    the past tense and no other kind ("cleaned the oven finally", ``_chore_done``) is
+    ``done``: read as a change for the tasks and of no kind, it was shown the likest
+    task entry, which added a chore."""
     said = text.lower().replace("\u2019", "'")
-    return frozenset(kind for kind, words in KINDS.items() if words.search(said))
+    kinds = frozenset(kind for kind, words in KINDS.items() if words.search(said))
+    if not kinds and (change := _change(text)) is not None and _chore_done(change[0]):
+        return frozenset({"done"})
+    return kinds
 
 
 def opposite_kinds(asked: frozenset[str], other: frozenset[str]) -> bool:

@@ -89,10 +89,8 @@ def _meaning(match: re.Match[str], today: dt.date, next_week: bool) -> str:
         return _day(named_day(f"{qualifier.lower()} {weekday}", today))
     if next_week:
         return _day(named_day(f"next {weekday}", today))
-    ahead = (DAY_NAMES.index(weekday.title()) - today.weekday()) % 7
-    return (
-        f"{_day(today + dt.timedelta(days=ahead))} ({'today' if ahead == 0 else 'the coming one'})"
-    )
+    day = named_day(f"coming {weekday}", today)
+    return f"{_day(day)} ({'today' if day == today else 'the coming one'})"
 
 
 def _unshortened(short: str) -> str:

@@ -27,7 +27,7 @@ from evals.cassette import CASSETTES_DIR, Cassette, Replay
 from evals.nodes import NodeResult
 from evals.report import RESULTS_DIR, Run, compare, markdown
 from evals.runner import ScenarioResult
-from evals.scenario import Scenario, load_all
+from evals.scenario import PROBES_DIR, SCENARIOS_DIR, Scenario, load_all
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "EVALS.md"
 
@@ -43,8 +43,11 @@ def cmd_eval(settings: Settings, args: argparse.Namespace) -> int:
             return 2
         print(compare(Run.load(Path(args.what[1])), Run.load(Path(args.what[2]))), end="")
         return 0
+    if args.probes and args.docs:
+        print("alfred eval: the probes have no report in docs/EVALS.md", file=sys.stderr)
+        return 2
     settings = _model_settings(settings, args)
-    scenarios = load_all(only=args.only)
+    scenarios = load_all(PROBES_DIR if args.probes else SCENARIOS_DIR, only=args.only)
     provider = None
     if args.replay:
         label, endpoint = args.label or args.replay, f"cassettes {args.replay}"
@@ -90,7 +93,7 @@ def cmd_eval(settings: Settings, args: argparse.Namespace) -> int:
                 progress=progress,
             )
         )
-    out = args.out or RESULTS_DIR / f"{slug(label)}.json"
+    out = args.out or RESULTS_DIR / f"{slug(label)}{'-probes' if args.probes else ''}.json"
     run.save(out)
     report = markdown(run)
     print()

@@ -1,12 +1,15 @@
 """A scenario as data: the kitchen to start from, the turns, and what each turn must do.
 
-Scenarios are TOML files in ``evals/scenarios/``. Text anywhere in a turn may use tokens
-the runner expands when it runs (so a scenario holds on any day):
+Scenarios are TOML files in ``evals/scenarios/`` (the probes, in ``evals/probes/``). Text
+anywhere in a turn may use tokens the runner expands when it runs (so a scenario holds on
+any day):
 
 - ``{today}``, ``{tomorrow}``, ``{today+3}``, ``{today-1}``: ISO dates in the user's
   timezone (UTC unless the kitchen's preferences say otherwise);
 - ``{next monday}`` ... ``{next sunday}``: that day of next week (Monday to Sunday);
 - ``{this friday}``: that day of this week;
+- ``{coming friday}``: the first Friday from today on (today's when today is one), as a
+  weekday said alone means;
 - ``@{recipes:Red Lentil Dal}``: an @-mention of a seeded row,
   ``@[Red Lentil Dal](recipe:<uuid>)``, as a chat client sends it;
 - ``#{recipes:Red Lentil Dal}``: a seeded row's id (a foreign key a check expects).
@@ -27,6 +30,9 @@ from domain.clock import named_day as day
 from domain.nodes import NODE_OUTPUTS
 
 SCENARIOS_DIR = Path(__file__).parent / "scenarios"
+PROBES_DIR = Path(__file__).parent / "probes"
+"""One-line requests as people type them, one kitchen for all (``alfred eval --probes``):
+stand-ins for the scenarios no session sees, kept so that each session runs the same."""
 
 PATHS: tuple[str, ...] = (
     "quick",

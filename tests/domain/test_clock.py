@@ -51,6 +51,9 @@ def test_no_clock_no_section():
         ("this sunday", "2026-11-29"),
         ("next monday", "2026-11-30"),
         ("next tuesday", "2026-12-01"),
+        ("coming tuesday", "2026-11-24"),  # a weekday said alone: today's is today
+        ("coming friday", "2026-11-27"),
+        ("coming monday", "2026-11-30"),
     ],
 )
 def test_a_day_token_names_the_date_the_calendar_shows_for_it(token: str, date: str):

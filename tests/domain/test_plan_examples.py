@@ -201,19 +201,20 @@ def test_a_change_like_no_entry_of_its_home_is_shown_the_homes_first_entry():
 def test_a_change_is_never_shown_an_entry_of_the_opposite_kind():
     """Shown "we need paper towels" for "got the paper towels and the bread", the 1.5B
     local model put both on the list again; shown "the oven is clean, that chore can go"
-    for "push the oven cleaning to next friday", it ticked the oven off."""
+    for "push the oven cleaning to next friday", it ticked the oven off (the entry is
+    about the windows now: no example names a probe's item)."""
     towels = next(e for e in LIBRARY if e.request.startswith("we need paper towels"))
-    oven = next(e for e in LIBRARY if e.request.startswith("the oven is clean"))
+    windows = next(e for e in LIBRARY if e.request.startswith("the windows are washed"))
     got = "got the paper towels and the bread"
     assert similarities(got, LIBRARY)[LIBRARY.index(towels)] >= MIN_SIMILARITY
     assert requests(pick(got, LIBRARY)) == [
         "picked up bread, a bag of apples and some greek yogurt on the way home"
     ]
-    push = "push the oven cleaning to next friday"
-    assert similarities(push, LIBRARY)[LIBRARY.index(oven)] >= MIN_SIMILARITY
-    assert oven not in pick(push, LIBRARY)
+    push = "push the window washing to next friday"
+    assert similarities(push, LIBRARY)[LIBRARY.index(windows)] >= MIN_SIMILARITY
+    assert windows not in pick(push, LIBRARY)
     assert towels in pick("we need paper towels", LIBRARY)  # the same kind: shown
-    assert oven in pick("finally cleaned the oven, that chore is done", LIBRARY)
+    assert windows in pick("finally washed the windows, that chore is done", LIBRARY)
 
 
 def test_a_change_of_a_kind_like_no_entry_is_shown_the_likest_entry_of_that_kind():
@@ -223,7 +224,8 @@ def test_a_change_of_a_kind_like_no_entry_is_shown_the_likest_entry_of_that_kind
         "put off clearing the gutters until next tuesday"
     ]
     assert requests(pick("push the oven cleaning to next friday", LIBRARY)) == [
-        "put off clearing the gutters until next tuesday"
+        "put off clearing the gutters until next tuesday",
+        "push the fish pie back to next thursday",
     ]
     assert pick("rename the chili to five alarm chili", LIBRARY) == []  # no kind, no home
 
@@ -339,3 +341,11 @@ def test_the_setting_chooses_the_examples_and_defaults_to_the_library(monkeypatc
     monkeypatch.setenv("ALFRED_THINK_EXAMPLES", "both")
     with pytest.raises(ValidationError):
         Settings(_env_file=None)
+
+
+def test_a_chore_reported_done_in_the_past_tense_is_shown_a_chore_done():
+    """Read as a change for the tasks but of no kind, "cleaned the oven finally" was shown
+    the likest task entry: a chore added."""
+    assert requests(pick("cleaned the oven finally", LIBRARY)) == [
+        "the windows are washed, that chore can go"
+    ]

@@ -29,16 +29,17 @@ import pytest
 from domain.modes import MODES
 from domain.plan_examples import content_stems, parse_library, stem, words
 from domain.prompts import PROMPTS_DIR, load, template_names
-from evals.scenario import load_all
+from evals.scenario import PROBES_DIR, SCENARIOS_DIR, load_all
 
 _TOKEN = re.compile(r"\{(today|tomorrow|today[+-]\d+|(?:next|this) ([a-z]+))\}")
 _MENTION = re.compile(r"[@#]\{[a-z_]+:([^}]+)\}")
 
 
 def scenario_messages() -> list[tuple[str, str]]:
-    """(scenario id, message) for every turn's message and every answer's text."""
+    """(scenario id, message) for every turn's message and every answer's text, of the
+    scenarios and the probes (an example that is a probe measures copying too)."""
     found = []
-    for scenario in load_all():
+    for scenario in load_all(SCENARIOS_DIR) + load_all(PROBES_DIR):
         for turn in scenario.turns:
             texts = [turn.say] + [a.text for a in turn.answers if a.text]
             for text in texts:

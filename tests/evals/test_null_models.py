@@ -1,8 +1,9 @@
-"""Two models that know nothing score 0 of 30 (``evals.null_models``): one answers every
-call with the least the schema allows, one takes the first option everywhere. Their
-answers fit every contract (no call is a repair), so each turn runs through the whole
-stack, as the reference replay does, and is graded on what it left; a scenario either
-passes checks too little and must be strengthened, never this test relaxed."""
+"""Two models that know nothing score 0 of 30, and 0 of the 25 probes
+(``evals.null_models``): one answers every call with the least the schema allows, one
+takes the first option everywhere. Their answers fit every contract (no call is a
+repair), so each turn runs through the whole stack, as the reference replay does, and is
+graded on what it left; a scenario either passes checks too little and must be
+strengthened, never this test relaxed."""
 
 from __future__ import annotations
 
@@ -10,16 +11,17 @@ import pytest
 
 from evals.null_models import NULL_MODELS
 from evals.runner import run_scenario
-from evals.scenario import Expect, load_all
+from evals.scenario import PROBES_DIR, Expect, load_all
 
 SCENARIOS = load_all()
+PROBES = load_all(PROBES_DIR)
 
 
 @pytest.mark.parametrize("model", list(NULL_MODELS))
 async def test_a_model_that_knows_nothing_passes_no_scenario(model, eval_stack):
     passed, errors, repaired, unasked = [], [], [], []
     async with eval_stack(NULL_MODELS[model]()) as stack:
-        for scenario in SCENARIOS:
+        for scenario in SCENARIOS + PROBES:
             result = await run_scenario(scenario, stack)
             if result.passed:
                 passed.append(scenario.id)
