@@ -16,7 +16,7 @@ from typing import Any
 
 from domain.formatters import format_generated_recipe
 from domain.kitchen.entities import compute_label
-from domain.registry import SessionIdRegistry
+from domain.registry import SessionIdRegistry, UnknownRefError, is_ref
 
 
 def left_out(reply: str, kind: str, content: Mapping[str, Any]) -> list[str]:
@@ -120,3 +120,26 @@ def refuses(reply: str) -> bool:
     with that request"): a small model's stock refusal, no answer to a turn that did what
     it planned."""
     return REFUSES.search(reply.replace("\u2019", "'")) is not None
+
+
+_NAMED_REF = re.compile(r"\s*\(\s*`?\b((?:gen_)?[a-z]+_\d+)\b`?\s*\)|`?\b((?:gen_)?[a-z]+_\d+)\b`?")
+
+
+def without_refs(reply: str, registry: SessionIdRegistry) -> str:
+    """The reply with no ref the registry knows (``recipe_1``, ``gen_recipe_2``): one in
+    brackets after a name is dropped ("Weeknight Chili (recipe_1)"), one on its own is its
+    label ("added recipe_1" is "added Red Lentil Dal"). Refs are how models name rows,
+    never shown to the user (prompts/reply), and the 1.5B local model listed saved recipes
+    as "Weeknight Chili (recipe_1)". A ref-shaped word the registry does not know stays."""
+
+    def named(match: re.Match[str]) -> str:
+        ref = match.group(1) or match.group(2)
+        if not is_ref(ref):
+            return match.group(0)
+        try:
+            label = registry.label(ref)
+        except UnknownRefError:
+            return match.group(0)
+        return "" if match.group(1) else label or match.group(0)
+
+    return _NAMED_REF.sub(named, reply)

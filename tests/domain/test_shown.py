@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from domain.registry import SessionIdRegistry
-from domain.shown import left_out, owed_recipes, refuses, repeats_the_prompt, unsaid_writes
+from domain.shown import (
+    left_out,
+    owed_recipes,
+    refuses,
+    repeats_the_prompt,
+    unsaid_writes,
+    without_refs,
+)
 
 DAL = {
     "name": "Red Lentil Dal",
@@ -134,3 +143,22 @@ def test_a_stock_refusal_refuses(reply: str):
 )
 def test_an_answer_that_only_mentions_a_limit_is_no_refusal(reply: str):
     assert not refuses(reply)
+
+
+def test_a_reply_never_shows_a_ref_the_registry_knows():
+    """The 1.5B local model listed saved recipes as "Weeknight Chili (recipe_1)"."""
+    registry = SessionIdRegistry()
+    chili = registry.ref_for_uuid(str(uuid.uuid4()), "recipe", action="read", label="Chili")
+    dal = registry.ref_for_uuid(str(uuid.uuid4()), "recipe", action="read", label="Dal")
+    tart = registry.register_generated("recipe", {"name": "Lemon Tart"})
+    reply = f"- Chili ({chili})\n- Dal (`{dal}`)\n\nI put {dal} on Monday; want `{tart}` saved?"
+    assert without_refs(reply, registry) == (
+        "- Chili\n- Dal\n\nI put Dal on Monday; want Lemon Tart saved?"
+    )
+
+
+def test_a_ref_shaped_word_the_registry_does_not_know_stays():
+    registry = SessionIdRegistry()
+    assert without_refs("see recipe_9 and step_2 (task_4)", registry) == (
+        "see recipe_9 and step_2 (task_4)"
+    )

@@ -374,3 +374,22 @@ async def test_a_refusal_after_a_change_that_matched_nothing_names_the_rows_in_u
     )
     assert "filters" not in result.response and "row(s)" not in result.response
     assert result.response.endswith(NOTHING)
+
+
+async def test_the_reply_the_user_reads_names_rows_never_by_their_refs(turns: Turns, executor):
+    """The 1.5B local model listed the saved recipes as "Weeknight Chili (recipe_1)"."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "recipes", [{"name": "Weeknight Chili"}]
+    )
+    script = turns.script(
+        understand(),
+        plan("Recipes", step("Read the recipes", "read", "recipes")),
+        tool("db_read", table="recipes"),
+        complete("Read 1 recipe"),
+        reply("Here are your recipes:\n- Weeknight Chili (recipe_1)\n\nCook recipe_1 tonight?"),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("what recipes do i have")).result()
+    assert result.response == (
+        "Here are your recipes:\n- Weeknight Chili\n\nCook Weeknight Chili tonight?"
+    )
