@@ -43,7 +43,6 @@ class WorkerProcesses:
         self.count = count
         self.env = dict(env) if env is not None else None
         self.children: list[subprocess.Popen] = []
-        self.restarts = 0
         self._stopping = threading.Event()
         self._watcher: threading.Thread | None = None
 
@@ -71,7 +70,6 @@ class WorkerProcesses:
                 if code is not None and not self._stopping.is_set():
                     log.warning("worker process %s exited (%s): starting another", child.pid, code)
                     self.children[i] = self._spawn(i)
-                    self.restarts += 1
 
     def stop(self, timeout: float = 60.0) -> None:
         """SIGTERM every child, wait up to ``timeout`` seconds for them to drain, then kill."""

@@ -55,3 +55,18 @@ def test_alfred_eval_without_a_model_says_what_to_give(tmp_path):
     )
     assert done.returncode == 2
     assert "give --base-url (and --api-key), or set OPENAI_API_KEY" in done.stderr
+
+
+def test_alfred_eval_keeps_the_probes_out_of_the_docs_report(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ALFRED_", "OPENAI_"))}
+    env.update(PYTHONPATH=str(ROOT), ALFRED_DATA_DIR=str(tmp_path / "data"))
+    done = subprocess.run(
+        [sys.executable, "-m", "api.cli", "eval", "--probes", "--docs", "--replay", "reference"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "the probes have no report in docs/EVALS.md" in done.stderr
