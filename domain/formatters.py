@@ -16,7 +16,8 @@ from decimal import Decimal
 from typing import Any
 
 from domain.crud.near import near_names, planned_rows
-from domain.kitchen.tables import ENUMS
+from domain.kitchen.tables import ENUMS, TABLES
+from domain.tool_results import ToolEntry
 
 MAX_LIST_ITEMS = 50
 """A quick read can return up to 200 rows; a chat reply lists this many and counts the rest."""
@@ -747,6 +748,19 @@ def format_not_understood(
 def format_stopped(problem: str, done: Sequence[str]) -> str:
     """A turn that could not finish: the reason in plain words, then what was saved."""
     return f"I couldn't finish this: {problem}. {format_done(done)}"
+
+
+def format_found(entries: Sequence[ToolEntry]) -> str | None:
+    """What a read step found, as the quick path shows a read (``format_quick_result``):
+    its last read that ran; None when it ran none or no formatter fits. The reply made
+    without Reply said "Read 2 row(s) from tasks" for "what's still on my to-do list?"."""
+    reads = [e for e in entries if e.tool == "db_read" and not e.failed and e.table in TABLES]
+    if not reads:
+        return None
+    read, params = reads[-1], reads[-1].params or {}
+    filtered = bool(params.get("filters") or params.get("or_filters"))
+    table = str(read.table)
+    return format_quick_result(TABLES[table].subdomain, table, read.rows or [], filtered=filtered)
 
 
 def format_outcome(summaries: Sequence[str]) -> str:

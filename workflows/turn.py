@@ -457,13 +457,22 @@ class TurnWorkflow:
         Reply is told not to present them as done, and neither does this."""
         state = self.state
         steps = state.results()
+        found = {  # a read step's rows, as the quick path shows them, for its summary
+            r.step_index: shown
+            for r in steps
+            if r.step_type == "read" and not r.flags
+            if (shown := formatters.format_found(r.tool_results))
+        }
         summaries = [  # a stopped step's reason is said by the wrap-up (``format_breaker``)
-            r.summary for r in steps if r.summary and not r.flags and r.outcome != "breaker"
+            r.summary
+            for r in steps
+            if r.summary and not r.flags and r.outcome != "breaker" and r.step_index not in found
         ]
         quick = state.quick
         if quick is not None and quick.count is not None:
             summaries.append(f"I found {quick.count} matching {quick.table} rows")
-        text = formatters.format_outcome(summaries)
+        text = formatters.format_outcome(summaries) if summaries or not found else ""
+        text = "\n\n".join(t for t in (text, *found.values()) if t)
         unmet = unmet_change(state.what_the_user_said(), steps, state.exit)
         if unmet and not state.written:
             text = f"{formatters.format_nothing_changed(unmet)} {text}"

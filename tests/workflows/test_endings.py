@@ -302,7 +302,7 @@ async def test_the_outcome_leaves_out_what_a_step_claimed_without_support(turns:
         result = await (await turns.start("whats for dinner tonight")).result()
     assert result.fallbacks == ["reply: repeated_the_prompt"]
     assert made_up not in result.response and "meal_7" not in result.response
-    assert result.response.startswith("Here is what I got done: Read tonight's meal plan.")
+    assert result.response == "You have no meals planned."  # what the read found
 
 
 REFUSAL = "I'm sorry, but I can't assist with that request."
@@ -393,3 +393,23 @@ async def test_the_reply_the_user_reads_names_rows_never_by_their_refs(turns: Tu
     assert result.response == (
         "Here are your recipes:\n- Weeknight Chili\n\nCook Weeknight Chili tonight?"
     )
+
+
+async def test_reply_failing_after_a_read_shows_what_the_read_found(turns: Turns, executor):
+    """Reply looped into its cap three times on "what's still on my to-do list?", and the
+    answer made without it said "Read 2 row(s) from tasks": the rows are the answer."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "tasks", [{"title": "Defrost the chicken"}, {"title": "Clean the fridge"}]
+    )
+    script = turns.script(
+        understand(),
+        plan("Open tasks", step("Read the tasks not completed", "read", "tasks")),
+        tool("db_read", table="tasks", filters=[{"field": "completed", "op": "=", "value": False}]),
+        complete("Read 2 row(s) from tasks"),
+        http_error("reply", 400),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("what's still on my to-do list?")).result()
+    assert result.fallbacks == ["reply: http_400"]
+    assert "Defrost the chicken" in result.response and "Clean the fridge" in result.response
+    assert "row(s)" not in result.response and "Here is what I got done" not in result.response
