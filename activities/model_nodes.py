@@ -50,6 +50,7 @@ from domain.enforced import (
     ask_again,
     ask_which_days,
     completion_note,
+    created_for_a_change,
     hold_act,
     hold_plan,
     hold_understand,
@@ -416,6 +417,8 @@ class NodeActivities:
                 unwritten_note(output, step.step_type, request.tool_results)
             ):
                 return ToolEntry(tool="step_complete", error=text)
+            if text := created_for_a_change(output, step):
+                return ToolEntry(tool="db_create", error=text)
             return repeated_call(output, request.tool_results, step, request.message) or (
                 unnamed_meal(output)
             )

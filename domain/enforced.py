@@ -664,6 +664,32 @@ def unwritten_note(
     )
 
 
+CHANGE_STEP = re.compile(
+    r"^\s*(?:mark|tick|cross|check off|update|change|rename|move|reschedule|postpone|"
+    r"complete|lower|reduce|increase|decrease|set(?!\s+up\b))\b",
+    re.IGNORECASE,
+)
+"""A write step's description that changes rows already there: "Mark the paper towels as
+bought", "Set the eggs' quantity to 2" (not "Set up a task", which adds one)."""
+
+
+def created_for_a_change(decision: ActDecision, step: ThinkStep | None) -> str | None:
+    """Why a create is sent back once (None when it is not): the step changes rows already
+    there. For "got the paper towels and the bread", planned as "Mark the paper towels as
+    bought in the shopping list", the 1.5B local model created the paper towels and the
+    bread again, bought, beside the rows on the list."""
+    call = decision.tool_call
+    if decision.action != "tool_call" or call is None or call.tool != "db_create":
+        return None
+    if step is None or step.step_type != "write" or not CHANGE_STEP.match(step.description):
+        return None
+    return (
+        f'not made: the step is "{step.description}", a change to rows already there, '
+        "and db_create adds new rows beside them. Change them with db_update (or delete "
+        "them with db_delete), filters naming them; read first if you need their names."
+    )
+
+
 def _planned(call: ToolCall) -> list[Any]:
     """The rows a create of meal plans sends (one row sent alone as a list of one); none
     for any other call."""

@@ -286,7 +286,7 @@ async def test_with_a_models_window_set_every_request_fits_it_with_its_answer(se
         goal="g", plan=plan, step_index=0, mode="plan", tool_results=[read], state_ref=ref
     )
     understand = UnderstandRequest(message="add milk", mode="plan", state_ref=ref)
-    env, window, dropped = ActivityEnvironment(), 6_000, []
+    env, window, dropped = ActivityEnvironment(), 6_100, []
     for budgets in ({"window": window}, {}):
         activities = nodes(script, sessions, **budgets)
         dropped.append((await env.run(activities.understand, understand)).context_dropped)
@@ -316,3 +316,42 @@ async def test_a_window_too_small_for_an_answer_is_a_clear_error_and_no_call(ses
     assert error.value.type == "context_window" and error.value.non_retryable
     assert f"in the model's {window}-token context window" in str(error.value)
     assert script.calls == []
+
+
+async def test_a_create_in_a_step_that_marks_rows_is_sent_back_to_change_them(sessions, user):
+    """For "Mark the paper towels as bought" the 1.5B local model created the paper towels
+    again, bought, beside the row on the list: the create is sent back once, and the
+    update it gives then is the step's answer."""
+    towels = [{"field": "name", "op": "=", "value": "paper towels"}]
+    create = {
+        "decision": {
+            "action": "tool_call",
+            "tool": "db_create",
+            "table": "shopping_list",
+            "rows": [{"name": "paper towels", "is_purchased": True}],
+        }
+    }
+    update = {
+        "decision": {
+            "action": "tool_call",
+            "tool": "db_update",
+            "table": "shopping_list",
+            "filters": towels,
+            "or_filters": [],
+            "changes": [{"column": "is_purchased", "value": True}],
+        }
+    }
+    script = ScriptProvider.from_responses(
+        [{"node": "act", "output": create}, {"node": "act", "output": update}]
+    )
+    mark = "Mark the paper towels as bought in the shopping list"
+    plan = [ThinkStep(description=mark, step_type="write", subdomain="shopping", group=0)]
+    ref = await saved(sessions, user, history_words=1)
+    request = ActRequest(goal="g", plan=plan, step_index=0, mode="plan", state_ref=ref)
+    result = await environment(timedelta(minutes=5)).run(nodes(script, sessions).act, request)
+    assert len(script.calls) == 2
+    shown = script.calls[1].user  # the note, as Act's tool result (JSON)
+    assert 'not made: the step is \\"Mark the paper towels' in shown
+    assert "db_create adds new rows" in shown
+    call = result.output.tool_call
+    assert call is not None and call.tool == "db_update"

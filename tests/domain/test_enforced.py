@@ -25,6 +25,7 @@ from domain.enforced import (
     by_ref,
     changes_nothing,
     completion_note,
+    created_for_a_change,
     hold_act,
     hold_plan,
     hold_understand,
@@ -1503,3 +1504,40 @@ def test_a_recipe_saved_by_its_gen_ref_and_sent_again_written_out_completes_the_
     written_out = ToolCall(tool="db_create", params={"table": "recipes", "data": [DINNER]})
     held = hold_act(ActDecision(action="tool_call", tool_call=written_out), [saved], ActFacts())
     assert held.action == "step_complete"
+
+
+def _create(table: str, rows: list[dict]) -> ActDecision:
+    call = ToolCall(tool="db_create", params={"table": table, "data": rows})
+    return ActDecision(action="tool_call", tool_call=call)
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Mark the paper towels as bought in the shopping list",
+        "Tick off the bread",
+        "Set the eggs' quantity to 2",
+        "Update the task 'Call the plumber' as completed",
+    ],
+)
+def test_a_create_in_a_step_that_changes_rows_already_there_is_sent_back(description: str):
+    step = ThinkStep(description=description, step_type="write", subdomain="shopping", group=0)
+    note = created_for_a_change(_create("shopping_list", [{"name": "bread"}]), step)
+    assert note is not None and f'the step is "{description}"' in note and "db_update" in note
+
+
+@pytest.mark.parametrize(
+    "description", ["Add bread to the shopping list", "Set up a task to call the plumber"]
+)
+def test_a_create_in_a_step_that_adds_rows_stands(description: str):
+    step = ThinkStep(description=description, step_type="write", subdomain="shopping", group=0)
+    assert created_for_a_change(_create("shopping_list", [{"name": "bread"}]), step) is None
+    update = ActDecision(
+        action="tool_call",
+        tool_call=ToolCall(
+            tool="db_update",
+            params={"table": "shopping_list", "filters": [], "changes": []},
+        ),
+    )
+    mark = step.model_copy(update={"description": "Mark the bread as bought"})
+    assert created_for_a_change(update, mark) is None
