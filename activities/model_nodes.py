@@ -54,6 +54,7 @@ from domain.enforced import (
     hold_act,
     hold_plan,
     hold_understand,
+    one_day,
     only_reads,
     repeated_call,
     retrievable,
@@ -487,7 +488,11 @@ class NodeActivities:
             shown=registry,
             window=self.window,
         )
-        return _result(ActQuickResult, output, call)
+        result = _result(ActQuickResult, output, call)
+        if request.clock is not None:  # the one day the words name (``one_day``)
+            today = local(request.clock).date()
+            result.output.params = one_day(result.output.params, request.message, today)
+        return result
 
     @activity.defn(name="reply")
     async def reply(self, request: ReplyRequest) -> ReplyResult:

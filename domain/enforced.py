@@ -690,6 +690,36 @@ def created_for_a_change(decision: ActDecision, step: ThinkStep | None) -> str |
     )
 
 
+DAY_COLUMNS = {"meal_plans": "date", "tasks": "due_date"}
+"""The column that says which day a row is for."""
+SPAN = re.compile(
+    r"\b(?:from|since|after|until|till|onwards?|before|through|by|week|weekend|days)\b",
+    re.IGNORECASE,
+)
+"""Words that make the day a user names the edge of a span: "from next Monday on"."""
+
+
+def one_day(params: dict[str, Any], message: str, today: dt.date) -> dict[str, Any]:
+    """A quick read held to the one day the words name: its filter ``date >=`` that day,
+    with no other on the column, becomes ``date =`` it. For "what's planned for dinner
+    next Monday?" the 1.5B local model read ``date >= 2026-11-30`` twice, with Act
+    Quick's prompt saying one day is ``=``, and the user read Tuesday's dinner too. Words
+    of a span ("from", "until", "this week") leave the read as it is."""
+    column = DAY_COLUMNS.get(str(params.get("table")))
+    if column is None or SPAN.search(message):
+        return params
+    lines = named_days(message, today)
+    days = set(re.findall(r"\d{4}-\d{2}-\d{2}", " ".join(lines)))
+    filters = params.get("filters")
+    if len(lines) != 1 or len(days) != 1 or not isinstance(filters, list):
+        return params
+    on_column = [f for f in filters if isinstance(f, dict) and f.get("field") == column]
+    edge = {"field": column, "op": ">=", "value": next(iter(days))}
+    if len(on_column) != 1 or on_column[0] != edge:
+        return params
+    return {**params, "filters": [{**f, "op": "="} if f == edge else f for f in filters]}
+
+
 def _planned(call: ToolCall) -> list[Any]:
     """The rows a create of meal plans sends (one row sent alone as a list of one); none
     for any other call."""

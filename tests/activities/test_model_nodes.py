@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from temporalio.exceptions import ApplicationError
@@ -12,8 +12,15 @@ from temporalio.testing import ActivityEnvironment
 from activities.llm.gateway import LlmGateway
 from activities.llm.script_provider import ScriptProvider
 from activities.model_nodes import NodeActivities
-from activities.payloads import ActRequest, StateRef, ThinkRequest, UnderstandRequest
+from activities.payloads import (
+    ActQuickRequest,
+    ActRequest,
+    StateRef,
+    ThinkRequest,
+    UnderstandRequest,
+)
 from activities.saved_state import SavedStates
+from domain.clock import Clock
 from domain.conversation import ConversationState, TurnRecord
 from domain.modes import MODES, mode_config
 from domain.nodes import ThinkStep, UnderstandOutput, output_cap
@@ -355,3 +362,20 @@ async def test_a_create_in_a_step_that_marks_rows_is_sent_back_to_change_them(se
     assert "db_create adds new rows" in shown
     call = result.output.tool_call
     assert call is not None and call.tool == "db_update"
+
+
+async def test_a_quick_read_from_the_day_the_words_name_is_recorded_as_that_day(sessions, user):
+    """The activity's result holds the read the turn runs (``domain.enforced.one_day``)."""
+    onward = {"field": "date", "op": ">=", "value": "2026-11-30"}
+    read = {"tool": "db_read", "params": {"table": "meal_plans", "filters": [onward]}}
+    script = ScriptProvider.from_responses([{"node": "act_quick", "output": read}])
+    ref = await saved(sessions, user, history_words=1)
+    request = ActQuickRequest(
+        intent="dinner next monday",
+        subdomain="meal_plans",
+        message="what's planned for dinner next Monday?",
+        clock=Clock(now=datetime(2026, 11, 28, 17, 0, tzinfo=UTC), timezone="UTC"),
+        state_ref=ref,
+    )
+    result = await ActivityEnvironment().run(nodes(script, sessions).act_quick, request)
+    assert result.output.params["filters"] == [{**onward, "op": "="}]

@@ -38,6 +38,7 @@ from domain.enforced import (
     meal_plan_note,
     misplaced_change,
     named_note,
+    one_day,
     only_reads,
     read_within,
     repeated_call,
@@ -1541,3 +1542,36 @@ def test_a_create_in_a_step_that_adds_rows_stands(description: str):
     )
     mark = step.model_copy(update={"description": "Mark the bread as bought"})
     assert created_for_a_change(update, mark) is None
+
+
+SATURDAY = dt.date(2026, 11, 28)
+
+
+def _read(table: str, *filters: dict) -> dict:
+    return {"table": table, "filters": list(filters), "or_filters": [], "limit": None}
+
+
+def test_a_quick_read_from_the_one_day_the_words_name_reads_that_day():
+    """For "what's planned for dinner next Monday?" the 1.5B read ``date >=`` Monday."""
+    dinner = {"field": "meal_type", "op": "=", "value": "dinner"}
+    onward = _read("meal_plans", {"field": "date", "op": ">=", "value": "2026-11-30"}, dinner)
+    held = one_day(onward, "what's planned for dinner next Monday?", SATURDAY)
+    assert held["filters"] == [{"field": "date", "op": "=", "value": "2026-11-30"}, dinner]
+    due = _read("tasks", {"field": "due_date", "op": ">=", "value": "2026-11-29"})
+    assert one_day(due, "anything due tomorrow", SATURDAY)["filters"][0]["op"] == "="
+
+
+@pytest.mark.parametrize(
+    ("message", "read"),
+    [
+        ("what's planned from next Monday on?", ("meal_plans", "date", "2026-11-30")),
+        ("whats planned this week", ("meal_plans", "date", "2026-11-23")),
+        ("what's planned for dinner next Monday?", ("meal_plans", "date", "2026-12-01")),
+        ("what's in the fridge for monday", ("inventory", "expiry_date", "2026-11-30")),
+        ("what's planned?", ("meal_plans", "date", "2026-11-28")),
+    ],
+)
+def test_a_quick_read_over_a_span_or_another_day_stands(message: str, read: tuple):
+    table, column, day = read
+    params = _read(table, {"field": column, "op": ">=", "value": day})
+    assert one_day(params, message, SATURDAY) == params
