@@ -7,6 +7,8 @@ beside the calendar (``domain.context.today_section``). The meanings are the cal
 
 - ``today``, ``tonight``, ``tomorrow`` (and ``tmrw``, ``tmr``), ``the day after
   tomorrow``, ``yesterday``, ``in 3 days`` (digits or one to ten in words);
+- ``the next 3 days``, ``the coming three days``, ``within 3 days``: today to that many
+  days from today, both counted (a span);
 - ``this friday`` is Friday of this week, ``next monday`` Monday of next week
   (``domain.clock.named_day``); a weekday alone is the coming one (today included), or
   next week's when the words say "next week"; a shortened weekday counts after a word
@@ -46,6 +48,7 @@ _PHRASE = re.compile(
     r"(?P<after>(?:the )?day after (?:tomorrow|tmrw))"
     r"|(?P<single>" + "|".join(_SINGLE) + r")"
     r"|in (?P<count>\d{1,2}|" + "|".join(_COUNT) + r") days?"
+    r"|(?:(?:the )?(?:next|coming)|within) (?P<ahead>\d{1,2}|" + "|".join(_COUNT) + r") days"
     r"|(?P<which>this|next) (?P<span>week|" + _WEEKEND + r")"
     r"|(?P<weekend>(?:the )?" + _WEEKEND + r")"
     r"|(?:(?P<qualifier>this|next) )?(?P<weekday>" + _WEEKDAY + r")(?:'s)?"
@@ -73,6 +76,9 @@ def _meaning(match: re.Match[str], today: dt.date, next_week: bool) -> str:
     if count := match["count"]:
         days = int(count) if count.isdigit() else _COUNT[count.lower()]
         return _day(today + dt.timedelta(days=days))
+    if ahead := match["ahead"]:
+        days = int(ahead) if ahead.isdigit() else _COUNT[ahead.lower()]
+        return _span(today, today + dt.timedelta(days=days))
     if span := match["span"]:
         which = match["which"].lower()
         if span.lower() == "week":

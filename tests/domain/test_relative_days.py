@@ -30,6 +30,11 @@ TUESDAY = dt.date(2026, 11, 24)
         ("anything planned this wknd", ['"this wknd" is Saturday 2026-11-28 to Sunday 2026-11-29']),
         ("in 3 days", ['"in 3 days" is Monday 2026-11-30']),
         ("in two days", ['"in two days" is Sunday 2026-11-29']),
+        (
+            "expiring in the next three days",
+            ['"the next three days" is Friday 2026-11-27 to Monday 2026-11-30'],
+        ),
+        ("use within 2 days", ['"within 2 days" is Friday 2026-11-27 to Sunday 2026-11-29']),
         ("this Thursday", ['"this Thursday" is Thursday 2026-11-26']),
         ("on sunday", ['"sunday" is Sunday 2026-11-29 (the coming one)']),
         ("on friday", ['"friday" is Friday 2026-11-27 (today)']),
