@@ -1027,6 +1027,9 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
             suggested_next="Ask again in other words.",
         )
     if last.is_write and not last.count:
+        if (wrote := _wrote(tool_results)) is not None:  # the step has made its change
+            missed = f"A further {_verb(call.tool)} matched no row and changed nothing."
+            return ActDecision(action="step_complete", result_summary=f"{_done(wrote)} {missed}")
         return ActDecision(
             action="blocked",
             reason_code="nothing_matched",

@@ -1306,6 +1306,30 @@ def test_a_write_that_matched_nothing_sent_again_blocks_the_step_with_what_is_th
     assert "naming the row as it is (the name the note gives, or its ref)" in sent_back
 
 
+def test_a_write_that_matched_nothing_sent_again_after_the_step_wrote_completes_it():
+    """ "got the paper towels and the bread": the step ticked both off, then sent a write
+    whose filters no row meets, twice; blocking told the user "Say which one"."""
+    bread = [{"field": "name", "op": "=", "value": "bread"}]
+    towels = [{"field": "name", "op": "=", "value": "paper towels"}]
+    ticked = {"table": "shopping_list", "changes": [{"column": "is_purchased", "value": True}]}
+    done = ToolEntry(
+        tool="db_update",
+        params={**ticked, "filters": towels},
+        table="shopping_list",
+        count=1,
+        rows=[{"id": "shop_1", "name": "paper towels", "is_purchased": True}],
+    )
+    crossed = {**ticked, "filters": bread, "or_filters": towels}
+    missed = ToolEntry(tool="db_update", params=crossed, table="shopping_list", count=0, rows=[])
+    again = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_update", params=crossed))
+    held = hold_act(again, [done, missed], ActFacts())
+    assert held.action == "step_complete"
+    assert held.result_summary == (
+        "Updated 1 item on your shopping list: paper towels. "
+        "A further change matched no row and changed nothing."
+    )
+
+
 def missed_by_name(tool: str, name: str, note: str) -> ToolEntry:
     params = {"table": "inventory", "filters": [{"field": "name", "op": "=", "value": name}]}
     return ToolEntry(tool=tool, params=params, table="inventory", count=0, rows=[], notes=[note])
