@@ -141,6 +141,7 @@ class CrudExecutor:
             notes: list[str] = [left_out(spec, unknown)] if unknown else []
             if len(filters) < len(request.filters):
                 notes.append(SCOPED)
+            notes += never_empty(spec, [*filters, *request.or_filters])
             where = await self._where(
                 session, spec, filters, request.or_filters, registry, notes, smart=True
             )
@@ -715,6 +716,23 @@ def left_out(spec: TableSpec, unknown: list[str]) -> str:
         f"columns {names} are not columns of {spec.name} and were left out; "
         f"its columns: {', '.join(spec.readable)}"
     )
+
+
+def never_empty(spec: TableSpec, filters: list[Filter]) -> list[str]:
+    """Notes on filters that ask whether a column no row leaves empty is empty: they keep
+    every row or none. For "Read the tasks not completed" the 1.5B local model read
+    ``completed is_not_null``, twice, and listed the done task as still to do."""
+    notes = []
+    for flt in filters:
+        col = spec.columns.get(flt.field)
+        if flt.op not in ("is_null", "is_not_null") or col is None or col.nullable:
+            continue
+        kept = "kept every row" if flt.op == "is_not_null" else "matched no row"
+        values = " (= true or = false)" if col.kind == "boolean" else ""
+        notes.append(
+            f"{flt.field} is never empty, so {flt.op} {kept}: compare it with a value{values}"
+        )
+    return notes
 
 
 def unmatched(table: str, held: int) -> str:

@@ -220,3 +220,23 @@ async def test_filters_no_row_can_meet_are_said_to_be_crossed(kitchen: Kitchen):
         DbRead(table="shopping_list", filters=crossed[0], or_filters=[f("name", "=", "Bread")])
     )
     assert same.count == 1 and not any("can match" in n for n in same.notes)
+
+
+async def test_asking_whether_a_column_no_row_leaves_empty_is_empty_is_said_to_keep_all(
+    kitchen: Kitchen,
+):
+    """For "Read the tasks not completed" the 1.5B local model read ``completed
+    is_not_null``, twice, and listed the done task as still to do."""
+    await kitchen.create("tasks", [{"title": "Defrost the chicken"}, {"title": "Clean the fridge"}])
+    every = await kitchen.run(DbRead(table="tasks", filters=[f("completed", "is_not_null")]))
+    assert len(every.rows) == 2
+    assert every.notes == [
+        "completed is never empty, so is_not_null kept every row: compare it with a value "
+        "(= true or = false)"
+    ]
+    none = await kitchen.run(DbRead(table="tasks", filters=[f("title", "is_null")]))
+    assert none.notes[0] == (
+        "title is never empty, so is_null matched no row: compare it with a value"
+    )
+    dated = await kitchen.run(DbRead(table="tasks", filters=[f("due_date", "is_null")]))
+    assert dated.notes is None or not any("never empty" in n for n in dated.notes)
