@@ -554,6 +554,27 @@ def act_facts(
     return ActFacts(message=message, grounds=tuple(texts), unsaved=unsaved, step=step)
 
 
+INGREDIENTS = re.compile(r"\bingredients?\b", re.IGNORECASE)
+
+
+def with_ingredients(call: ToolCall, step: ThinkStep | None) -> ToolCall:
+    """A read of recipes for a step that names their ingredients, with the ingredients
+    among its columns. For "what can I cook with what I have?", the step "Read every
+    recipe … with its ingredient list" read name, cuisine and cook time, and the next
+    step said both recipes could be cooked from an inventory that held neither's."""
+    params = call.params
+    columns = params.get("columns")
+    if call.tool != "db_read" or params.get("table") != "recipes":
+        return call
+    if step is None or not INGREDIENTS.search(step.description):
+        return call
+    if not isinstance(columns, list):  # every column: and the ingredients
+        return call.model_copy(update={"params": {**params, "columns": ["*", "ingredients"]}})
+    if {"ingredients", "recipe_ingredients"} & {str(c) for c in columns}:
+        return call
+    return call.model_copy(update={"params": {**params, "columns": [*columns, "ingredients"]}})
+
+
 def by_ref(call: ToolCall, unsaved: Mapping[str, Mapping[str, Any]]) -> ToolCall:
     """A create of recipes whose rows copy unsaved generated recipes, with those rows as
     the recipes' gen refs: the copy of "Quick Vegetarian Dinner for Two" (its name, or
@@ -984,6 +1005,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
         return decision
     if (saving := by_ref(call, facts.unsaved)) != call:
         return hold_act(decision.model_copy(update={"tool_call": saving}), tool_results, facts)
+    if (fuller := with_ingredients(call, facts.step)) != call:
+        return hold_act(decision.model_copy(update={"tool_call": fuller}), tool_results, facts)
     if call.tool == "db_create" and (made := _created_already(call.params, tool_results)):
         return ActDecision(action="step_complete", result_summary=_done(made))
     if (holding := _holds_already(call.tool, call.params, tool_results)) is not None:

@@ -54,6 +54,7 @@ from domain.enforced import (
     unnamed_meal,
     unplanned_meal,
     unwritten_note,
+    with_ingredients,
     writes_unasked,
 )
 from domain.modes import MODES, apply_mode_1_0
@@ -1599,3 +1600,24 @@ def test_a_quick_read_over_a_span_or_another_day_stands(message: str, read: tupl
     table, column, day = read
     params = _read(table, {"field": column, "op": ">=", "value": day})
     assert one_day(params, message, SATURDAY) == params
+
+
+def test_a_read_of_recipes_for_a_step_that_names_their_ingredients_reads_them():
+    """For "what can I cook with what I have?" the recipes were read without ingredients,
+    and the next step said both could be cooked."""
+    columns = ["name", "cuisine", "cook_time_minutes"]
+    read = ToolCall(tool="db_read", params={"table": "recipes", "columns": columns})
+    step = ThinkStep(
+        description="Read every recipe with its ingredient list",
+        step_type="read",
+        subdomain="recipes",
+        group=0,
+    )
+    decision = ActDecision(action="tool_call", tool_call=read)
+    held = hold_act(decision, [], ActFacts(step=step))
+    assert held.tool_call is not None
+    assert held.tool_call.params["columns"] == [*columns, "ingredients"]
+    plain = step.model_copy(update={"description": "Read the recipes"})
+    assert with_ingredients(read, plain) == read
+    every = ToolCall(tool="db_read", params={"table": "recipes", "columns": None})
+    assert with_ingredients(every, step).params["columns"] == ["*", "ingredients"]

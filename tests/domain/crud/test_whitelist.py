@@ -217,3 +217,13 @@ async def test_text_with_a_nul_character_is_refused_before_the_database(kitchen:
         DbCreate(table="shopping_list", data={"name": "milk\x00"}),
         r"data\[0\]\.name: text cannot contain a NUL character",
     )
+
+
+async def test_every_column_and_the_ingredients_read_together(kitchen: Kitchen):
+    await kitchen.create(
+        "recipes", [{"name": "Dal", "recipe_ingredients": [{"name": "red lentils"}]}]
+    )
+    read = await kitchen.run(DbRead(table="recipes", columns=["*", "ingredients"]))
+    (dal,) = read.rows
+    assert dal["name"] == "Dal" and "cuisine" in dal
+    assert [i["name"] for i in dal["recipe_ingredients"]] == ["red lentils"]
