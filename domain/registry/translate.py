@@ -32,6 +32,18 @@ def _label_key(fk: str) -> str:
     return f"_{fk}_label"
 
 
+_ALIASES = {"recipe": {"ingredients": "recipe_ingredients"}}
+"""Nested lists a row carries under another key: a recipe read by the kitchen repository
+(an @-mention, a UI change: ``repository.get_row``) has its ``ingredients``. Untranslated,
+their ids and the recipe's reached cook mode's prompt as UUIDs."""
+
+
+def _child(entity: EntityType, key: str) -> EntityType | None:
+    """The entity of the nested list ``key`` holds, or None when it holds none."""
+    child = entity.nested.get(_ALIASES.get(entity.type_name, {}).get(key, key))
+    return BY_TYPE[child] if child is not None else None
+
+
 class RowTranslator:
     """Translates rows into the refs of one ``RefTable``; ``unnamed`` holds the FK targets
     it registered without a name, as ``{ref: (table, uuid)}`` in the order met."""
@@ -83,7 +95,7 @@ class RowTranslator:
             elif key in entity.fk_fields:
                 target = self._fk_ref(value, entity.fk_fields[key])
                 _put_fk(refs, out, key, value if target is None else target, record)
-            elif key in entity.nested and isinstance(value, list):
+            elif _child(entity, key) is not None and isinstance(value, list):
                 out[key] = None  # a placeholder keeps the key where the input had it
                 nested.append(key)
             else:
@@ -98,7 +110,8 @@ class RowTranslator:
                 detail="full" if entry.detail == "full" else level or entry.detail,
             )
         for key in nested:
-            child = BY_TYPE[entity.nested[key]]
+            child = _child(entity, key)
+            assert child is not None
             out[key] = [self._row(item, child) for item in record[key]]
         return out
 
@@ -128,8 +141,7 @@ class RowTranslator:
                 continue
             if key in entity.fk_fields:
                 _put_fk(self.refs, out, key, value, record)
-            elif key in entity.nested and isinstance(value, list):
-                child = BY_TYPE[entity.nested[key]]
+            elif (child := _child(entity, key)) is not None and isinstance(value, list):
                 out[key] = [self._relabel(item, child) for item in value]
             else:
                 out[key] = copy.deepcopy(value)

@@ -552,6 +552,17 @@ def test_nested_recipe_ingredients_get_ri_refs_pointing_at_the_parent() -> None:
     assert rows.unnamed == {}
 
 
+def test_a_recipe_read_with_its_ingredients_key_shows_them_by_ref_too() -> None:
+    """The kitchen repository (an @-mention, a UI change) gives a recipe's ingredients as
+    ``ingredients``: their ids and the recipe's reached cook mode's prompt as UUIDs."""
+    row = full_recipe_row()
+    row["ingredients"] = row.pop("recipe_ingredients")
+    out = SessionIdRegistry().translate_read_output([row], "recipes")
+    assert [item["id"] for item in out[0]["ingredients"]] == ["ri_1", "ri_2"]
+    assert {item["recipe_id"] for item in out[0]["ingredients"]} == {"recipe_1"}
+    assert RI_1 not in json.dumps(out) and RECIPE_A not in json.dumps(out)
+
+
 # ---------------------------------------------------------------- detail tracking
 
 
