@@ -26,6 +26,7 @@ from tests.workflows.conftest import Turns, keep_history
 from tests.workflows.script import bypass, complete, plan, reply, step, understand
 from tests.workflows.test_durability import scheduled_activities
 from tests.workflows.test_turn_context import pantry_read_nine_turns_ago
+from tests.workflows.wire import UUID
 from workflows.worker import turn_activities
 
 
@@ -33,8 +34,17 @@ async def test_a_cook_session_guides_from_its_own_history_and_hands_off_an_updat
     turns: Turns, executor, sessions
 ):
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    lentils = [{"name": "red lentils", "quantity": 200, "unit": "g"}]
     made = await kitchen.create(
-        "recipes", [{"name": "Dal", "servings": 2, "instructions": ["Rinse.", "Simmer."]}]
+        "recipes",
+        [
+            {
+                "name": "Dal",
+                "servings": 2,
+                "instructions": ["Rinse.", "Simmer."],
+                "recipe_ingredients": lentils,
+            }
+        ],
     )
     dal = kitchen.registry.resolve(made.rows[0]["id"])
     changed = {"name": "Dal", "servings": 2, "instructions": ["Rinse.", "Simmer with garlic."]}
@@ -66,6 +76,9 @@ async def test_a_cook_session_guides_from_its_own_history_and_hands_off_an_updat
     assert '"instructions": ["Rinse.", "Simmer."]' in cook_prompts[1]
     assert "User: let's cook Dal (recipe_1)" in cook_prompts[1]
     assert "Alfred: Step 1" in cook_prompts[1]
+    # the mentioned recipe as read, its ingredients by ref: never a UUID
+    assert '"recipe_id": "recipe_1"' in cook_prompts[0] and "red lentils" in cook_prompts[0]
+    assert not any(UUID.search(prompt) for prompt in cook_prompts)
     assert state.bypass is None
     assert (state.handoff.action, state.handoff.recipe_ref) == ("update", "recipe_1")
     assert "Cooked dal with garlic." in state.recent_turns[-1].assistant_response
