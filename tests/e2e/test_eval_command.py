@@ -10,30 +10,24 @@ import sys
 from tests.e2e.live_stack import ROOT
 
 
-def test_alfred_eval_replays_recordings_and_writes_its_report(tmp_path):
-    out = tmp_path / "run.json"
+def alfred_eval(tmp_path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """``alfred eval`` with ``args``, as a person runs it, its data under ``tmp_path``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ALFRED_", "OPENAI_"))}
     env.update(PYTHONPATH=str(ROOT), ALFRED_DATA_DIR=str(tmp_path / "data"))
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "api.cli",
-            "eval",
-            "--replay",
-            "reference",
-            "--only",
-            "quick_fridge",
-            "bought_items",
-            "--out",
-            str(out),
-        ],
+    return subprocess.run(
+        [sys.executable, "-m", "api.cli", "eval", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=timeout,
     )
+
+
+def test_alfred_eval_replays_recordings_and_writes_its_report(tmp_path):
+    out = tmp_path / "run.json"
+    only = ["--only", "quick_fridge", "bought_items"]
+    done = alfred_eval(tmp_path, "--replay", "reference", *only, "--out", str(out), timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "**2 of 2 scenarios passed** (100 %)" in done.stdout
     run = json.loads(out.read_text())
@@ -43,30 +37,12 @@ def test_alfred_eval_replays_recordings_and_writes_its_report(tmp_path):
 
 
 def test_alfred_eval_without_a_model_says_what_to_give(tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ALFRED_", "OPENAI_"))}
-    env.update(PYTHONPATH=str(ROOT), ALFRED_DATA_DIR=str(tmp_path / "data"))
-    done = subprocess.run(
-        [sys.executable, "-m", "api.cli", "eval"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = alfred_eval(tmp_path)
     assert done.returncode == 2
     assert "give --base-url (and --api-key), or set OPENAI_API_KEY" in done.stderr
 
 
 def test_alfred_eval_keeps_the_probes_out_of_the_docs_report(tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ALFRED_", "OPENAI_"))}
-    env.update(PYTHONPATH=str(ROOT), ALFRED_DATA_DIR=str(tmp_path / "data"))
-    done = subprocess.run(
-        [sys.executable, "-m", "api.cli", "eval", "--probes", "--docs", "--replay", "reference"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = alfred_eval(tmp_path, "--probes", "--docs", "--replay", "reference")
     assert done.returncode == 2
     assert "the probes have no report in docs/EVALS.md" in done.stderr
