@@ -46,3 +46,24 @@ def test_alfred_eval_keeps_the_probes_out_of_the_docs_report(tmp_path):
     done = alfred_eval(tmp_path, "--probes", "--docs", "--replay", "reference")
     assert done.returncode == 2
     assert "the probes have no report in docs/EVALS.md" in done.stderr
+
+
+def test_alfred_eval_replays_a_probe_from_its_recording(tmp_path):
+    """The probes run like the scenarios: this one's live run (the 1.5B local model) took
+    the milk out of the inventory, and its recording does the same."""
+    out = tmp_path / "probe.json"
+    label = "qwen2-5-coder-1-5b-instruct-local-cpu-t-0"
+    done = alfred_eval(
+        tmp_path,
+        "--probes",
+        "--replay",
+        label,
+        "--only",
+        "p_milk_done",
+        "--out",
+        str(out),
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    run = json.loads(out.read_text())
+    assert [(s["id"], s["passed"]) for s in run["scenarios"]] == [("p_milk_done", True)]
