@@ -33,9 +33,9 @@ from domain.execution_summary import (
     stopped_step,
     warnings,
 )
-from domain.formatters import format_done, format_quick_result, format_write_confirmation
+from domain.formatters import format_done, format_read, format_write_confirmation
 from domain.kitchen.entities import BY_TABLE, compute_label
-from domain.kitchen.tables import TABLES, schema_for_subdomain
+from domain.kitchen.tables import schema_for_subdomain
 from domain.mentions import plain_text
 from domain.nodes import ThinkStep, UnderstandOutput
 from domain.registry import SessionIdRegistry
@@ -491,8 +491,7 @@ def read_said(read: ToolEntry) -> str:
         for f in filters
         if isinstance(f, dict)
     )
-    subdomain = TABLES[table].subdomain if table in TABLES else table
-    found = format_quick_result(subdomain, table, rows, filtered=bool(filters))
+    found = format_read(read)
     count = read.count if read.count is not None else len(rows)
     parts = [f"read {table}{f' where {said}' if said else ''}: {found or f'{count} row(s)'}"]
     if rows:

@@ -750,17 +750,23 @@ def format_stopped(problem: str, done: Sequence[str]) -> str:
     return f"I couldn't finish this: {problem}. {format_done(done)}"
 
 
-def format_found(entries: Sequence[ToolEntry]) -> str | None:
-    """What a read step found, as the quick path shows a read (``format_quick_result``):
-    its last read that ran; None when it ran none or no formatter fits. The reply made
-    without Reply said "Read 2 row(s) from tasks" for "what's still on my to-do list?"."""
-    reads = [e for e in entries if e.tool == "db_read" and not e.failed and e.table in TABLES]
-    if not reads:
+def format_read(read: ToolEntry) -> str | None:
+    """A read's rows as the quick path shows them (``format_quick_result``); None for a
+    table the kitchen does not have or no formatter fits."""
+    params = read.params or {}
+    table = read.table or str(params.get("table") or "")
+    if table not in TABLES:
         return None
-    read, params = reads[-1], reads[-1].params or {}
     filtered = bool(params.get("filters") or params.get("or_filters"))
-    table = str(read.table)
     return format_quick_result(TABLES[table].subdomain, table, read.rows or [], filtered=filtered)
+
+
+def format_found(entries: Sequence[ToolEntry]) -> str | None:
+    """What a read step found: its last read that ran (``format_read``); None when it ran
+    none. The reply made without Reply said "Read 2 row(s) from tasks" for "what's still
+    on my to-do list?"."""
+    reads = [e for e in entries if e.tool == "db_read" and not e.failed]
+    return format_read(reads[-1]) if reads else None
 
 
 def format_outcome(summaries: Sequence[str]) -> str:
