@@ -413,7 +413,7 @@ class NodeActivities:
         def sent_back(output: ActDecision) -> ToolEntry | None:
             """Why this answer is sent back (``domain.enforced``), as the tool result Act
             is shown with it; None when it stands."""
-            known = set(whole.known_refs()) if output.artifacts else set()
+            known = set(whole.known_refs()) if output.artifacts or output.tool_call else set()
             if text := completion_note(output, pending, request.message, known) or (
                 unwritten_note(output, step.step_type, request.tool_results)
             ):
@@ -421,7 +421,7 @@ class NodeActivities:
             if text := created_for_a_change(output, step):
                 return ToolEntry(tool="db_create", error=text)
             return repeated_call(output, request.tool_results, step, request.message) or (
-                unnamed_meal(output)
+                unnamed_meal(output, known)
             )
 
         asked = time.monotonic()

@@ -750,24 +750,40 @@ def _planned(call: ToolCall) -> list[Any]:
     return rows if isinstance(rows, list) else [rows]
 
 
-def unnamed_meal(decision: ActDecision) -> ToolEntry | None:
+def unnamed_meal(decision: ActDecision, known: Container[str]) -> ToolEntry | None:
     """A meal plan row created with neither a recipe nor notes, answered without being run
-    with why it is sent back (None otherwise): a row that says no meal is no plan. For "we
-    are doing pasta on friday night" the 1.5B local model created Friday's dinner with
-    ``recipe_id`` and ``notes`` both null; the plan showed "(no recipe)"."""
+    with why it is sent back (None otherwise): a row that says no meal is no plan. A link
+    by a ref no row has (not in ``known``) names no recipe. For "we are doing pasta on
+    friday night" the 1.5B local model created Friday's dinner with ``recipe_id`` and
+    ``notes`` both null; the plan showed "(no recipe)". Later it linked ``gen_recipe_1``
+    (its read had found no pasta recipe), was refused twice, and nothing was planned."""
     call = decision.tool_call
-    if call is None or not any(
-        isinstance(r, dict) and not (r.get("recipe_id") or r.get("notes") or r.get("id"))
+    if call is None:
+        return None
+
+    def made_up(row: dict[str, Any]) -> str | None:
+        link = row.get("recipe_id")
+        return link if isinstance(link, str) and is_ref(link) and link not in known else None
+
+    unnamed = [
+        r
         for r in _planned(call)
-    ):
+        if isinstance(r, dict)
+        and not (r.get("notes") or r.get("id"))
+        and (not r.get("recipe_id") or made_up(r))
+    ]
+    if not unnamed:
         return None  # each names its meal, or is a generated meal saved by its gen ref
+    links = sorted({link for r in unnamed if (link := made_up(r))})
+    said = f"{', '.join(links)} is no saved recipe's ref, so " if links else ""
     return ToolEntry(
         tool=call.tool,
         params=call.params,
         error=(
-            "not run: a meal plan row must say what the meal is: set recipe_id to a saved "
-            "recipe's ref, or notes to the meal as the user named it (the dish, in their "
-            "words), then send the db_create again."
+            f"not run: {said}a meal plan row must say what the meal is: set recipe_id to a "
+            "saved recipe's ref a read or the entities show, or notes to the meal as the "
+            "user named it (the dish, in their words) with no recipe_id, then send the "
+            "db_create again."
         ),
     )
 

@@ -283,7 +283,9 @@ class CrudExecutor:
     ) -> Filter:
         if col.kind != "uuid" or flt.value is None:
             return flt
-        value = _translate(registry, flt.value, f"{where}.value", _ref_type(spec, col))
+        # a row's own id: it can be named another way
+        name = next((n for n in NAMES if n in spec.columns), None) if col.name == "id" else None
+        value = _translate(registry, flt.value, f"{where}.value", _ref_type(spec, col), name)
         return flt.model_copy(update={"value": value})
 
     async def _has_trigram(self, session: AsyncSession) -> bool:
@@ -771,9 +773,16 @@ def _ref_type(spec: TableSpec, col: Column) -> str | None:
     return col.fk
 
 
-def _translate(registry: SessionIdRegistry, value: Any, where: str, ref_type: str | None) -> Any:
+def _translate(
+    registry: SessionIdRegistry,
+    value: Any,
+    where: str,
+    ref_type: str | None,
+    named_by: str | None = None,
+) -> Any:
     """``value``'s refs as UUIDs; a ref of another type than the column's is an error (it
-    would match nothing, or link the wrong row)."""
+    would match nothing, or link the wrong row). ``named_by``: the column that names the
+    row a filter's unknown ref stands for, the way to find it with no ref."""
     for item in value if isinstance(value, list) else [value]:
         parts = parse_ref(item)
         if parts is not None and ref_type is not None and parts.type_name != ref_type:
@@ -793,6 +802,8 @@ def _translate(registry: SessionIdRegistry, value: Any, where: str, ref_type: st
         known = "no row of this conversation has it: use a ref a read or the entities show"
         writes = where.startswith("data") and not where.endswith(".id")  # a row's link
         left = ", or leave it out" if writes else ""
+        if named_by:  # the 1.5B local model updated "gen_recipe_1" twice for "the chili"
+            left = f", or filter by its {named_by} instead, in the user's words"
         raise CrudValidationError(f"{where}: {exc}; {known}{left}") from None
     except PendingRefError as exc:
         raise CrudValidationError(f"{where}: {exc}") from None

@@ -364,6 +364,47 @@ async def test_a_create_in_a_step_that_marks_rows_is_sent_back_to_change_them(se
     assert call is not None and call.tool == "db_update"
 
 
+async def test_a_meal_linked_by_a_made_up_ref_is_sent_back_to_say_its_meal(sessions, user):
+    """For "we are doing pasta on friday night", no recipe holding pasta, the 1.5B local
+    model planned Friday's dinner on "gen_recipe_1", a ref no row has, twice: refused each
+    time by the database's whitelist, nothing was planned. The activity sends it back once
+    with what a meal plan row needs, and the meal named in its notes is the answer."""
+    friday = {"date": "2026-12-04", "meal_type": "dinner", "servings": 1}
+
+    def create(row: dict) -> dict:
+        rows = [{**friday, **row}]
+        return {
+            "decision": {
+                "action": "tool_call",
+                "tool": "db_create",
+                "table": "meal_plans",
+                "rows": rows,
+            }
+        }
+
+    script = ScriptProvider.from_responses(
+        [
+            {"node": "act", "output": create({"recipe_id": "gen_recipe_1", "notes": None})},
+            {"node": "act", "output": create({"recipe_id": None, "notes": "pasta"})},
+        ]
+    )
+    plan = [
+        ThinkStep(
+            description="Add pasta to the meal plan for Friday 2026-12-04, dinner",
+            step_type="write",
+            subdomain="meal_plans",
+            group=0,
+        )
+    ]
+    ref = await saved(sessions, user, history_words=1)
+    request = ActRequest(goal="g", plan=plan, step_index=0, mode="plan", state_ref=ref)
+    result = await environment(timedelta(minutes=5)).run(nodes(script, sessions).act, request)
+    assert len(script.calls) == 2
+    assert "not run: gen_recipe_1 is no saved recipe's ref" in script.calls[1].user
+    call = result.output.tool_call
+    assert call is not None and call.params["data"][0]["notes"] == "pasta"
+
+
 async def test_a_quick_read_from_the_day_the_words_name_is_recorded_as_that_day(sessions, user):
     """The activity's result holds the read the turn runs (``domain.enforced.one_day``)."""
     onward = {"field": "date", "op": ">=", "value": "2026-11-30"}

@@ -1238,12 +1238,29 @@ def test_a_meal_plan_row_that_names_no_meal_is_sent_back():
         return ActDecision(action="tool_call", tool_call=ToolCall(tool="db_create", params=params))
 
     friday = {"date": "2026-12-04", "meal_type": "dinner", "recipe_id": None, "notes": None}
-    held = unnamed_meal(create(friday))
+    known = {"recipe_1"}
+    held = unnamed_meal(create(friday), known)
     assert held is not None and held.error.startswith("not run: a meal plan row must say what")
-    assert unnamed_meal(create({**friday, "notes": "pasta"})) is None
-    assert unnamed_meal(create({**friday, "recipe_id": "recipe_1"})) is None
-    assert unnamed_meal(create({"id": "gen_meal_1"})) is None  # a generated meal, by its ref
-    assert unnamed_meal(create({**friday, "notes": "pasta"}, friday)) is not None  # any row
+    assert unnamed_meal(create({**friday, "notes": "pasta"}), known) is None
+    assert unnamed_meal(create({**friday, "recipe_id": "recipe_1"}), known) is None
+    assert unnamed_meal(create({"id": "gen_meal_1"}), known) is None  # generated, by its ref
+    assert unnamed_meal(create({**friday, "notes": "pasta"}, friday), known) is not None
+
+
+def test_a_meal_plan_row_linked_by_a_ref_no_row_has_is_sent_back_to_name_its_meal():
+    """For "we are doing pasta on friday night", its read having found no pasta recipe,
+    the 1.5B local model linked "gen_recipe_1" twice; refused each time, nothing was
+    planned."""
+    params = {
+        "table": "meal_plans",
+        "data": [{"date": "2026-12-04", "meal_type": "dinner", "recipe_id": "gen_recipe_1"}],
+    }
+    made_up = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_create", params=params))
+    held = unnamed_meal(made_up, {"recipe_1"})
+    assert held is not None
+    assert held.error.startswith("not run: gen_recipe_1 is no saved recipe's ref, so a meal")
+    assert "notes to the meal as the user named it" in held.error
+    assert unnamed_meal(made_up, {"gen_recipe_1"}) is None  # a ref the turn knows
 
 
 def test_a_meal_named_in_its_notes_is_planned_without_a_link_no_row_has():

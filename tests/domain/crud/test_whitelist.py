@@ -164,6 +164,13 @@ async def test_unknown_ref_is_an_error_not_a_pass_through(kitchen: Kitchen):
         kitchen,
         DbRead(table="recipes", filters=[f("id", "=", "recipe_9")]),
         r"filters\[0\]\.value: unknown ref 'recipe_9'; no row of this conversation has it: "
+        r"use a ref a read or the entities show, or filter by its name instead, in the "
+        r"user's words$",
+    )
+    await refused(  # a link to another table's row is no name of this one
+        kitchen,
+        DbRead(table="meal_plans", filters=[f("recipe_id", "=", "recipe_9")]),
+        r"filters\[0\]\.value: unknown ref 'recipe_9'; no row of this conversation has it: "
         r"use a ref a read or the entities show$",
     )
     await refused(
