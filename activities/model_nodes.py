@@ -414,7 +414,8 @@ class NodeActivities:
             """Why this answer is sent back (``domain.enforced``), as the tool result Act
             is shown with it; None when it stands."""
             known = set(whole.known_refs()) if output.artifacts or output.tool_call else set()
-            if text := completion_note(output, pending, request.message, known) or (
+            profile = request.context.profile
+            if text := completion_note(output, pending, request.message, known, profile) or (
                 unwritten_note(output, step.step_type, request.tool_results)
             ):
                 return ToolEntry(tool="step_complete", error=text)

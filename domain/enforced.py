@@ -156,6 +156,7 @@ from domain.intent import (
 from domain.kitchen.tables import ONE_ROW_TABLES, SUBDOMAINS
 from domain.modes import mode_config
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
+from domain.recipe_fit import breaches, diet_words, servings_asked
 from domain.registry.refs import is_ref, parse_ref
 from domain.relative_days import named_days
 from domain.step_checks import invented_recipe, refs_claimed, unsaid_amount, write_key
@@ -648,16 +649,56 @@ def unknown_refs(decision: ActDecision, known: Container[str]) -> list[str]:
     return [ref for ref in named if ref not in known and ref not in own]
 
 
+def unfit_recipes(
+    decision: ActDecision, message: str, profile: Mapping[str, Any] | None
+) -> dict[str, list[str]]:
+    """What is wrong, by each recipe's name, with the recipes a generate step's
+    completion gives, against the user's words and profile (``domain.recipe_fit``): what
+    their diet or allergies rule out in its name, ingredients or instructions, and a
+    number of servings other than the people the words give. For "suggest a quick
+    vegetarian dinner for two" the 1.5B local model invented a "Vegetarian Quinoa Bowl"
+    with cooked chicken breast, serving 4."""
+    if decision.action != "step_complete" or not decision.artifacts:
+        return {}
+    words = diet_words(message, profile)
+    people = servings_asked(message)
+    found: dict[str, list[str]] = {}
+    for artifact in decision.artifacts:
+        if artifact.type != "recipe":
+            continue
+        content = artifact.content
+        wrong = [f"holds {w} (ruled out: {why})" for w, why in breaches(content, words).items()]
+        serves = content.get("servings")
+        if people is not None and isinstance(serves, int) and serves != people:
+            wrong.append(f"serves {serves}, where the user asked for {people}")
+        if wrong:
+            found[str(content.get("name") or artifact.ref or "the recipe")] = wrong
+    return found
+
+
+def unfit_note(unfit: Mapping[str, Sequence[str]]) -> str:
+    """What Act is told when a recipe it invented does not fit the words or profile."""
+    said = "; ".join(f"{name} {' and '.join(wrong)}" for name, wrong in unfit.items())
+    return (
+        f"not complete: {said}. Return the recipe with that put right: nothing ruled out in "
+        "its name, ingredients or instructions, and the servings the user asked for."
+    )
+
+
 def completion_note(
     decision: ActDecision,
     unsaved: Mapping[str, Mapping[str, Any]],
     message: str,
     known: Container[str],
+    profile: Mapping[str, Any] | None = None,
 ) -> str | None:
     """Why a generate step's completion is sent back once (None when it is not): it gave
-    back unsaved content unchanged, or its content names refs that do not exist."""
+    back unsaved content unchanged, its content names refs that do not exist, or a recipe
+    does not fit the user's words or profile (``unfit_recipes``)."""
     if same := unchanged(decision, unsaved, message):
         return unchanged_note(same)
+    if unfit := unfit_recipes(decision, message, profile):
+        return unfit_note(unfit)
     if missing := unknown_refs(decision, known):
         return (
             f"not complete: the content names refs that do not exist: {', '.join(missing)}. "

@@ -405,6 +405,51 @@ async def test_a_meal_linked_by_a_made_up_ref_is_sent_back_to_say_its_meal(sessi
     assert call is not None and call.params["data"][0]["notes"] == "pasta"
 
 
+async def test_a_recipe_holding_an_allergen_is_sent_back_once_with_what_rules_it_out(
+    sessions, user
+):
+    """The profile's allergy rules peanuts out of what a generate step invents: the
+    satay comes back once with why, and the recipe made without them is the answer."""
+
+    def invented(name: str, *ingredients: str) -> dict:
+        content = {
+            "name": name,
+            "servings": 2,
+            "ingredients": [{"name": i, "quantity": 1, "unit": "piece"} for i in ingredients],
+            "instructions": ["Cook it all."],
+        }
+        return {
+            "decision": {
+                "action": "step_complete",
+                "artifacts": [{"type": "recipe", "content": content}],
+                "result_summary": f"Invented {name}",
+            }
+        }
+
+    script = ScriptProvider.from_responses(
+        [
+            {"node": "act", "output": invented("Tofu Satay", "tofu", "peanut butter")},
+            {"node": "act", "output": invented("Tofu Stir-fry", "tofu", "soy sauce")},
+        ]
+    )
+    step = "Invent a quick dinner for two"
+    plan = [ThinkStep(description=step, step_type="generate", subdomain="recipes", group=0)]
+    ref = await saved(sessions, user, history_words=1)
+    request = ActRequest(
+        goal="g",
+        plan=plan,
+        step_index=0,
+        mode="plan",
+        state_ref=ref,
+        message="suggest a quick dinner for two",
+        context=TurnContext(profile={"allergies": ["peanuts"]}),
+    )
+    result = await environment(timedelta(minutes=5)).run(nodes(script, sessions).act, request)
+    assert len(script.calls) == 2
+    assert "Tofu Satay holds peanut (ruled out: the peanuts allergy)." in script.calls[1].user
+    assert [a.content["name"] for a in result.output.artifacts] == ["Tofu Stir-fry"]
+
+
 async def test_a_quick_read_from_the_day_the_words_name_is_recorded_as_that_day(sessions, user):
     """The activity's result holds the read the turn runs (``domain.enforced.one_day``)."""
     onward = {"field": "date", "op": ">=", "value": "2026-11-30"}

@@ -48,6 +48,7 @@ from domain.enforced import (
     unchanged,
     unchanged_block,
     undated_plan,
+    unfit_recipes,
     unknown_refs,
     unlinked_meal,
     unmatched_note,
@@ -1217,6 +1218,44 @@ def test_content_naming_refs_that_do_not_exist_is_sent_back_once():
         "not complete: the content names refs that do not exist: gen_recipe_1."
     )
     assert completion_note(meals("recipe_1"), {}, "plan dinners on monday", known) is None
+
+
+def recipe(name: str, *ingredients: str, servings: int = 2) -> ActDecision:
+    content = {
+        "name": name,
+        "servings": servings,
+        "ingredients": [{"name": i} for i in ingredients],
+    }
+    artifacts = [{"type": "recipe", "content": content}]
+    return ActDecision.model_validate(
+        {"action": "step_complete", "result_summary": "Invented", "artifacts": artifacts}
+    )
+
+
+def test_a_recipe_unfit_for_the_words_or_the_profile_is_sent_back_once():
+    """For "suggest a quick vegetarian dinner for two" the 1.5B local model invented a
+    "Vegetarian Quinoa Bowl" with cooked chicken breast, serving 4."""
+    asked = "suggest a quick vegetarian dinner for two"
+    bowl = recipe("Vegetarian Quinoa Bowl", "quinoa", "cooked chicken breast", servings=4)
+    assert unfit_recipes(bowl, asked, None) == {
+        "Vegetarian Quinoa Bowl": [
+            "holds chicken (ruled out: vegetarian)",
+            "serves 4, where the user asked for 2",
+        ]
+    }
+    assert completion_note(bowl, {}, asked, set()) == (
+        "not complete: Vegetarian Quinoa Bowl holds chicken (ruled out: vegetarian) and "
+        "serves 4, where the user asked for 2. Return the recipe with that put right: "
+        "nothing ruled out in its name, ingredients or instructions, and the servings the "
+        "user asked for."
+    )
+    assert completion_note(bowl, {}, "suggest a quick dinner", set()) is None  # nothing said
+    allergic = {"allergies": ["peanuts"]}
+    satay = recipe("Tofu Satay", "tofu", "peanut butter")
+    assert unfit_recipes(satay, "suggest a dinner", allergic) == {
+        "Tofu Satay": ["holds peanut (ruled out: the peanuts allergy)"]
+    }
+    assert completion_note(recipe("Tofu Stir-fry", "tofu"), {}, asked, set(), allergic) is None
 
 
 def test_a_write_step_done_without_calling_the_database_is_sent_back():
