@@ -78,7 +78,19 @@ async def run_suite(
         for scenario in scenarios:
             replay = None
             if replay_dir is not None:
-                replay = Replay(Cassette.load(replay_dir, scenario.id))
+                try:
+                    replay = Replay(Cassette.load(replay_dir, scenario.id))
+                except FileNotFoundError as missing:  # the others replay all the same
+                    result = ScenarioResult(
+                        id=scenario.id,
+                        title=scenario.title,
+                        covers=scenario.covers,
+                        error=f"not recorded: {missing}",
+                    )
+                    run.scenarios.append(result)
+                    if progress is not None:
+                        progress(result)
+                    continue
                 switch.current = replay
             result = await run_scenario(scenario, on, replay)
             if record_dir is not None:

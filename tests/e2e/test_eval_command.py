@@ -67,3 +67,23 @@ def test_alfred_eval_replays_a_probe_from_its_recording(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     run = json.loads(out.read_text())
     assert [(s["id"], s["passed"]) for s in run["scenarios"]] == [("p_milk_done", True)]
+
+
+
+def test_a_scenario_never_recorded_is_reported_not_a_traceback(tmp_path):
+    """A label's recordings may not cover every scenario (the reference recorded no
+    probe): each one missing is reported as not recorded, and the run goes on to the
+    next. It had stopped at the first, with a traceback and no report."""
+    out = tmp_path / "probes.json"
+    only = ["--only", "p_milk_done", "p_candles"]
+    done = alfred_eval(
+        tmp_path, "--probes", "--replay", "reference", *only, "--out", str(out), timeout=300
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    run = json.loads(out.read_text())
+    assert [(s["id"], s["passed"]) for s in run["scenarios"]] == [
+        ("p_candles", False),
+        ("p_milk_done", False),
+    ]
+    assert all(s["error"].startswith("not recorded: no cassette") for s in run["scenarios"])
+    assert "**p_candles**: not recorded: no cassette for scenario 'p_candles'" in done.stdout
