@@ -69,7 +69,6 @@ def test_alfred_eval_replays_a_probe_from_its_recording(tmp_path):
     assert [(s["id"], s["passed"]) for s in run["scenarios"]] == [("p_milk_done", True)]
 
 
-
 def test_a_scenario_never_recorded_is_reported_not_a_traceback(tmp_path):
     """A label's recordings may not cover every scenario (the reference recorded no
     probe): each one missing is reported as not recorded, and the run goes on to the
