@@ -61,7 +61,7 @@ from domain.enforced import (
     unchanged,
     unchanged_block,
     undated_plan,
-    unlinked_meal,
+    unlinked,
     unnamed_meal,
     unwritten_note,
     writes_unasked,
@@ -452,7 +452,7 @@ class NodeActivities:
         facts = act_facts(
             request.message, state, pending, request.prior_results, request.tool_results, step
         )
-        result.output = unlinked_meal(result.output, set(whole.known_refs()))
+        result.output = unlinked(result.output, set(whole.known_refs()))
         held = hold_act(result.output, request.tool_results, facts)
         if held != result.output:
             activity.logger.info("act held: %s -> %s", result.output, held)

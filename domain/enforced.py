@@ -153,11 +153,11 @@ from domain.intent import (
     requested_change,
     requested_content,
 )
-from domain.kitchen.tables import ONE_ROW_TABLES, SUBDOMAINS
+from domain.kitchen.tables import ONE_ROW_TABLES, SUBDOMAINS, TABLES
 from domain.modes import mode_config
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
 from domain.recipe_fit import breaches, diet_words, servings_asked
-from domain.registry.refs import is_ref, parse_ref
+from domain.registry.refs import canonical_uuid, is_ref, parse_ref
 from domain.relative_days import named_days
 from domain.step_checks import invented_recipe, refs_claimed, unsaid_amount, write_key
 from domain.tool_results import ToolEntry
@@ -791,31 +791,32 @@ def _planned(call: ToolCall) -> list[Any]:
     return rows if isinstance(rows, list) else [rows]
 
 
+def _made_up(link: Any, known: Container[str]) -> bool:
+    """Whether a link's value is a ref no row has, or no ref at all ("1"): it could only
+    be refused."""
+    return isinstance(link, str) and link not in known and canonical_uuid(link) is None
+
+
 def unnamed_meal(decision: ActDecision, known: Container[str]) -> ToolEntry | None:
     """A meal plan row created with neither a recipe nor notes, answered without being run
     with why it is sent back (None otherwise): a row that says no meal is no plan. A link
-    by a ref no row has (not in ``known``) names no recipe. For "we are doing pasta on
-    friday night" the 1.5B local model created Friday's dinner with ``recipe_id`` and
+    no row has (not in ``known``: ``_made_up``) names no recipe. For "we are doing pasta
+    on friday night" the 1.5B local model created Friday's dinner with ``recipe_id`` and
     ``notes`` both null; the plan showed "(no recipe)". Later it linked ``gen_recipe_1``
     (its read had found no pasta recipe), was refused twice, and nothing was planned."""
     call = decision.tool_call
     if call is None:
         return None
-
-    def made_up(row: dict[str, Any]) -> str | None:
-        link = row.get("recipe_id")
-        return link if isinstance(link, str) and is_ref(link) and link not in known else None
-
     unnamed = [
         r
         for r in _planned(call)
         if isinstance(r, dict)
         and not (r.get("notes") or r.get("id"))
-        and (not r.get("recipe_id") or made_up(r))
+        and (not r.get("recipe_id") or _made_up(r.get("recipe_id"), known))
     ]
     if not unnamed:
         return None  # each names its meal, or is a generated meal saved by its gen ref
-    links = sorted({link for r in unnamed if (link := made_up(r))})
+    links = sorted({str(r["recipe_id"]) for r in unnamed if r.get("recipe_id")})
     said = f"{', '.join(links)} is no saved recipe's ref, so " if links else ""
     return ToolEntry(
         tool=call.tool,
@@ -829,31 +830,35 @@ def unnamed_meal(decision: ActDecision, known: Container[str]) -> ToolEntry | No
     )
 
 
-def unlinked_meal(decision: ActDecision, known: Container[str]) -> ActDecision:
-    """A meal plan create whose rows name their meal in ``notes`` and link a recipe by a
-    ref no row has (not in ``known``), sent without that link: the notes say what the
-    meal is, and the link could only be refused. The 1.5B local model planned "pasta" on
-    Friday with ``recipe_id: gen_recipe_1`` (no recipe holds pasta) twice, and nothing
-    was planned."""
+def unlinked(decision: ActDecision, known: Container[str]) -> ActDecision:
+    """A create sent without the optional links its rows make to no row (``_made_up``):
+    such a link could only be refused, and the row is whole without it. A meal plan row
+    keeps its recipe link unless its notes say what the meal is (a row that says no meal
+    is sent back: ``unnamed_meal``). The 1.5B local model planned "pasta" on Friday with
+    ``recipe_id: gen_recipe_1`` (no recipe holds pasta) twice, and nothing was planned;
+    the 0.5B created "Buy candles" with ``recipe_id`` and ``meal_plan_id`` both "1",
+    twice, and no task was made."""
     call = decision.tool_call
-    listed = _planned(call) if call is not None else []
-    if call is None or not listed:
+    spec = TABLES.get(str(call.params.get("table"))) if call is not None else None
+    if call is None or call.tool != "db_create" or spec is None:
         return decision
+    data = call.params.get("data")
+    listed = data if isinstance(data, list) else [data]
+    optional = [c.name for c in spec.columns.values() if c.fk and c.nullable]
 
-    def unlinked(row: Any) -> Any:
-        if not isinstance(row, dict) or not row.get("notes"):
+    def kept(row: Any) -> Any:
+        if not isinstance(row, dict):
             return row
-        link = row.get("recipe_id")
-        if not isinstance(link, str) or not is_ref(link) or link in known:
-            return row
-        return {k: v for k, v in row.items() if k != "recipe_id"}
+        named = spec.name != "meal_plans" or bool(row.get("notes"))
+        gone = {c for c in optional if _made_up(row.get(c), known) and (named or c != "recipe_id")}
+        return {k: v for k, v in row.items() if k not in gone}
 
-    sent = [unlinked(r) for r in listed]
+    sent = [kept(r) for r in listed]
     if sent == listed:
         return decision
-    data = sent if isinstance(call.params.get("data"), list) else sent[0]
+    out = sent if isinstance(data, list) else sent[0]
     return decision.model_copy(
-        update={"tool_call": call.model_copy(update={"params": {**call.params, "data": data}})}
+        update={"tool_call": call.model_copy(update={"params": {**call.params, "data": out}})}
     )
 
 

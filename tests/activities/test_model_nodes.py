@@ -450,6 +450,24 @@ async def test_a_recipe_holding_an_allergen_is_sent_back_once_with_what_rules_it
     assert [a.content["name"] for a in result.output.artifacts] == ["Tofu Stir-fry"]
 
 
+async def test_a_task_is_created_without_links_to_rows_that_do_not_exist(sessions, user):
+    """The 0.5B local model created "Buy candles" with recipe_id and meal_plan_id both
+    "1", twice refused: the activity's answer is the create without them."""
+    row = {"title": "Buy candles", "due_date": "2026-12-04", "recipe_id": "1", "meal_plan_id": "1"}
+    create = {
+        "decision": {"action": "tool_call", "tool": "db_create", "table": "tasks", "rows": [row]}
+    }
+    script = ScriptProvider.from_responses([{"node": "act", "output": create}])
+    step = "Create the task 'Buy candles', due Friday 2026-12-04"
+    plan = [ThinkStep(description=step, step_type="write", subdomain="tasks", group=0)]
+    ref = await saved(sessions, user, history_words=1)
+    request = ActRequest(goal="g", plan=plan, step_index=0, mode="plan", state_ref=ref)
+    result = await environment(timedelta(minutes=5)).run(nodes(script, sessions).act, request)
+    call = result.output.tool_call
+    assert call is not None
+    assert call.params["data"] == [{"title": "Buy candles", "due_date": "2026-12-04"}]
+
+
 async def test_a_quick_read_from_the_day_the_words_name_is_recorded_as_that_day(sessions, user):
     """The activity's result holds the read the turn runs (``domain.enforced.one_day``)."""
     onward = {"field": "date", "op": ">=", "value": "2026-11-30"}

@@ -50,7 +50,7 @@ from domain.enforced import (
     undated_plan,
     unfit_recipes,
     unknown_refs,
-    unlinked_meal,
+    unlinked,
     unmatched_note,
     unnamed_meal,
     unplanned_meal,
@@ -1282,6 +1282,7 @@ def test_a_meal_plan_row_that_names_no_meal_is_sent_back():
     assert held is not None and held.error.startswith("not run: a meal plan row must say what")
     assert unnamed_meal(create({**friday, "notes": "pasta"}), known) is None
     assert unnamed_meal(create({**friday, "recipe_id": "recipe_1"}), known) is None
+    assert unnamed_meal(create({**friday, "recipe_id": "1"}), known) is not None  # no ref
     assert unnamed_meal(create({"id": "gen_meal_1"}), known) is None  # generated, by its ref
     assert unnamed_meal(create({**friday, "notes": "pasta"}, friday), known) is not None
 
@@ -1302,6 +1303,26 @@ def test_a_meal_plan_row_linked_by_a_ref_no_row_has_is_sent_back_to_name_its_mea
     assert unnamed_meal(made_up, {"gen_recipe_1"}) is None  # a ref the turn knows
 
 
+def test_a_create_is_sent_without_the_optional_links_it_makes_to_no_row():
+    """The 0.5B local model created "Buy candles" with recipe_id and meal_plan_id both
+    "1", twice, each refused: no task was made."""
+    row = {"title": "Buy candles", "due_date": "2026-12-04", "recipe_id": "1"}
+    params = {"table": "tasks", "data": [{**row, "meal_plan_id": "1"}]}
+    candles = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_create", params=params))
+    sent = unlinked(candles, {"recipe_1"})
+    assert sent.tool_call.params["data"] == [{"title": "Buy candles", "due_date": "2026-12-04"}]
+    linked = {**params, "data": [{**row, "recipe_id": "recipe_1"}]}
+    kept = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_create", params=linked))
+    assert unlinked(kept, {"recipe_1"}) == kept  # a ref the turn knows
+    uuid = "3f2a4c1e-0b7d-4e8a-9c3f-1a2b3c4d5e6f"  # a row's id as the UI sends it
+    by_id = {**params, "data": [{**row, "recipe_id": uuid}]}
+    kept = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_create", params=by_id))
+    assert unlinked(kept, set()) == kept
+    part = {"table": "recipe_ingredients", "data": {"name": "salt", "recipe_id": "1"}}
+    required = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_create", params=part))
+    assert unlinked(required, set()) == required  # its recipe is no option: refused, with why
+
+
 def test_a_meal_named_in_its_notes_is_planned_without_a_link_no_row_has():
     def create(data: object) -> ActDecision:
         params = {"table": "meal_plans", "data": data}
@@ -1313,11 +1334,11 @@ def test_a_meal_named_in_its_notes_is_planned_without_a_link_no_row_has():
         "recipe_id": "gen_recipe_1",
         "notes": "pasta",
     }
-    sent = unlinked_meal(create([pasta]), {"recipe_1"})
+    sent = unlinked(create([pasta]), {"recipe_1"})
     assert sent.tool_call.params["data"] == [
         {"date": "2026-12-04", "meal_type": "dinner", "notes": "pasta"}
     ]
-    assert unlinked_meal(create(pasta), set()).tool_call.params["data"] == {
+    assert unlinked(create(pasta), set()).tool_call.params["data"] == {
         "date": "2026-12-04",
         "meal_type": "dinner",
         "notes": "pasta",
@@ -1327,9 +1348,9 @@ def test_a_meal_named_in_its_notes_is_planned_without_a_link_no_row_has():
         create([{**pasta, "notes": None}]),
         create([{**pasta, "recipe_id": "recipe_1"}]),
     ]
-    assert unlinked_meal(kept[0], {"gen_recipe_1"}) == kept[0]  # a ref the turn knows
-    assert unlinked_meal(kept[1], set()) == kept[1]  # no notes: the link is all it says
-    assert unlinked_meal(kept[2], {"recipe_1"}) == kept[2]
+    assert unlinked(kept[0], {"gen_recipe_1"}) == kept[0]  # a ref the turn knows
+    assert unlinked(kept[1], set()) == kept[1]  # no notes: the link is all it says
+    assert unlinked(kept[2], {"recipe_1"}) == kept[2]
 
 
 def test_an_item_of_the_same_answer_is_a_ref_that_exists():
