@@ -782,6 +782,59 @@ def one_day(params: dict[str, Any], message: str, today: dt.date) -> dict[str, A
     return {**params, "filters": [{**f, "op": "="} if f == edge else f for f in filters]}
 
 
+ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+MEALS = re.compile(r"\b(breakfast|brunch|lunch|dinner|supper|tea|snack)\b", re.IGNORECASE)
+"""The meals words name, and the meal type each is (``MEAL_TYPE``)."""
+MEAL_TYPE = {"brunch": "breakfast", "supper": "dinner", "tea": "dinner"}
+
+
+def dated_ids(call: ToolCall) -> ToolCall:
+    """``call`` with its filters on ``id`` by a date (an id is never a date) on the column
+    that says the row's day (``DAY_COLUMNS``). For "take the dal off monday" the 0.5B
+    local model deleted the meal plan's ``id = 2026-11-30``, twice refused."""
+    column = DAY_COLUMNS.get(str(call.params.get("table")))
+    if column is None:
+        return call
+
+    def moved(flts: Any) -> Any:
+        if not isinstance(flts, list):
+            return flts
+        return [
+            {**f, "field": column}
+            if isinstance(f, dict)
+            and f.get("field") == "id"
+            and isinstance(f.get("value"), str)
+            and ISO_DAY.match(f["value"])
+            else f
+            for f in flts
+        ]
+
+    params = {
+        **call.params,
+        **{k: moved(call.params[k]) for k in ("filters", "or_filters") if k in call.params},
+    }
+    return call if params == call.params else call.model_copy(update={"params": params})
+
+
+def named_meal(call: ToolCall, message: str) -> ToolCall:
+    """A meal plan create with its rows' meal type the one meal the user's words name,
+    when they name one ("put the dal down for lunch tomorrow"): the 0.5B local model
+    planned it for dinner, its step saying lunch. Words naming two meals leave it be."""
+    rows = _planned(call)
+    meals = {MEAL_TYPE.get(m.lower(), m.lower()) for m in MEALS.findall(message)}
+    if not rows or len(meals) != 1:
+        return call
+    (meal,) = meals
+    sent = [
+        {**r, "meal_type": meal} if isinstance(r, dict) and r.get("meal_type") != meal else r
+        for r in rows
+    ]
+    if sent == rows:
+        return call
+    data = sent if isinstance(call.params.get("data"), list) else sent[0]
+    return call.model_copy(update={"params": {**call.params, "data": data}})
+
+
 def _planned(call: ToolCall) -> list[Any]:
     """The rows a create of meal plans sends (one row sent alone as a list of one); none
     for any other call."""
@@ -1061,12 +1114,16 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
     at the one row a missed write's or read's name can mean when it is sent again
     (``aimed``), or ``step_complete`` when that aimed call has run; as
     ``step_complete`` when a read step reads again what it has read whole
-    (``read_within``)."""
+    (``read_within``); its filters on ``id`` by a day on the day's column
+    (``dated_ids``) and a meal plan create on the one meal the words name
+    (``named_meal``)."""
     call = decision.tool_call
     if decision.action != "tool_call" or call is None:
         return decision
     if (saving := by_ref(call, facts.unsaved)) != call:
         return hold_act(decision.model_copy(update={"tool_call": saving}), tool_results, facts)
+    if (meant := named_meal(dated_ids(call), facts.message)) != call:
+        return hold_act(decision.model_copy(update={"tool_call": meant}), tool_results, facts)
     if (fuller := with_ingredients(call, facts.step)) != call:
         return hold_act(decision.model_copy(update={"tool_call": fuller}), tool_results, facts)
     if call.tool == "db_create" and (made := _created_already(call.params, tool_results)):

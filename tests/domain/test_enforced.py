@@ -26,6 +26,7 @@ from domain.enforced import (
     changes_nothing,
     completion_note,
     created_for_a_change,
+    dated_ids,
     hold_act,
     hold_plan,
     hold_understand,
@@ -37,6 +38,7 @@ from domain.enforced import (
     lookup_note,
     meal_plan_note,
     misplaced_change,
+    named_meal,
     named_note,
     one_day,
     only_reads,
@@ -1321,6 +1323,44 @@ def test_a_create_is_sent_without_the_optional_links_it_makes_to_no_row():
     part = {"table": "recipe_ingredients", "data": {"name": "salt", "recipe_id": "1"}}
     required = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_create", params=part))
     assert unlinked(required, set()) == required  # its recipe is no option: refused, with why
+
+
+def test_an_id_filtered_by_a_day_filters_the_days_column():
+    """The 0.5B local model deleted the meal plan's ``id = 2026-11-30`` for "take the dal
+    off monday", twice refused."""
+    monday = {"field": "id", "op": "=", "value": "2026-11-30"}
+    off = ToolCall(
+        tool="db_delete",
+        params={"table": "meal_plans", "filters": [monday], "or_filters": [monday]},
+    )
+    moved = dated_ids(off).params
+    assert moved["filters"] == [{"field": "date", "op": "=", "value": "2026-11-30"}]
+    assert moved["or_filters"] == moved["filters"]
+    tasks = ToolCall(tool="db_read", params={"table": "tasks", "filters": [monday]})
+    assert dated_ids(tasks).params["filters"][0]["field"] == "due_date"
+    by_ref = ToolCall(
+        tool="db_delete", params={"table": "meal_plans", "filters": [{**monday, "value": "meal_1"}]}
+    )
+    assert dated_ids(by_ref) == by_ref
+    stock = ToolCall(tool="db_read", params={"table": "inventory", "filters": [monday]})
+    assert dated_ids(stock) == stock  # no one day column: left to the whitelist's note
+
+
+def test_a_meal_plan_row_is_the_one_meal_the_words_name():
+    """For "put the dal down for lunch tomorrow" the 0.5B local model planned it for
+    dinner, its step saying lunch."""
+    row = {"date": "2026-11-29", "meal_type": "dinner", "recipe_id": "recipe_1"}
+    create = ToolCall(tool="db_create", params={"table": "meal_plans", "data": [row]})
+    lunch = named_meal(create, "put the dal down for lunch tomorrow").params["data"]
+    assert lunch == [{**row, "meal_type": "lunch"}]
+    assert named_meal(create, "we're having the chili for supper tonight") == create
+    assert named_meal(create, "dal for lunch and chili for dinner") == create  # two meals
+    assert named_meal(create, "put the dal down for tomorrow") == create  # none named
+    task = ToolCall(tool="db_create", params={"table": "tasks", "data": [{"title": "lunch"}]})
+    assert named_meal(task, "buy lunch boxes") == task
+    facts = ActFacts(message="put the dal down for lunch tomorrow")
+    held = hold_act(ActDecision(action="tool_call", tool_call=create), [], facts)
+    assert held.tool_call is not None and held.tool_call.params["data"][0]["meal_type"] == "lunch"
 
 
 def test_a_meal_named_in_its_notes_is_planned_without_a_link_no_row_has():
