@@ -791,10 +791,11 @@ def _translate(
                 f"column takes a ref to {BY_TYPE[ref_type].table}"
             )
         if isinstance(item, str) and parts is None and ref_type and canonical_uuid(item) is None:
+            other = f"filter by its {named_by} instead" if named_by else "filter by other columns"
             raise CrudValidationError(  # a made-up ref: "gen_red_lentil_dal"
                 f"{where}: {item!r} is not a ref: this column takes the ref of a row of "
                 f"{BY_TYPE[ref_type].table}, such as {ref_type}_1, as a read or the "
-                "entities show it; read that row first, or filter by other columns"
+                f"entities show it; read that row first, or {other}"
             )
     try:
         return registry.translate_value(value)

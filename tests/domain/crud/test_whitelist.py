@@ -204,6 +204,13 @@ async def test_a_made_up_ref_is_told_what_the_column_takes(kitchen: Kitchen):
         ),
         r"data\[0\]\.recipe_id: 'dal' is not a ref",
     )
+    await refused(  # its own id: the 0.5B local model updated recipe "1" for "the chili"
+        kitchen,
+        DbUpdate(table="recipes", filters=[f("id", "=", "1")], data={"servings": 8}),
+        r"filters\[0\]\.value: '1' is not a ref: this column takes the ref of a row of "
+        r"recipes, such as recipe_1, as a read or the entities show it; read that row "
+        r"first, or filter by its name instead$",
+    )
     unset = DbRead(table="meal_plans", filters=[f("recipe_id", "is_null")])
     read = await kitchen.executor.execute(unset, user_id=kitchen.user, registry=kitchen.registry)
     assert read.count == 0  # no value: nothing to be a ref
