@@ -154,7 +154,7 @@ from domain.intent import (
     requested_content,
 )
 from domain.kitchen.tables import ONE_ROW_TABLES, SUBDOMAINS, TABLES
-from domain.modes import mode_config
+from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
 from domain.recipe_fit import breaches, diet_words, servings_asked
 from domain.registry.refs import canonical_uuid, is_ref, parse_ref
@@ -1101,6 +1101,23 @@ def unchanged_block(refs: Sequence[str], unsaved: Mapping[str, Mapping[str, Any]
     )
 
 
+LIMIT_NOTE = "The step's call limit was reached there: anything more it was to change was not made."
+
+
+def at_the_limit(tool_results: Sequence[ToolEntry], step: ThinkStep | None) -> ToolEntry | None:
+    """The write a write step has made, when it has made as many calls as a step may
+    (``MAX_TOOL_CALLS_PER_STEP``): a further call could only stop the step unfinished, so
+    the step completes with what it wrote. None otherwise. For "we are doing pasta on
+    friday night" the 1.5B local model planned Friday's pasta, then linked it to the meal
+    plan's own ref as a recipe, refused twice; the call limit stopped the step, and the
+    reply told the user it could not help."""
+    if step is None or step.step_type != "write":
+        return None
+    if sum(t.tool in CRUD_TOOLS for t in tool_results) < MAX_TOOL_CALLS_PER_STEP:
+        return None
+    return _wrote(tool_results)
+
+
 def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFacts) -> ActDecision:
     """Act's decision, as ``step_complete`` when it repeats the step's last call and that
     call succeeded, creates again rows the step has created (``SAME_ROW``), or sets
@@ -1116,7 +1133,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
     ``step_complete`` when a read step reads again what it has read whole
     (``read_within``); its filters on ``id`` by a day on the day's column
     (``dated_ids``) and a meal plan create on the one meal the words name
-    (``named_meal``)."""
+    (``named_meal``); as ``step_complete`` when a write step that has written has made
+    its last allowed call (``at_the_limit``)."""
     call = decision.tool_call
     if decision.action != "tool_call" or call is None:
         return decision
@@ -1124,6 +1142,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
         return hold_act(decision.model_copy(update={"tool_call": saving}), tool_results, facts)
     if (meant := named_meal(dated_ids(call), facts.message)) != call:
         return hold_act(decision.model_copy(update={"tool_call": meant}), tool_results, facts)
+    if (wrote := at_the_limit(tool_results, facts.step)) is not None:
+        return ActDecision(action="step_complete", result_summary=f"{_done(wrote)} {LIMIT_NOTE}")
     if (fuller := with_ingredients(call, facts.step)) != call:
         return hold_act(decision.model_copy(update={"tool_call": fuller}), tool_results, facts)
     if call.tool == "db_create" and (made := _created_already(call.params, tool_results)):

@@ -531,7 +531,7 @@ def _write_label(table: str, row: Row) -> str:
         return _text(row.get("title"))
     if table == "meal_plans":
         when = _join(_meal_type(row).capitalize(), _weekday_date(row.get("date")), sep=" on ")
-        what = _text(row.get("_recipe_id_label"))
+        what = _text(row.get("_recipe_id_label")) or _text(row.get("notes"))  # no recipe
         return _join(when, f"({what})" if what and when else what)
     if table == "cooking_log":
         recipe = _text(row.get("_recipe_id_label"))

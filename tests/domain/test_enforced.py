@@ -471,6 +471,33 @@ MEALS = [
 ]
 
 
+def test_a_write_step_that_has_written_completes_at_its_last_allowed_call():
+    """For "we are doing pasta on friday night" the 1.5B local model planned Friday's
+    pasta, then linked it to "meal_1" as its recipe, refused twice: the step's call limit
+    stopped it, and the reply told the user it could not help."""
+    pasta = {"date": "2026-12-04", "meal_type": "dinner", "notes": "pasta"}
+    read = ToolEntry(tool="db_read", params={"table": "recipes"}, table="recipes", count=0)
+    made = ToolEntry(
+        tool="db_create", params={"table": "meal_plans", "data": [pasta]}, table="meal_plans",
+        count=1, rows=[{"id": "meal_1", **pasta}],
+    )  # fmt: skip
+    linked = {"table": "meal_plans", "data": [{**pasta, "recipe_id": "meal_1"}]}
+    refused = ToolEntry(tool="db_create", params=linked, error="'meal_1' is a ref to meal_plans")
+    again = ToolCall(tool="db_update", params={"table": "meal_plans", "filters": []})
+    step = ThinkStep(description="Add pasta", step_type="write", subdomain="meal_plans", group=0)
+    facts = ActFacts(step=step)
+    held = hold_act(ActDecision(action="tool_call", tool_call=again), [read, made, refused], facts)
+    assert held.action == "step_complete"
+    assert held.result_summary is not None
+    assert held.result_summary.endswith("anything more it was to change was not made.")
+    assert "pasta" in held.result_summary.lower()
+    ask = ActDecision(action="tool_call", tool_call=again)
+    assert hold_act(ask, [made, refused], facts) == ask  # a call left
+    assert hold_act(ask, [read, read, refused], facts) == ask  # nothing written: the breaker's
+    reading = ActFacts(step=step.model_copy(update={"step_type": "read"}))
+    assert hold_act(ask, [read, made, refused], reading) == ask
+
+
 def test_the_rows_it_created_sent_again_without_their_refs_complete_the_step():
     """The 1.5B local model saved two generated meals by their refs, then sent the same
     rows without them: a second create would have put each meal in the plan twice."""

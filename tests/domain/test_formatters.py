@@ -500,6 +500,12 @@ class TestWriteConfirmation:
             "Added 1 meal to your meal plan: Dinner on Mon 2026-11-23 (Butter Chicken)."
         )
 
+    def test_a_meal_with_no_recipe_is_named_by_its_notes(self) -> None:
+        row = {"id": "meal_1", "date": "2026-12-04", "meal_type": "dinner", "notes": "pasta"}
+        assert format_write_confirmation("db_create", "meal_plans", [row]) == (
+            "Added 1 meal to your meal plan: Dinner on Fri 2026-12-04 (pasta)."
+        )
+
     def test_recipe_ingredients_added_to_one_recipe_name_it(self) -> None:
         rows = [r for r in RECIPE_INGREDIENTS if r["recipe_id"] == "recipe_1"]
         assert format_write_confirmation("db_create", "recipe_ingredients", rows) == (
