@@ -783,7 +783,7 @@ def one_day(params: dict[str, Any], message: str, today: dt.date) -> dict[str, A
 
 
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-MEALS = re.compile(r"\b(breakfast|brunch|lunch|dinner|supper|tea|snack)\b", re.IGNORECASE)
+MEALS = re.compile(r"\b(breakfast|brunch|lunch|dinner|supper|tea|snack)(?:e?s)?\b", re.IGNORECASE)
 """The meals words name, and the meal type each is (``MEAL_TYPE``)."""
 MEAL_TYPE = {"brunch": "breakfast", "supper": "dinner", "tea": "dinner"}
 
@@ -883,12 +883,18 @@ def unnamed_meal(decision: ActDecision, known: Container[str]) -> ToolEntry | No
     )
 
 
+SUBJECT_LINKS = {"meal_plans": "recipe_id", "cooking_log": "recipe_id"}
+"""The link that says what a row is about (the meal planned, the dish cooked): kept, and
+refused, unless the row's notes say it instead."""
+
+
 def unlinked(decision: ActDecision, known: Container[str]) -> ActDecision:
     """A create sent without the optional links its rows make to no row (``_made_up``):
-    such a link could only be refused, and the row is whole without it. A meal plan row
-    keeps its recipe link unless its notes say what the meal is (a row that says no meal
-    is sent back: ``unnamed_meal``). The 1.5B local model planned "pasta" on Friday with
-    ``recipe_id: gen_recipe_1`` (no recipe holds pasta) twice, and nothing was planned;
+    such a link could only be refused, and the row is whole without it. A meal plan or
+    cooking log row keeps its recipe link unless its notes say what it is about
+    (``SUBJECT_LINKS``; a meal plan row that says no meal is sent back: ``unnamed_meal``).
+    The 1.5B local model planned "pasta" on Friday with ``recipe_id: gen_recipe_1`` (no
+    recipe holds pasta) twice, and nothing was planned;
     the 0.5B created "Buy candles" with ``recipe_id`` and ``meal_plan_id`` both "1",
     twice, and no task was made."""
     call = decision.tool_call
@@ -902,8 +908,12 @@ def unlinked(decision: ActDecision, known: Container[str]) -> ActDecision:
     def kept(row: Any) -> Any:
         if not isinstance(row, dict):
             return row
-        named = spec.name != "meal_plans" or bool(row.get("notes"))
-        gone = {c for c in optional if _made_up(row.get(c), known) and (named or c != "recipe_id")}
+        named = spec.name not in SUBJECT_LINKS or bool(row.get("notes"))
+        gone = {
+            c
+            for c in optional
+            if _made_up(row.get(c), known) and (named or c != SUBJECT_LINKS.get(spec.name))
+        }
         return {k: v for k, v in row.items() if k not in gone}
 
     sent = [kept(r) for r in listed]

@@ -106,12 +106,18 @@ def _texts(content: Mapping[str, Any]) -> list[str]:
 
 
 def diet_words(message: str, profile: Mapping[str, Any] | None) -> dict[str, str]:
-    """What the user's words this turn and their profile rule out (``ruled_out``)."""
+    """What the user's words this turn and their profile rule out (``ruled_out``), but
+    for what the words themselves ask for ("add bacon to it" from a vegetarian)."""
     profile = profile or {}
     stored = profile.get("dietary_restrictions") or []
     allergies = profile.get("allergies") or []
     diets = [*diets_named(message), *(d for d in stored if isinstance(d, str))]
-    return ruled_out(diets, [a for a in allergies if isinstance(a, str)])
+    words = ruled_out(diets, [a for a in allergies if isinstance(a, str)])
+    return {
+        w: why
+        for w, why in words.items()
+        if not re.search(rf"\b{re.escape(w)}{_PLURAL}\b", message, re.IGNORECASE)
+    }
 
 
 def breaches(content: Mapping[str, Any], words: Mapping[str, str]) -> dict[str, str]:

@@ -1350,6 +1350,9 @@ def test_a_create_is_sent_without_the_optional_links_it_makes_to_no_row():
     part = {"table": "recipe_ingredients", "data": {"name": "salt", "recipe_id": "1"}}
     required = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_create", params=part))
     assert unlinked(required, set()) == required  # its recipe is no option: refused, with why
+    cooked = {"table": "cooking_log", "data": {"recipe_id": "recipe_9", "rating": 5}}
+    log = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_create", params=cooked))
+    assert unlinked(log, set()) == log  # the dish cooked is what the row is about
 
 
 def test_an_id_filtered_by_a_day_filters_the_days_column():
@@ -1382,6 +1385,7 @@ def test_a_meal_plan_row_is_the_one_meal_the_words_name():
     assert lunch == [{**row, "meal_type": "lunch"}]
     assert named_meal(create, "we're having the chili for supper tonight") == create
     assert named_meal(create, "dal for lunch and chili for dinner") == create  # two meals
+    assert named_meal(create, "plan lunches and a dinner") == create
     assert named_meal(create, "put the dal down for tomorrow") == create  # none named
     task = ToolCall(tool="db_create", params={"table": "tasks", "data": [{"title": "lunch"}]})
     assert named_meal(task, "buy lunch boxes") == task

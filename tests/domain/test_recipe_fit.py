@@ -74,3 +74,9 @@ def test_a_number_of_days_meals_or_minutes_is_no_number_of_people():
         "something quick",
     ):
         assert servings_asked(words) is None, words
+
+
+def test_what_the_users_words_ask_for_is_theirs_to_have():
+    """The profile says vegetarian; "add bacon to it" asks for bacon this turn."""
+    words = diet_words("add bacon to it", {"dietary_restrictions": ["vegetarian"]})
+    assert "bacon" not in words and words["chicken"] == "vegetarian"
