@@ -1152,8 +1152,6 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
         return hold_act(decision.model_copy(update={"tool_call": saving}), tool_results, facts)
     if (meant := named_meal(dated_ids(call), facts.message)) != call:
         return hold_act(decision.model_copy(update={"tool_call": meant}), tool_results, facts)
-    if (wrote := at_the_limit(tool_results, facts.step)) is not None:
-        return ActDecision(action="step_complete", result_summary=f"{_done(wrote)} {LIMIT_NOTE}")
     if (fuller := with_ingredients(call, facts.step)) != call:
         return hold_act(decision.model_copy(update={"tool_call": fuller}), tool_results, facts)
     if call.tool == "db_create" and (made := _created_already(call.params, tool_results)):
@@ -1162,6 +1160,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
         return ActDecision(action="step_complete", result_summary=_done(holding))
     if (setting := _set_before(call.tool, call.params, tool_results, facts.message)) is not None:
         return ActDecision(action="step_complete", result_summary=_done(setting))
+    if (wrote := at_the_limit(tool_results, facts.step)) is not None:
+        return ActDecision(action="step_complete", result_summary=f"{_done(wrote)} {LIMIT_NOTE}")
     if invented := invented_recipe(call.tool, call.params, facts.grounds):
         return ActDecision(
             action="blocked",
