@@ -65,7 +65,10 @@ PLANT = re.compile(
 )
 """A word before a ruled-out one that makes it plant-made: "coconut milk", "vegan cheese"."""
 
-_PLURAL = r"(?:s|es)?"
+
+def _word(word: str) -> re.Pattern[str]:
+    """``word`` as a whole word, plural or not: "egg" finds "eggs", never "eggplant"."""
+    return re.compile(rf"\b{re.escape(word)}(?:s|es)?\b", re.IGNORECASE)
 
 
 def _singular(word: str) -> str:
@@ -113,11 +116,7 @@ def diet_words(message: str, profile: Mapping[str, Any] | None) -> dict[str, str
     allergies = profile.get("allergies") or []
     diets = [*diets_named(message), *(d for d in stored if isinstance(d, str))]
     words = ruled_out(diets, [a for a in allergies if isinstance(a, str)])
-    return {
-        w: why
-        for w, why in words.items()
-        if not re.search(rf"\b{re.escape(w)}{_PLURAL}\b", message, re.IGNORECASE)
-    }
+    return {w: why for w, why in words.items() if not _word(w).search(message)}
 
 
 def breaches(content: Mapping[str, Any], words: Mapping[str, str]) -> dict[str, str]:
@@ -126,8 +125,7 @@ def breaches(content: Mapping[str, Any], words: Mapping[str, str]) -> dict[str, 
     found: dict[str, str] = {}
     for text in _texts(content):
         for word, why in words.items():
-            pattern = rf"\b{re.escape(word)}{_PLURAL}\b"
-            for match in re.finditer(pattern, text, re.IGNORECASE):
+            for match in _word(word).finditer(text):
                 if PLANT.search(text[: match.start()]):
                     continue
                 found.setdefault(match.group(0).lower(), why)
