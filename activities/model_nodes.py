@@ -47,8 +47,8 @@ from domain.clock import local
 from domain.conversation import ConversationState
 from domain.enforced import (
     act_facts,
+    as_question,
     ask_again,
-    ask_which_days,
     completion_note,
     created_for_a_change,
     hold_act,
@@ -64,6 +64,7 @@ from domain.enforced import (
     unlinked,
     unnamed_meal,
     unwritten_note,
+    where_asked,
     writes_unasked,
 )
 from domain.intent import names_change
@@ -342,11 +343,14 @@ class NodeActivities:
                 request.message
             ):  # a question, still, with no word of a change in it
                 result.output = only_reads(result.output)
+        if request.pending is None and (question := where_asked(result.output, request.message)):
+            activity.logger.info("think: the plan still changes elsewhere: asked where")
+            result.output = as_question(result.output, question)
         if request.pending is None and today is not None:
             earlier = " ".join(t.user_message for t in state.recent_turns[-1:])
             if question := undated_plan(result.output, request.message, today, earlier):
                 activity.logger.info("think: a meal plan with no day named: asked which")
-                result.output = ask_which_days(result.output, question)
+                result.output = as_question(result.output, question)
         answered = request.pending is not None and request.pending.kind == "proposal"
         held = hold_plan(result.output, request.mode, answered_proposal=answered)
         if held != result.output:

@@ -44,7 +44,10 @@ so a turn's history records the output as held and older histories replay unchan
   (``invents_unasked``: "i'd like the dal on tuesday" names a saved dal). A plan that
   still writes for a question with no change verb in it ("how about adding eggs?" has
   one) after the ask runs only its reads and analyses (``only_reads``): whatever the
-  model judged, no one asked for the writes.
+  model judged, no one asked for the writes. A plan that, asked again, still changes only
+  elsewhere than where the words' change belongs asks the user where it goes instead
+  (``where_asked``: "the dal only serves 2" planned twice as a meal on a day): the words
+  and the model disagree, and neither write is the system's to pick.
 - **A meal plan has days** (seed 000: Think asks when what it needs is missing): a plan
   that puts meals in the meal plan for a message that names no day, nor did the user's
   message before it ("make me a meal plan"; ``undated_plan``) asks which days and meals
@@ -248,7 +251,8 @@ def undated_plan(think: ThinkOutput, message: str, today: dt.date, earlier: str 
     return WHICH_DAYS
 
 
-def ask_which_days(think: ThinkOutput, question: str) -> ThinkOutput:
+def as_question(think: ThinkOutput, question: str) -> ThinkOutput:
+    """Think's answer turned into ``question`` for the user (its plan left)."""
     return ThinkOutput(goal=think.goal, decision="clarify", clarification_questions=[question])
 
 
@@ -353,13 +357,38 @@ def meal_plan_note(think: ThinkOutput, days: list[str]) -> str:
 
 def misplaced_change(think: ThinkOutput, message: str) -> tuple[str, ...]:
     """Where the change the words ask for belongs (``change_home``: "I bought milk" in
-    the inventory or shopping list) when the plan writes or generates only elsewhere (a
-    recipe "2 liters of milk", as the 0.5B local model planned). Empty otherwise."""
+    the inventory or shopping list) when the plan writes only elsewhere, or writing
+    nothing generates only elsewhere (a recipe "2 liters of milk", as the 0.5B local model
+    planned; "the dal only serves 2" as a recipe generated for a meal on a day, as the
+    1.5B did). Empty otherwise."""
     home = change_home(message)
     if not home or think.decision == "clarify":
         return ()
-    made = _changed(think)
+    made = _placed(think)
     return home if made and not set(made) & set(home) else ()
+
+
+PLACES_SAID = {
+    "inventory": "your inventory",
+    "shopping": "your shopping list",
+    "recipes": "your recipes",
+    "meal_plans": "your meal plan",
+    "tasks": "your tasks",
+    "preferences": "your preferences",
+}
+"""A subdomain as a question to the user names it."""
+
+
+def where_asked(think: ThinkOutput, message: str) -> str | None:
+    """The question to ask when the plan (asked again, ``home_note``) still changes only
+    other subdomains than the one the words' change belongs in (``misplaced_change``):
+    "Should I make that change in your recipes, or in your meal plan?". None otherwise."""
+    home = misplaced_change(think, message)
+    if not home:
+        return None
+    said = " or ".join(PLACES_SAID.get(h, h) for h in home)
+    made = " and ".join(PLACES_SAID.get(s, s) for s in _placed(think))
+    return f"Should I make that change in {said}, or in {made}?"
 
 
 def home_note(think: ThinkOutput, message: str, home: tuple[str, ...]) -> str:
@@ -368,7 +397,7 @@ def home_note(think: ThinkOutput, message: str, home: tuple[str, ...]) -> str:
     where = " or ".join(home)
     return (
         f'The request reads as a change to {where} ("{requested_change(message)}"), and '
-        f"your plan changes only {', '.join(_changed(think))}:\n{_plan_lines(think)}\n"
+        f"your plan changes only {', '.join(_placed(think))}:\n{_plan_lines(think)}\n"
         "Answer again: if "
         f"the change belongs in {where}, plan its write step there (with only the reads it "
         "needs); if the user asked for what your plan does, give the same plan."
@@ -449,6 +478,13 @@ def _only_reads(think: ThinkOutput) -> bool:
 def _changed(think: ThinkOutput) -> list[str]:
     """The subdomains the plan writes or generates in, sorted."""
     return sorted({s.subdomain for s in think.steps if s.step_type in ("write", "generate")})
+
+
+def _placed(think: ThinkOutput) -> list[str]:
+    """Where the plan puts its change: the subdomains it writes in, or (writing nothing)
+    generates in, sorted. A recipe generated on the way to a meal plan row changes the
+    meal plan."""
+    return sorted({s.subdomain for s in think.steps if s.step_type == "write"}) or _changed(think)
 
 
 def _plan_lines(think: ThinkOutput) -> str:

@@ -20,8 +20,8 @@ from domain.enforced import (
     ActFacts,
     act_facts,
     aimed,
+    as_question,
     ask_again,
-    ask_which_days,
     by_ref,
     changes_nothing,
     completion_note,
@@ -57,6 +57,7 @@ from domain.enforced import (
     unnamed_meal,
     unplanned_meal,
     unwritten_note,
+    where_asked,
     with_ingredients,
     writes_unasked,
 )
@@ -976,7 +977,7 @@ MEALS_PLAN = ThinkOutput(
 @pytest.mark.parametrize("message", ["make me a meal plan", "put the chili in the meal plan"])
 def test_a_meal_plan_for_words_that_name_no_day_asks_which_days(message: str):
     assert undated_plan(MEALS_PLAN, message, FRIDAY) == WHICH_DAYS
-    asked = ask_which_days(MEALS_PLAN, WHICH_DAYS)
+    asked = as_question(MEALS_PLAN, WHICH_DAYS)
     assert (asked.decision, asked.clarification_questions) == ("clarify", [WHICH_DAYS])
 
 
@@ -1101,6 +1102,11 @@ def test_a_recipe_generated_when_asked_for_or_revised_is_not_asked_about(
         ("milk x2", plan(step("generate"), step("write", 1)), ("inventory", "shopping")),
         ("I'm allergic to peanuts", plan(step("write", subdomain="inventory")), ("preferences",)),
         ("remind me to buy eggs", plan(step("write", subdomain="shopping")), ("tasks",)),
+        (  # a recipe generated on the way to a meal plan row changes the meal plan
+            "the dal only serves 2",
+            plan(step("generate"), step("write", 1, "meal_plans")),
+            ("recipes",),
+        ),
     ],
 )
 def test_a_change_planned_in_another_subdomain_than_its_own_is_asked_for_again(
@@ -1111,6 +1117,37 @@ def test_a_change_planned_in_another_subdomain_than_its_own_is_asked_for_again(
     assert note == home_note(think, message, home)
     assert f"The request reads as a change to {' or '.join(home)} (" in note
     assert f"if the change belongs in {' or '.join(home)}, plan its write step there" in note
+
+
+@pytest.mark.parametrize(
+    ("message", "think", "question"),
+    [
+        (
+            "the dal only serves 2",
+            plan(step("write", subdomain="meal_plans")),
+            "Should I make that change in your recipes, or in your meal plan?",
+        ),
+        (
+            "the dal only serves 2",
+            plan(
+                step("analyze", subdomain="meal_plans"),
+                step("generate", 1),
+                step("write", 2, "meal_plans"),
+            ),
+            "Should I make that change in your recipes, or in your meal plan?",
+        ),
+        (
+            "milk x2",
+            plan(step("write"), step("write", 1, "tasks")),
+            "Should I make that change in your inventory or your shopping list, "
+            "or in your recipes and your tasks?",
+        ),
+    ],
+)
+def test_a_change_still_planned_where_the_words_do_not_put_it_asks_the_user_where(
+    message: str, think: ThinkOutput, question: str
+):
+    assert where_asked(think, message) == question
 
 
 @pytest.mark.parametrize(
@@ -1128,6 +1165,7 @@ def test_a_change_planned_in_its_own_subdomain_is_not_asked_for_again(
 ):
     assert misplaced_change(think, message) == ()
     assert ask_again(think, message, FRIDAY) is None
+    assert where_asked(think, message) is None
 
 
 @pytest.mark.parametrize(

@@ -276,6 +276,45 @@ async def test_a_meal_plan_for_no_named_day_asks_which_days_first(turns: Turns, 
     assert [(str(r["date"]), r["meal_type"]) for r in rows] == [("2026-11-30", "dinner")]
 
 
+async def test_a_change_planned_twice_where_the_words_do_not_put_it_asks_where(
+    turns: Turns, executor
+):
+    """``domain.enforced.where_asked``: "the dal only serves 2" is a recipe's servings;
+    Think planned a meal on a day, and again when shown where the change belongs. The
+    turn asks the user where the change goes, writes nothing until answered, and plans
+    their answer."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("recipes", {"name": "Red Lentil Dal", "servings": 4})
+    a_meal = plan("A meal", step("Plan the dal for Saturday", "write", "meal_plans"))
+    dal = [{"field": "name", "op": "ilike", "value": "%dal%"}]
+    script = turns.script(
+        understand(),
+        a_meal,
+        a_meal,
+        understand(),
+        plan("Servings", step("Set the dal recipe's servings to 2", "write", "recipes")),
+        tool("db_update", table="recipes", filters=dal, data={"servings": 2}),
+        complete("Set the servings"),
+        reply("The dal now serves 2."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("the dal only serves 2")
+        paused = await awaiting(handle)
+        assert (paused.pending.kind, paused.pending.source) == ("clarification", "think")
+        assert paused.pending.questions == [
+            "Should I make that change in your recipes, or in your meal plan?"
+        ]
+        assert (await kitchen.run(DbRead(table="meal_plans"))).rows == []
+        await send(handle, answer("answer", "the recipe"))
+        result = await handle.result()
+        await keep_history(handle, "change_asked_where")
+    assert result.status == "completed"
+    assert "the recipe" in [c for c in script.calls if c.node == "think"][2].user
+    recipes = (await kitchen.run(DbRead(table="recipes"))).rows
+    assert [(r["name"], r["servings"]) for r in recipes] == [("Red Lentil Dal", 2)]
+    assert (await kitchen.run(DbRead(table="meal_plans"))).rows == []
+
+
 async def test_ask_user_answer_resumes_the_same_step(turns: Turns, executor):
     script = turns.script(
         understand(),
