@@ -1147,7 +1147,8 @@ def unchanged_block(refs: Sequence[str], unsaved: Mapping[str, Mapping[str, Any]
     )
 
 
-LIMIT_NOTE = "The step's call limit was reached there: anything more it was to change was not made."
+LIMIT_NOTE = "I stopped there: nothing more was changed."
+"""Said after what the step wrote; it may reach the user as it is (a fallback answer)."""
 
 
 def at_the_limit(tool_results: Sequence[ToolEntry], step: ThinkStep | None) -> ToolEntry | None:

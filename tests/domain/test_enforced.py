@@ -490,7 +490,7 @@ def test_a_write_step_that_has_written_completes_at_its_last_allowed_call():
     held = hold_act(ActDecision(action="tool_call", tool_call=again), [read, made, refused], facts)
     assert held.action == "step_complete"
     assert held.result_summary is not None
-    assert held.result_summary.endswith("anything more it was to change was not made.")
+    assert held.result_summary.endswith("I stopped there: nothing more was changed.")
     assert "pasta" in held.result_summary.lower()
     ask = ActDecision(action="tool_call", tool_call=again)
     assert hold_act(ask, [made, refused], facts) == ask  # a call left
