@@ -128,10 +128,18 @@ def convert(col: Column, value: Any, where: str, *, table: str = "") -> Any:
         field = f"{table}.{col.name}" if table else col.name
         raise CrudValidationError(f"{where}: {problem} (column {field})") from None
     except (TypeError, ValueError, InvalidOperation, ArithmeticError):
+        written = WRITTEN.get(col.kind, "")
         raise CrudValidationError(
-            f"{where}: {value!r} is not a valid {col.kind} for column {col.name!r}"
+            f"{where}: {value!r} is not a valid {col.kind} for column {col.name!r}{written}"
         ) from None
     return converted
+
+
+WRITTEN = {
+    "date": " (a date is written YYYY-MM-DD)",
+    "datetime": " (a time is written YYYY-MM-DDTHH:MM)",
+}
+"""How a value of a kind is written, said where one could not be read."""
 
 
 def _integer_bound(table: str, name: str) -> int:

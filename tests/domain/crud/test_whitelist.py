@@ -114,6 +114,11 @@ async def test_values_must_fit_the_column_type(kitchen: Kitchen):
     )
     await refused(
         kitchen,
+        DbRead(table="meal_plans", filters=[f("date", ">=", "{this monday}")]),
+        r"'\{this monday\}' is not a valid date for column 'date' \(a date is written YYYY-MM-DD\)",
+    )
+    await refused(
+        kitchen,
         DbCreate(table="meal_plans", data={"date": "2026-11-23", "meal_type": "brunch"}),
         "'brunch' is not allowed for 'meal_type'",
     )
