@@ -58,6 +58,7 @@ from domain.enforced import (
     only_reads,
     repeated_call,
     retrievable,
+    said_names,
     unchanged,
     unchanged_block,
     undated_plan,
@@ -494,6 +495,8 @@ class NodeActivities:
             window=self.window,
         )
         result = _result(ActQuickResult, output, call)
+        said = f"{request.message}\n{request.intent}"
+        result.output.params = said_names(result.output.params, said)
         if request.clock is not None:  # the one day the words name (``one_day``)
             today = local(request.clock).date()
             result.output.params = one_day(result.output.params, request.message, today)

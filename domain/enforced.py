@@ -159,7 +159,7 @@ from domain.intent import (
 from domain.kitchen.tables import ONE_ROW_TABLES, SUBDOMAINS, TABLES
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import ActDecision, ThinkOutput, ThinkStep, ToolCall, UnderstandOutput
-from domain.recipe_fit import breaches, diet_words, servings_asked
+from domain.recipe_fit import asked_in, breaches, diet_words, left_out, servings_asked
 from domain.registry.refs import canonical_uuid, is_ref, parse_ref
 from domain.relative_days import named_days
 from domain.step_checks import invented_recipe, refs_claimed, unsaid_amount, write_key
@@ -691,19 +691,24 @@ def unfit_recipes(
     """What is wrong, by each recipe's name, with the recipes a generate step's
     completion gives, against the user's words and profile (``domain.recipe_fit``): what
     their diet or allergies rule out in its name, ingredients or instructions, and a
-    number of servings other than the people the words give. For "suggest a quick
+    number of servings other than the people the words give, or what the words ask to
+    add left out (the 1.5B revised a dinner for "add feta to it" with no feta). For "suggest a quick
     vegetarian dinner for two" the 1.5B local model invented a "Vegetarian Quinoa Bowl"
     with cooked chicken breast, serving 4."""
     if decision.action != "step_complete" or not decision.artifacts:
         return {}
     words = diet_words(message, profile)
     people = servings_asked(message)
+    asked = asked_in(message)
     found: dict[str, list[str]] = {}
     for artifact in decision.artifacts:
         if artifact.type != "recipe":
             continue
         content = artifact.content
         wrong = [f"holds {w} (ruled out: {why})" for w, why in breaches(content, words).items()]
+        wrong += [
+            f"leaves out {thing}, which the user asked to add" for thing in left_out(content, asked)
+        ]
         serves = content.get("servings")
         if people is not None and isinstance(serves, int) and serves != people:
             wrong.append(f"serves {serves}, where the user asked for {people}")
@@ -717,7 +722,8 @@ def unfit_note(unfit: Mapping[str, Sequence[str]]) -> str:
     said = "; ".join(f"{name} {' and '.join(wrong)}" for name, wrong in unfit.items())
     return (
         f"not complete: {said}. Return the recipe with that put right: nothing ruled out in "
-        "its name, ingredients or instructions, and the servings the user asked for."
+        "its name, ingredients or instructions, what the user asked to add in them, and the "
+        "servings the user asked for."
     )
 
 
@@ -827,6 +833,41 @@ def one_day(params: dict[str, Any], message: str, today: dt.date) -> dict[str, A
     if len(on_column) != 1 or on_column[0] != edge:
         return params
     return {**params, "filters": [{**f, "op": "="} if f == edge else f for f in filters]}
+
+
+WORD = re.compile(r"[a-z0-9]{3,}")
+
+
+def _stems(text: str) -> set[str]:
+    """The words of ``text`` of three letters or more, lowercased, without a plural s (a
+    word that begins another is the same word here: "tomato", "tomatoes")."""
+    return {w.removesuffix("s") for w in WORD.findall(text.lower())}
+
+
+def said_names(params: dict[str, Any], said: str) -> dict[str, Any]:
+    """A quick read without its filters by a name (or title) that shares no word with
+    ``said`` (the user's message and Understand's intent): the quick path answers the
+    words, and such a filter can only hide rows. For "what's on my shopping list?" the
+    1.5B local model read the list's rows named like the recipe of the turn before,
+    and answered "I couldn't find that on your shopping list"."""
+    words = _stems(said)
+
+    def unsaid(flt: Any) -> bool:
+        if not isinstance(flt, dict) or flt.get("field") not in NAMES:
+            return False
+        value = flt.get("value")
+        values = value if isinstance(value, list) else [value]
+        named = set().union(*(_stems(v) for v in values if isinstance(v, str)))
+        return bool(named) and not any(
+            a.startswith(b) or b.startswith(a) for a in named for b in words
+        )
+
+    kept = {
+        key: [f for f in params[key] if not unsaid(f)]
+        for key in ("filters", "or_filters")
+        if isinstance(params.get(key), list)
+    }
+    return {**params, **kept}
 
 
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")

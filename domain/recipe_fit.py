@@ -10,6 +10,10 @@ peanut. A word another word qualifies as plant-made ("coconut milk", "vegan chee
 not ruled out. Only what is certain is listed: gluten-free and dairy-free are left to the
 model (rice flour and oat milk are fine, and no short list tells them apart).
 
+**What the words put in.** "add feta to it", "put some chili in it", "throw in more
+garlic": the thing asked for is in the recipe's name, ingredients or instructions
+(``asked_in``, ``left_out``).
+
 **Servings.** "a quick dinner for two", "a stew to serve 6", "soup that feeds 4": the
 number of people the words give (``servings_asked``), not "for 2 days" or "for 3 meals".
 """
@@ -157,3 +161,28 @@ def servings_asked(message: str) -> int | None:
         return None
     (number,) = found
     return number if 0 < number <= MAX_SERVINGS else None
+
+
+_PUT_IN = re.compile(
+    r"\b(?:add|put|throw|stir|toss|include)\s+(?:in\s+)?(?:\d+\s+)?"
+    r"(?:(?:some|more|extra|a\s+bit\s+of|a\s+little|a\s+pinch\s+of|a\s+handful\s+of)\s+)?"
+    r"(?P<thing>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,2}?)"
+    r"\s+(?:to|in|into|on)\s+(?:it|that|this|there|the\s+(?:recipe|dish|soup|stew|salad))\b",
+    re.IGNORECASE,
+)
+
+
+def asked_in(message: str) -> list[str]:
+    """What the words ask to be put in a recipe already there ("add feta to it": feta)."""
+    return [m.group("thing").lower() for m in _PUT_IN.finditer(message)]
+
+
+def left_out(content: Mapping[str, Any], asked: Iterable[str]) -> list[str]:
+    """What was ``asked`` to be put in that ``content`` does not hold, by its last word
+    ("goat cheese" is held by any cheese)."""
+    texts = _texts(content)
+    return [
+        thing
+        for thing in asked
+        if not any(_word(_singular(thing.split()[-1])).search(t) for t in texts)
+    ]

@@ -47,6 +47,7 @@ from domain.enforced import (
     replan_note,
     reread_note,
     retrievable,
+    said_names,
     unchanged,
     unchanged_block,
     undated_plan,
@@ -1313,8 +1314,8 @@ def test_a_recipe_unfit_for_the_words_or_the_profile_is_sent_back_once():
     assert completion_note(bowl, {}, asked, set()) == (
         "not complete: Vegetarian Quinoa Bowl holds chicken (ruled out: vegetarian) and "
         "serves 4, where the user asked for 2. Return the recipe with that put right: "
-        "nothing ruled out in its name, ingredients or instructions, and the servings the "
-        "user asked for."
+        "nothing ruled out in its name, ingredients or instructions, what the user asked "
+        "to add in them, and the servings the user asked for."
     )
     assert completion_note(bowl, {}, "suggest a quick dinner", set()) is None  # nothing said
     allergic = {"allergies": ["peanuts"]}
@@ -1323,6 +1324,12 @@ def test_a_recipe_unfit_for_the_words_or_the_profile_is_sent_back_once():
         "Tofu Satay": ["holds peanut (ruled out: the peanuts allergy)"]
     }
     assert completion_note(recipe("Tofu Stir-fry", "tofu"), {}, asked, set(), allergic) is None
+    dinner = recipe("Quick Vegetarian Dinner", "chickpeas", "bell peppers")
+    assert unfit_recipes(dinner, "add feta to it", None) == {  # the 1.5B's revision
+        "Quick Vegetarian Dinner": ["leaves out feta, which the user asked to add"]
+    }
+    with_feta = recipe("Quick Vegetarian Dinner", "chickpeas", "feta cheese")
+    assert unfit_recipes(with_feta, "add feta to it", None) == {}
 
 
 def test_a_write_step_done_without_calling_the_database_is_sent_back():
@@ -1828,3 +1835,30 @@ def test_a_read_of_recipes_for_a_step_that_names_their_ingredients_reads_them():
     assert with_ingredients(read, plain) == read
     every = ToolCall(tool="db_read", params={"table": "recipes", "columns": None})
     assert with_ingredients(every, step).params["columns"] == ["*", "ingredients"]
+
+
+def test_a_quick_reads_filter_by_a_name_the_words_never_said_is_dropped():
+    """For "what's on my shopping list?" the 1.5B local model read the rows named like the
+    recipe of the turn before, and answered that it found nothing."""
+    read = {
+        "table": "shopping_list",
+        "filters": [{"field": "name", "op": "contains", "value": "Quick Vegetarian Dinner"}],
+        "or_filters": [],
+    }
+    said = "what's on my shopping list?\nshow a recipe in full"
+    assert said_names(read, said) == {**read, "filters": []}
+    fridge = {"field": "location", "op": "=", "value": "fridge"}
+    kept = {"table": "inventory", "filters": [fridge], "or_filters": []}
+    assert said_names(kept, "what's in my fridge?") == kept  # not a name
+    for message in ("do we have tomatoes?", "any cherry tomato left", "show me the DAL"):
+        value = "%tomato%" if "tomato" in message else "dal"
+        named = {
+            "table": "inventory",
+            "filters": [{"field": "name", "op": "ilike", "value": value}],
+        }
+        assert said_names(named, message) == named
+    either = [
+        {"field": "name", "op": "=", "value": "milk"},
+        {"field": "name", "op": "=", "value": "rum"},
+    ]
+    assert said_names({"or_filters": either}, "any milk?") == {"or_filters": either[:1]}

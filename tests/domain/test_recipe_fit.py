@@ -1,6 +1,17 @@
-"""What a diet or an allergy rules out of a recipe (``domain.recipe_fit``)."""
+"""What a diet or an allergy rules out of a recipe, and what the words put in it
+(``domain.recipe_fit``)."""
 
-from domain.recipe_fit import breaches, diet_words, diets_named, ruled_out, servings_asked
+import pytest
+
+from domain.recipe_fit import (
+    asked_in,
+    breaches,
+    diet_words,
+    diets_named,
+    left_out,
+    ruled_out,
+    servings_asked,
+)
 
 BOWL = {
     "name": "Vegetarian Quinoa Bowl",
@@ -80,3 +91,30 @@ def test_what_the_users_words_ask_for_is_theirs_to_have():
     """The profile says vegetarian; "add bacon to it" asks for bacon this turn."""
     words = diet_words("add bacon to it", {"dietary_restrictions": ["vegetarian"]})
     assert "bacon" not in words and words["chicken"] == "vegetarian"
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("add feta to it", ["feta"]),
+        ("show it again but add feta to it", ["feta"]),
+        ("put some chili in it", ["chili"]),
+        ("can you add a pinch of smoked paprika to the soup", ["smoked paprika"]),
+        ("add 2 eggs to it", ["eggs"]),
+        ("add milk to my shopping list", []),  # a list, not the recipe
+        ("add the dal to monday", []),
+        ("suggest a quick dinner", []),
+    ],
+)
+def test_what_the_words_ask_to_put_in_a_recipe(message: str, asked: list[str]):
+    assert asked_in(message) == asked
+
+
+def test_what_was_asked_in_is_found_by_its_last_word_anywhere_in_the_recipe():
+    dinner = {
+        "name": "Quick Dinner",
+        "ingredients": [{"name": "goat cheese"}, "2 eggs"],
+        "instructions": ["Crumble the feta on top."],
+    }
+    assert left_out(dinner, ["feta", "cheese", "egg"]) == []
+    assert left_out(dinner, ["smoked paprika", "garlic"]) == ["smoked paprika", "garlic"]

@@ -67,6 +67,25 @@ async def test_quick_read_is_answered_from_the_database_without_a_reply_model_ca
     assert row.status == "completed" and row.response == result.response
 
 
+async def test_a_quick_read_by_a_name_the_user_never_said_reads_without_it(turns: Turns, executor):
+    """``domain.enforced.said_names``: Act Quick filtered the shopping list by the name of
+    the recipe the turn before talked about; the user asked for the whole list."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "shopping_list", [{"name": "olive oil"}, {"name": "milk"}]
+    )
+    made_up = [{"field": "name", "op": "contains", "value": "Quick Vegetarian Dinner"}]
+    script = turns.script(
+        quick("show a recipe in full", "shopping"),
+        {
+            "node": "act_quick",
+            "output": {"tool": "db_read", "params": {"table": "shopping_list", "filters": made_up}},
+        },
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("what's on my shopping list?")).result()
+    assert "olive oil" in result.response and "milk" in result.response
+
+
 async def test_plan_direct_runs_a_multi_tool_write_step(turns: Turns, executor):
     script = turns.script(
         understand(),
