@@ -547,8 +547,13 @@ def test_other_rows_are_created_after_a_create(params):
             ],
         ),
         ("meal_plans", MEALS, [{**MEALS[1], "id": None}]),  # one of the rows it created
+        (  # saved by its gen ref, then written out as "… with Feta" (the 1.5B)
+            "recipes",
+            [{"name": "Quick Vegetarian Dinner", "servings": 2}],
+            [{"name": "Quick Vegetarian Dinner with Feta", "servings": 2}],
+        ),
     ],
-    ids=["meal-with-notes", "recipe-with-categories", "one-of-them"],
+    ids=["meal-with-notes", "recipe-with-categories", "one-of-them", "recipe-and-more-words"],
 )
 def test_a_create_of_rows_the_step_has_created_completes_the_step(table, made, again):
     """Whatever else the step did in between, and whatever their other columns say."""
@@ -1862,3 +1867,14 @@ def test_a_quick_reads_filter_by_a_name_the_words_never_said_is_dropped():
         {"field": "name", "op": "=", "value": "rum"},
     ]
     assert said_names({"or_filters": either}, "any milk?") == {"or_filters": either[:1]}
+
+
+def test_a_recipe_named_by_one_word_and_more_is_another_recipe():
+    made = [{"name": "Dal"}]
+    created = ToolEntry(tool="db_create", params={"table": "recipes", "data": made}, rows=made)
+    call = ToolCall(
+        tool="db_create", params={"table": "recipes", "data": [{"name": "Dal Makhani"}]}
+    )
+    decision = ActDecision(action="tool_call", tool_call=call)
+    said = ActFacts(message="save the dal and the dal makhani", grounds=("dal makhani",))
+    assert hold_act(decision, [created], said) == decision
