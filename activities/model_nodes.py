@@ -330,7 +330,8 @@ class NodeActivities:
         result = await plan()
         today = local(request.clock).date() if request.clock else None
         unsaved = registry.unsaved_refs()
-        if (note := ask_again(result.output, request.message, today, unsaved)) is not None:
+        resumed = request.pending is not None
+        if (note := ask_again(result.output, request.message, today, unsaved, resumed)) is not None:
             activity.logger.info("think: asked again: %s", note.split("\n", 1)[0])
             try:
                 again = await plan(note)

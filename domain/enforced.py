@@ -343,6 +343,44 @@ def unplanned_meal(think: ThinkOutput, message: str, today: dt.date) -> list[str
     return named_days(message, today)
 
 
+MEALS_PLANNED = re.compile(
+    r"\b(?:plan|planning|sort out|organi[sz]e)\s+(?:out\s+)?(?:my\s+|our\s+|the\s+|some\s+|"
+    r"a\s+week\s+of\s+|\w+\s+days\s+of\s+|next\s+week'?s\s+|this\s+week'?s\s+)?"
+    r"(?:breakfasts?|brunch(?:es)?|lunch(?:es)?|dinners?|suppers?|meals?|menu)\b|"
+    r"\b(?:make|create|draw up|put together|do)\s+(?:me\s+|us\s+)?(?:a\s+|the\s+)?"
+    r"(?:meal\s+plan|menu)\b",
+    re.IGNORECASE,
+)
+"""Words that ask for meals to be planned: "plan my dinners for next week", "sort out
+lunches", "plan a week of meals", "make me a meal plan". The meals go in the meal plan."""
+
+
+def meals_unplanned(think: ThinkOutput, message: str) -> str | None:
+    """The words that ask for meals to be planned (``MEALS_PLANNED``) when Think's plan
+    neither chooses nor writes meal plan rows; None otherwise. For "plan my dinners for
+    next week and put what I need for them on my shopping list" the 1.5B local model
+    planned only the shopping, from the meal plan already there (a library entry's
+    plan)."""
+    if think.decision == "clarify" or not think.steps:
+        return None
+    match = MEALS_PLANNED.search(message)
+    if match is None or "meal_plans" in _changed(think):
+        return None
+    return match.group(0)
+
+
+def meals_note(think: ThinkOutput, asked: str) -> str:
+    """What Think is told when its plan puts no meal in the meal plan for words that ask
+    for meals planned (``meals_unplanned``)."""
+    return (
+        f'The request asks for meals to be planned ("{asked}"), and your plan puts none in '
+        f"the meal plan:\n{_plan_lines(think)}\nPlanned meals are meal_plans rows: choose "
+        "them (a generate step of meal_plans, from the recipes read), then write them (a "
+        "write step of meal_plans), before any step that uses them. Answer again: if the "
+        "user asked for meals planned, plan that; if not, give the same plan."
+    )
+
+
 def meal_plan_note(think: ThinkOutput, days: list[str]) -> str:
     """What Think is told when its plan puts no meal on the days the words name
     (``unplanned_meal``): its plan, and what a meal on a day is."""
@@ -446,15 +484,21 @@ def named_note(think: ThinkOutput) -> str:
 
 
 def ask_again(
-    think: ThinkOutput, message: str, today: dt.date | None, unsaved: Sequence[str] = ()
+    think: ThinkOutput,
+    message: str,
+    today: dt.date | None,
+    unsaved: Sequence[str] = (),
+    answered: bool = False,
 ) -> str | None:
     """Why Think is asked for its plan once more, or None: the plan changes nothing the
     words ask to change (``changes_nothing``), thinks of nothing new they ask for
     (``invents_nothing``), writes for words that only ask to see or know
-    (``writes_unasked``), puts no meal on the day they name
-    (``unplanned_meal``), changes another subdomain than the one the change belongs in
-    (``misplaced_change``), or invents a recipe for a change that asks for none with
-    nothing ``unsaved`` to revise (``invents_unasked``)."""
+    (``writes_unasked``), puts no meal on the day they name (``unplanned_meal``) or in
+    the meal plan they ask for (``meals_unplanned``), changes another subdomain than the
+    one the change belongs in (``misplaced_change``), or invents a recipe for a change
+    that asks for none with nothing ``unsaved`` to revise (``invents_unasked``). Meals
+    are not asked for again once the user has ``answered`` this turn's pause ("plan
+    dinners", asked for how many days: "just add rice")."""
     if asked := changes_nothing(think, message):
         return replan_note(think, asked)
     if asked := invents_nothing(think, message):
@@ -463,6 +507,8 @@ def ask_again(
         return lookup_note(think)
     if today is not None and (days := unplanned_meal(think, message, today)):
         return meal_plan_note(think, days)
+    if not answered and (asked := meals_unplanned(think, message)):
+        return meals_note(think, asked)
     if home := misplaced_change(think, message):
         return home_note(think, message, home)
     if invents_unasked(think, message, unsaved):

@@ -37,6 +37,8 @@ from domain.enforced import (
     invents_unasked,
     lookup_note,
     meal_plan_note,
+    meals_note,
+    meals_unplanned,
     misplaced_change,
     named_meal,
     named_note,
@@ -1878,3 +1880,48 @@ def test_a_recipe_named_by_one_word_and_more_is_another_recipe():
     decision = ActDecision(action="tool_call", tool_call=call)
     said = ActFacts(message="save the dal and the dal makhani", grounds=("dal makhani",))
     assert hold_act(decision, [created], said) == decision
+
+
+SHOPPING_FROM_THE_CALENDAR = plan(
+    step("read", subdomain="meal_plans"),
+    step("read", subdomain="inventory"),
+    step("analyze", 1, "shopping"),
+    step("write", 2, "shopping"),
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        (
+            "plan my dinners for next week and put what I need for them on my shopping list",
+            "plan my dinners",
+        ),
+        ("sort out lunches for the work week", "sort out lunches"),
+        ("make me a meal plan", "make me a meal plan"),
+    ],
+)
+def test_a_plan_that_puts_no_meal_in_the_meal_plan_for_meals_to_plan_is_asked_again(
+    message: str, asked: str
+):
+    """The 1.5B local model planned only the shopping, from the meal plan already there."""
+    assert meals_unplanned(SHOPPING_FROM_THE_CALENDAR, message) == asked
+    note = ask_again(SHOPPING_FROM_THE_CALENDAR, message, FRIDAY)
+    assert note == meals_note(SHOPPING_FROM_THE_CALENDAR, asked)
+    assert note.startswith(f'The request asks for meals to be planned ("{asked}")')
+    assert ask_again(SHOPPING_FROM_THE_CALENDAR, message, FRIDAY, answered=True) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "think"),
+    [
+        ("plan my dinners for next week", MEALS_PLAN),  # it plans them
+        ("what's planned for dinner?", SHOPPING_FROM_THE_CALENDAR),  # no meals to plan
+        ("i want to plan my shopping", SHOPPING_FROM_THE_CALENDAR),
+        ("make me a meal plan", as_question(MEALS_PLAN, WHICH_DAYS)),
+    ],
+)
+def test_a_plan_with_meals_planned_or_words_that_ask_for_none_is_not_asked_again(
+    message: str, think: ThinkOutput
+):
+    assert meals_unplanned(think, message) is None
