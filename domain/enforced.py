@@ -799,24 +799,13 @@ def completion_note(
 def unwritten_note(
     decision: ActDecision, step_type: str, tool_results: Sequence[ToolEntry]
 ) -> str | None:
-    """Why a step's completion is sent back once (None when it is not): every database
-    call it made failed, or (a write step) it made none at all, so nothing it claims was
-    found or done. For "called the plumber, that's sorted" the 1.5B local model completed
-    "Mark the task 'Call the plumber' as completed" with no call, saying it was marked;
-    the task stayed open. For "anything i need to do this week?" it read the meal plan
-    from "{this monday}", refused as no date, and completed the step with "No meal plans
-    found for the next 7 days"."""
-    if decision.action != "step_complete":
+    """Why a write step's completion is sent back once (None when it is not): it made no
+    call to the database at all, so nothing it claims was done. For "called the plumber,
+    that's sorted" the 1.5B local model completed "Mark the task 'Call the plumber' as
+    completed" with no call, saying it was marked; the task stayed open."""
+    if decision.action != "step_complete" or step_type != "write":
         return None
-    calls = [t for t in tool_results if t.tool in CRUD_TOOLS]
-    found = [t for t in tool_results if not t.error and t.schema_name is None]
-    if calls and not found:  # a schema shown is nothing found
-        return (
-            "not complete: every database call this step made failed (the last: "
-            f"{calls[-1].error}), so nothing it says was found or done has happened. Send "
-            "the call again as the error says, or block the step if it cannot be done."
-        )
-    if step_type != "write" or calls:
+    if any(t.tool in CRUD_TOOLS for t in tool_results):
         return None  # it read or wrote: what it found is its own to judge
     return (
         "not complete: this step has not called the database yet, so nothing it says was "

@@ -1352,27 +1352,6 @@ def test_a_write_step_done_without_calling_the_database_is_sent_back():
     assert unwritten_note(call, "write", []) is None
 
 
-def test_a_step_done_when_every_call_it_made_failed_is_sent_back():
-    """For "anything i need to do this week?" the 1.5B local model read the meal plan from
-    "{this monday}", refused as no date, and completed with "No meal plans found"."""
-    done = ActDecision(action="step_complete", result_summary="No meal plans found")
-    refused = ToolEntry(
-        tool="db_read",
-        params={"table": "meal_plans"},
-        error="filters: '{this monday}' is not a valid date for column 'date'",
-    )
-    schema = ToolEntry(schema_name="meal_plans", text="...")
-    for step_type in ("read", "write", "analyze"):
-        note = unwritten_note(done, step_type, [schema, refused])
-        assert note is not None and note.startswith("not complete: every database call")
-        assert "(the last: filters: '{this monday}' is not a valid date" in note
-    read = ToolEntry(tool="db_read", params={"table": "meal_plans"}, count=0)
-    assert unwritten_note(done, "read", [refused, read]) is None  # one read found: none
-    answered = ToolEntry(tool="ask_user", user_answer="just the dinners")
-    assert unwritten_note(done, "read", [refused, answered]) is None  # the user said
-    assert unwritten_note(done, "read", []) is None  # no call: a read may need none
-
-
 def test_a_meal_plan_row_that_names_no_meal_is_sent_back():
     def create(*rows: dict) -> ActDecision:
         params = {"table": "meal_plans", "data": list(rows)}
