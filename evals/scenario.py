@@ -222,8 +222,9 @@ _MENTION = re.compile(r"([@#])\{([a-z_]+):([^}]+)\}")
 
 def tokens(scenario: Scenario, today: dt.date) -> dict[str, str]:
     """ISO date -> the token a recorded answer writes it as, so the recording means the
-    same on any later day: the scenario's own tokens first ("{tomorrow}" stays tomorrow),
-    then this and next week by weekday, then days from today."""
+    same on any later day: the scenario's own tokens first ("{tomorrow}" stays tomorrow;
+    of its own, a weekday's over a count of days, ``OFFSET``), then this and next week by
+    weekday, then days from today."""
     found: dict[str, str] = {}
     for offset in range(-60, 61):
         sign = "+" if offset >= 0 else "-"
@@ -233,9 +234,19 @@ def tokens(scenario: Scenario, today: dt.date) -> dict[str, str]:
         for name in (d.lower() for d in DAY_NAMES):
             found[day(f"{which} {name}", today).isoformat()] = f"{{{which} {name}}}"
     text = scenario.model_dump_json()
-    for token in dict.fromkeys(DAY_TOKEN.findall(text)):
+    own = dict.fromkeys(DAY_TOKEN.findall(text))
+    for token in sorted(own, key=lambda t: not OFFSET.match(t)):  # a day's name wins
         found[day(token, today).isoformat()] = f"{{{token}}}"
     return found
+
+
+OFFSET = re.compile(r"^(?:today(?:[+-]\d+)?|tomorrow|yesterday)$")
+"""A token that counts days from today: where it falls on the day a weekday's token names
+(a probe's milk expires on ``{today+2}``, its dal is planned on ``{next monday}``, both
+2026-11-30 on a Saturday; its oven is due ``{tomorrow}``, Monday on a Sunday), the
+weekday's is the one a recorded date is written as. The
+words say weekdays ("take the dal off monday"), and a recording made on a Saturday
+replayed on a Sunday otherwise read its Monday as Tuesday."""
 
 
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")

@@ -15,7 +15,16 @@ from evals.cassette import CASSETTES_DIR, Call, Cassette, Replay
 from evals.live import _record
 from evals.report import Run, compare, markdown
 from evals.runner import ScenarioResult, run_scenario
-from evals.scenario import SCENARIOS_DIR, Scenario, expand, load, load_all, tokenize, tokens
+from evals.scenario import (
+    PROBES_DIR,
+    SCENARIOS_DIR,
+    Scenario,
+    expand,
+    load,
+    load_all,
+    tokenize,
+    tokens,
+)
 from tests.activities.llm.fake_openai import SNAPSHOT, FakeOpenAI
 
 REFERENCE = CASSETTES_DIR / "reference"
@@ -132,6 +141,19 @@ def test_recorded_dates_are_written_as_the_scenarios_own_tokens_first():
     assert written == {"date": "{next monday}", "note": "from {next sunday}"}
     friday = dt.date(2026, 12, 4)
     assert expand(written, friday) == {"date": "2026-12-07", "note": "from 2026-12-13"}
+
+
+def test_a_day_the_scenario_names_by_weekday_is_recorded_as_that_weekday():
+    """The probes' dal is planned on ``{next monday}`` and their milk expires on
+    ``{today+2}``: on a Saturday both are 2026-11-30. Recorded as ``{today+2}``, the
+    dal's Monday replayed on a Sunday was a Tuesday."""
+    probe = load(PROBES_DIR / "p_dal_off.toml")
+    saturday = dt.date(2026, 11, 28)
+    dates = tokens(probe, saturday)
+    assert dates["2026-11-30"] == "{next monday}"
+    written = tokenize({"filters": [{"field": "date", "value": "2026-11-30"}]}, dates)
+    sunday = dt.date(2026, 11, 29)
+    assert expand(written, sunday) == {"filters": [{"field": "date", "value": "2026-11-30"}]}
 
 
 def test_the_suite_has_25_scenarios_that_reach_every_path_between_them():
