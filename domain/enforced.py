@@ -163,6 +163,7 @@ from domain.recipe_fit import asked_in, breaches, diet_words, left_out, servings
 from domain.registry.refs import canonical_uuid, is_ref, parse_ref
 from domain.relative_days import named_days
 from domain.step_checks import invented_recipe, refs_claimed, unsaid_amount, write_key
+from domain.step_checks import words as words_of
 from domain.tool_results import ToolEntry
 
 CONSUMES: dict[str, frozenset[str]] = {
@@ -870,13 +871,10 @@ def one_day(params: dict[str, Any], message: str, today: dt.date) -> dict[str, A
     return {**params, "filters": [{**f, "op": "="} if f == edge else f for f in filters]}
 
 
-WORD = re.compile(r"[a-z0-9]{3,}")
-
-
 def _stems(text: str) -> set[str]:
-    """The words of ``text`` of three letters or more, lowercased, without a plural s (a
-    word that begins another is the same word here: "tomato", "tomatoes")."""
-    return {w.removesuffix("s") for w in WORD.findall(text.lower())}
+    """The words of ``text`` of three letters or more (``step_checks.words``); a word
+    that begins another is taken for the same word ("tomato", "tomatoes")."""
+    return {w for w in words_of(text) if len(w) >= 3}
 
 
 def said_names(params: dict[str, Any], said: str) -> dict[str, Any]:

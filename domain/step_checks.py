@@ -52,7 +52,8 @@ PLACEHOLDER_WORDS = frozenset(
 """Words that name no particular recipe: "Example Recipe", "My Simple Dish"."""
 
 
-def _words(text: str) -> set[str]:
+def words(text: str) -> set[str]:
+    """The words of ``text``, lowercased, without a plural s."""
     return {w.removesuffix("s") for w in re.findall(r"[a-z0-9]+", text.lower())}
 
 
@@ -64,7 +65,7 @@ def invented_recipe(tool: str, params: Mapping[str, Any], grounds: Iterable[str]
     when nothing was unsaved, is neither."""
     if tool != "db_create" or params.get("table") != "recipes":
         return None
-    said = set().union(*(_words(text) for text in grounds))
+    said = set().union(*(words(text) for text in grounds))
     rows = params.get("data")
     for row in rows if isinstance(rows, list) else [rows]:
         if not isinstance(row, Mapping) or any(is_ref(v) for v in row.values()):
@@ -72,7 +73,7 @@ def invented_recipe(tool: str, params: Mapping[str, Any], grounds: Iterable[str]
         name = row.get("name")
         if not isinstance(name, str):
             continue
-        named = _words(name) - {w.removesuffix("s") for w in PLACEHOLDER_WORDS}
+        named = words(name) - {w.removesuffix("s") for w in PLACEHOLDER_WORDS}
         if not named & said:
             return (
                 f"There was no recipe to save: {name!r} is in neither the user's words nor "
@@ -107,7 +108,7 @@ def _content_words(row: Mapping[str, Any]) -> set[str]:
         items = row.get(key)
         for item in items if isinstance(items, list) else []:
             texts.append(str(item.get("name", "")) if isinstance(item, Mapping) else str(item))
-    return {w for text in texts for w in _words(text) if len(w) >= 4}
+    return {w for text in texts for w in words(text) if len(w) >= 4}
 
 
 NUMBERS = re.compile(
