@@ -75,6 +75,17 @@ def named_day(token: str, today: dt.date) -> dt.date:
     return monday + dt.timedelta(days=weekdays.index(name))
 
 
+PARTS_OF_DAY = ((5, "night"), (12, "morning"), (17, "afternoon"), (22, "evening"), (24, "night"))
+"""The part of the day by the hour it ends (exclusive): what a kitchen assistant needs of the
+time ("tonight", "for lunch"). Not the minute: a minute changes every request's text, so the
+same words at 16:51 and 17:08 were two inputs to a model at temperature 0, and a model shown
+"16:51" filtered rows by that minute (docs/EVALS.md)."""
+
+
+def part_of_day(hour: int) -> str:
+    return next(name for end, name in PARTS_OF_DAY if hour < end)
+
+
 def _day(day: dt.date, today: dt.date) -> str:
     text = f"{DAY_NAMES[day.weekday()][:3]} {day.isoformat()}"
     if day == today:
@@ -85,8 +96,8 @@ def _day(day: dt.date, today: dt.date) -> str:
 
 
 def clock_section(clock: Clock | None) -> str:
-    """``Tuesday 2026-11-24, 14:05 (Europe/Paris, UTC+01:00)`` and a calendar of this week
-    and next, Monday to Sunday, today and tomorrow marked."""
+    """``Tuesday 2026-11-24, afternoon (Europe/Paris, UTC+01:00)`` and a calendar of this
+    week and next, Monday to Sunday, today and tomorrow marked."""
     if clock is None:
         return ""
     now = local(clock)
@@ -100,7 +111,7 @@ def clock_section(clock: Clock | None) -> str:
     zone_name = zone(clock.timezone).key
     return "\n".join(
         [
-            f"Now: {DAY_NAMES[today.weekday()]} {today.isoformat()}, {now:%H:%M} "
+            f"Now: {DAY_NAMES[today.weekday()]} {today.isoformat()}, {part_of_day(now.hour)} "
             f"({zone_name}, UTC{offset[:3]}:{offset[3:]})",
             *weeks,
         ]

@@ -599,7 +599,7 @@ def test_every_node_given_the_users_words_is_told_the_dates_of_their_day_phrases
     }
     for node, text in texts.items():
         today = text.split("## Today\n", 1)[1].split("\n## ", 1)[0]
-        assert today.startswith("Now: Friday 2026-11-27, 12:00"), node
+        assert today.startswith("Now: Friday 2026-11-27, afternoon"), node
         assert today.rstrip().endswith(f"In the user's words:\n{NEXT_MONDAY}"), node
 
 

@@ -17,7 +17,7 @@ STRICT = {
 }
 
 TODAY = (
-    "## Today\nNow: Tuesday 2026-11-24, 09:00 (UTC, UTC+00:00)\n"
+    "## Today\nNow: Tuesday 2026-11-24, morning (UTC, UTC+00:00)\n"
     "This week: Mon 2026-11-23, Tue 2026-11-24 (today), …\nNext week: Mon 2026-11-30, …\n"
 )
 

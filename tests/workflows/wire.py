@@ -21,7 +21,7 @@ from tests.activities.llm.fake_openai import FakeOpenAI, ReceivedRequest
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
 TODAY = re.compile(
-    r"## Today\nNow: [A-Z][a-z]+day \d{4}-\d\d-\d\d, \d\d:\d\d \([^)]+\)\n"
+    r"## Today\nNow: [A-Z][a-z]+day \d{4}-\d\d-\d\d, [a-z]+ \([^)]+\)\n"
     r"This week: Mon .*\(today\).*\nNext week: Mon "
 )
 DATED = frozenset({"understand", "think", "act", "act_quick", "reply", "cook", "brainstorm"})
