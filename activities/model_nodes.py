@@ -45,26 +45,28 @@ from domain import context
 from domain.answers import answer_model
 from domain.clock import local
 from domain.conversation import ConversationState
-from domain.enforced import (
+from domain.enforced.act import (
     act_facts,
-    as_question,
-    ask_again,
     completion_note,
     created_for_a_change,
     hold_act,
-    hold_plan,
-    hold_understand,
     one_day,
-    only_reads,
     repeated_call,
-    retrievable,
     said_names,
     unchanged,
     unchanged_block,
-    undated_plan,
     unlinked,
     unnamed_meal,
     unwritten_note,
+)
+from domain.enforced.plan import (
+    as_question,
+    ask_again,
+    hold_plan,
+    hold_understand,
+    only_reads,
+    retrievable,
+    undated_plan,
     where_asked,
     writes_unasked,
 )
@@ -290,7 +292,7 @@ class NodeActivities:
 
     @activity.defn(name="think")
     async def think(self, request: ThinkRequest) -> ThinkResult:
-        """Think's plan, held to the rules (``domain.enforced.hold_plan``); a plan that
+        """Think's plan, held to the rules (``domain.enforced.plan.hold_plan``); a plan that
         changes nothing for a request that asks for a change, or puts no meal on the day
         the words name, is asked for once more (``ask_again``), in this activity, so the
         history holds the plan that stands. When that second call fails, the first plan

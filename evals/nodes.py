@@ -30,7 +30,10 @@ from pydantic import BaseModel, Field, ValidationError
 
 from activities.llm.provider import LlmError, LlmProvider, LlmReply, LlmRequest
 from domain.answers import answer_model
-from domain.enforced import hold_plan, hold_understand
+from domain.enforced.plan import (
+    hold_plan,
+    hold_understand,
+)
 from evals.cassette import Cassette, Replay
 from evals.null_models import minimal_model
 from evals.runner import ScenarioResult, Stack, run_scenario, scenario_today

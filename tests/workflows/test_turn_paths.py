@@ -68,7 +68,7 @@ async def test_quick_read_is_answered_from_the_database_without_a_reply_model_ca
 
 
 async def test_a_quick_read_by_a_name_the_user_never_said_reads_without_it(turns: Turns, executor):
-    """``domain.enforced.said_names``: Act Quick filtered the shopping list by the name of
+    """``domain.enforced.act.said_names``: Act Quick filtered the shopping list by the name of
     the recipe the turn before talked about; the user asked for the whole list."""
     await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
         "shopping_list", [{"name": "olive oil"}, {"name": "milk"}]
@@ -298,7 +298,7 @@ async def test_a_meal_plan_for_no_named_day_asks_which_days_first(turns: Turns, 
 async def test_a_change_planned_twice_where_the_words_do_not_put_it_asks_where(
     turns: Turns, executor
 ):
-    """``domain.enforced.where_asked``: "the dal only serves 2" is a recipe's servings;
+    """``domain.enforced.plan.where_asked``: "the dal only serves 2" is a recipe's servings;
     Think planned a meal on a day, and again when shown where the change belongs. The
     turn asks the user where the change goes, writes nothing until answered, and plans
     their answer."""

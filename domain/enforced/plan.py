@@ -1,0 +1,510 @@
+"""The rules the system holds Understand's and Think's answers to: what needs no judgment in
+a quick path, a question, a plan's decision, its steps and their order (seed 004, "LLMs
+interpret, don't own"; the package's ``__init__`` says how the rules run).
+
+- **Quick mode is a lookup** (seed 004 §6, V7.1; seed 000: quick is for simple reads): a
+  message that asks for a change (``domain.intent.requested_change``) or for something
+  new to be thought of ("suggest…", "invent…": ``domain.intent.requested_content``) never
+  takes the quick path; Think plans it.
+- **The user's own message is not a question to them** (seed 000: Understand asks only
+  what is unclear): a clarification question that quotes the whole message
+  (``domain.intent.echoes``) asks nothing the user has not said, so it is dropped; with no
+  question left, there is no clarification and the turn goes on.
+- **A plan that writes nothing is never proposed** (seeds 000 and 003: a proposal is
+  confirmed before a plan changes the kitchen): it runs directly. This holds for a plan
+  that only generates too: generated content is itself unsaved (a ``gen_`` ref, seed
+  003's "pending: generated, awaiting confirmation"); the user confirms it by asking to
+  save it, so a proposal before it would ask twice.
+- **The mode's confirmation rules** (seed 000's mode table, seed 003's "Plan mode can
+  still do simple ops quickly"): in quick mode a proposal runs at once ("execute, inform
+  after"); in plan mode a plan that saves content it generates (a write in a later group
+  than a generate: meals chosen for the week, a recipe invented and kept) is proposed
+  first, since the user has not seen what it saves, while a plan that writes only what the
+  user spelled out runs directly, in however many writes; so does a plan made after the
+  user answered the turn's proposal (they have confirmed or adjusted it). Create mode
+  forces nothing.
+- **A request for a change is planned as one** (seed 000 "action mismatch": a turn that
+  was asked for a change and made none): when the message asks for a change
+  (``domain.intent.requested_change``) and Think's plan only reads or analyzes, the plan
+  can change nothing. Whether the message really asks for one is for the model to judge
+  ("we're out of rice, what else can I make?" may be a question), so Think is asked once
+  more, shown its plan and what a write is (``changes_nothing``, ``replan_note``); its
+  second answer stands. So, on the same terms (one ask per Think activity,
+  ``ask_again``), is a plan that only reads for a request for something new
+  (``invents_nothing``), one that writes for words that only ask to see or know
+  (``writes_unasked``), one that writes recipes and nothing on the meal plan for a
+  change on a named day (``unplanned_meal``), and one that changes only other subdomains
+  than the one a change said without a verb belongs in (``misplaced_change``: "I bought
+  milk" is the inventory's or the shopping list's), and one that generates a recipe for
+  a change that asks for nothing new, with no unsaved recipe to revise
+  (``invents_unasked``: "i'd like the dal on tuesday" names a saved dal). A plan that
+  still writes for a question with no change verb in it ("how about adding eggs?" has
+  one) after the ask runs only its reads and analyses (``only_reads``): whatever the
+  model judged, no one asked for the writes. A plan that, asked again, still changes only
+  elsewhere than where the words' change belongs asks the user where it goes instead
+  (``where_asked``: "the dal only serves 2" planned twice as a meal on a day): the words
+  and the model disagree, and neither write is the system's to pick.
+- **A meal plan has days** (seed 000: Think asks when what it needs is missing): a plan
+  that puts meals in the meal plan for a message that names no day, nor did the user's
+  message before it ("make me a meal plan"; ``undated_plan``) asks which days and meals
+  instead, unless this turn's pause was already answered. The dates are the user's to
+  give, not an example's.
+- **A step runs after the steps of its group whose output it consumes** (seed 002's step
+  types, seed 003's groups): a write persists content that must already exist (a
+  generate's ``gen_`` refs, an analysis's choice) and changes rows that a read of its own
+  subdomain finds; an analyze reasons over what earlier steps fetched or generated. A
+  group that holds both is split, the consumer after; later groups move up by as many
+  groups. Running a step later only costs time: every step still runs after everything
+  it ran after before.
+- **A step retrieves an earlier step's result once** (seed 000's retrieve_step): Act is
+  offered only the steps of earlier groups (a later one has not run) that this step has
+  not fetched yet (the fetched result is in its tool results already); with none left,
+  retrieve_step is not offered, so a model cannot spend the turn's calls fetching again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+
+from domain.intent import (
+    DELETE_VERBS,
+    asks_to_see,
+    change_home,
+    echoes,
+    requested_change,
+    requested_content,
+)
+from domain.modes import mode_config
+from domain.nodes import ThinkOutput, ThinkStep, UnderstandOutput
+from domain.registry.refs import parse_ref
+from domain.relative_days import named_days
+from domain.tool_results import ToolEntry
+
+CONSUMES: dict[str, frozenset[str]] = {
+    "analyze": frozenset({"read", "generate"}),
+    "write": frozenset({"generate", "analyze"}),
+}
+"""Step type -> the step types whose output it uses when they share its group (and a
+write uses a read of its own subdomain: ``consumes``)."""
+KINDS = ("read", "generate", "analyze", "write")
+"""Step types, each after every type it may consume."""
+
+
+def hold_understand(understand: UnderstandOutput, message: str) -> UnderstandOutput:
+    """Understand's answer without questions that ask ``message`` back, and with the
+    quick path held off when ``message`` asks for a change or for new content: the turn
+    goes to Think."""
+    if understand.needs_clarification:
+        asked = [q for q in understand.clarification_questions if not echoes(q, message)]
+        if asked != understand.clarification_questions:
+            understand = understand.model_copy(
+                update={"clarification_questions": asked, "needs_clarification": bool(asked)}
+            )
+    if not understand.quick_mode or not (requested_change(message) or requested_content(message)):
+        return understand
+    return understand.model_copy(
+        update={"quick_mode": False, "quick_intent": None, "quick_subdomain": None}
+    )
+
+
+def hold_plan(
+    think: ThinkOutput, mode: str | None, *, answered_proposal: bool = False
+) -> ThinkOutput:
+    """Think's answer in ``mode`` with its steps in data order, a proposal that writes
+    nothing (or any proposal in quick mode) run directly, and a plan-mode plan that saves
+    what it generates proposed, unless the user has just answered this turn's proposal
+    (``answered_proposal``: "yes, but only three days" is planned directly, not asked
+    again)."""
+    steps = in_data_order(think.steps)
+    if steps != think.steps:
+        think = think.model_copy(update={"steps": steps})
+    config = mode_config(mode)
+    runs_at_once = not writes(think.steps) or config.skip_think
+    if think.decision == "propose" and think.steps and runs_at_once:
+        return think.model_copy(update={"decision": "plan_direct", "proposal_message": None})
+    if (
+        think.decision == "plan_direct"
+        and config.proposal_required
+        and not answered_proposal
+        and saves_generated(think.steps)
+    ):
+        message = (
+            "This saves what I come up with, so I'd like your go-ahead first: "
+            f"{think.goal.rstrip('.')}."
+        )
+        return think.model_copy(update={"decision": "propose", "proposal_message": message})
+    return think
+
+
+WHEN = re.compile(
+    r"\b(?:days?|nights?|week(?:s|ly)?|month|fortnight|\d{1,2}(?:st|nd|rd|th)|"
+    r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2})\b",
+    re.IGNORECASE,
+)
+"""Words that say when beyond the days ``domain.relative_days`` resolves: "every day",
+"for 3 nights", "the 3rd", "2026-12-01"."""
+WHICH_DAYS = "Which days, and which meals, should the plan cover?"
+REMOVES = DELETE_VERBS | {"clear", "cancel"}
+
+
+def undated_plan(think: ThinkOutput, message: str, today: dt.date, earlier: str = "") -> str | None:
+    """The question to ask when a plan puts meals in the meal plan and the user's words
+    (with this turn's answers, and ``earlier``: their last message before it) name no
+    day: a meal plan row has a date, which is the user's to give ("make me a meal plan":
+    the 1.5B local model planned next week's lunches, copied from an example). None
+    otherwise, and for a plan that only removes."""
+    if think.decision == "clarify" or requested_change(message) in REMOVES:
+        return None
+    plans = any(
+        s.subdomain == "meal_plans" and s.step_type in ("write", "generate") for s in think.steps
+    )
+    said = f"{earlier}\n{message}"
+    if not plans or named_days(said, today) or WHEN.search(said):
+        return None
+    return WHICH_DAYS
+
+
+def as_question(think: ThinkOutput, question: str) -> ThinkOutput:
+    """Think's answer turned into ``question`` for the user (its plan left)."""
+    return ThinkOutput(goal=think.goal, decision="clarify", clarification_questions=[question])
+
+
+def changes_nothing(think: ThinkOutput, message: str) -> str | None:
+    """The change ``message`` asks for (``requested_change``) when Think's plan for it
+    only reads or analyzes: it makes no change and invents nothing to save. None when the
+    plan writes or generates, asks a question, or the message asks for no change."""
+    return requested_change(message) if _only_reads(think) else None
+
+
+def replan_note(think: ThinkOutput, asked: str) -> str:
+    """What Think is told when its plan changes nothing (``changes_nothing``): its plan,
+    and that a change is a ``write`` step."""
+    return (
+        f'The request asks for a change ("{asked}"), and your plan only reads:\n'
+        f"{_plan_lines(think)}\n"
+        "Those steps change nothing. A change is a write step: it creates, updates, ticks "
+        "off or deletes rows (a new task, an amount, an item bought). Answer again: if the "
+        "user asked for a change, plan its write step (with only the reads it needs); if "
+        "the message asks for no change, give the same plan."
+    )
+
+
+def invents_nothing(think: ThinkOutput, message: str) -> str | None:
+    """The verb of a request for something new (``requested_content``: "invent a cod
+    dish") when Think's plan has no generate step and writes nothing (the 0.5B local
+    model planned reads only, and nothing was invented). None otherwise."""
+    return requested_content(message) if _only_reads(think) else None
+
+
+def invent_note(think: ThinkOutput, asked: str) -> str:
+    """What Think is told when its plan thinks of nothing new (``invents_nothing``)."""
+    return (
+        f'The request asks for something new ("{asked}"), and your plan only reads or '
+        f"analyzes:\n{_plan_lines(think)}\nNew content (a recipe, a meal idea) comes from "
+        "a generate step, and stays unsaved until the user saves it. Answer again: if the "
+        "user asked for something new, plan its generate step (with only the reads it "
+        "needs); if they asked to choose among what is stored, give the same plan."
+    )
+
+
+def writes_unasked(think: ThinkOutput, message: str) -> bool:
+    """Whether Think's plan writes for words that only ask to see or know something
+    (``asks_to_see``: "what's planned for dinner next Monday?", for which the 0.5B local
+    model planned lunches written into the meal plan, copied from an example)."""
+    if think.decision == "clarify" or not writes(think.steps):
+        return False
+    return asks_to_see(message)
+
+
+def only_reads(think: ThinkOutput) -> ThinkOutput:
+    """A plan that writes for a question (``writes_unasked``) even when asked again, as
+    its reads and analyses: what answers a question. Unchanged when nothing but writes
+    and generates is in it. For "anything i need to do this week?" the 1.5B local model
+    planned reads, then a week of new tasks, twice; the user was asked to confirm them."""
+    kept = [s for s in think.steps if s.step_type in ("read", "analyze")]
+    if not kept or len(kept) == len(think.steps):
+        return think
+    return think.model_copy(
+        update={"steps": kept, "decision": "plan_direct", "proposal_message": None}
+    )
+
+
+def lookup_note(think: ThinkOutput) -> str:
+    """What Think is told when its plan writes for a question (``writes_unasked``)."""
+    return (
+        "The request asks to see or know something, not to change anything, and your "
+        f"plan writes:\n{_plan_lines(think)}\nA question is answered by reads (and an "
+        "analyze to pick or compare what they found). Answer again: if the user did ask "
+        "for a change, give the same plan; if not, plan only the steps that answer it."
+    )
+
+
+def unplanned_meal(think: ThinkOutput, message: str, today: dt.date) -> list[str]:
+    """The days ``message`` names (``named_days``) when it asks for a change and Think's
+    plan writes or generates recipes but has no meal_plans step: a meal on a day is a
+    meal_plans row ("i'd like the dal on tuesday": the 1.5B local model planned a recipe
+    named "Dal on Tuesday"). Empty otherwise, and for a removal."""
+    if think.decision == "clarify" or not think.steps:
+        return []
+    if requested_change(message) in (None, *REMOVES):
+        return []
+    steps = [(s.subdomain, s.step_type) for s in think.steps]
+    if any(subdomain == "meal_plans" for subdomain, _ in steps):
+        return []
+    if ("recipes", "write") not in steps and ("recipes", "generate") not in steps:
+        return []
+    return named_days(message, today)
+
+
+MEALS_PLANNED = re.compile(
+    r"\b(?:plan|planning|sort out|organi[sz]e)\s+(?:out\s+)?(?:my\s+|our\s+|the\s+|some\s+|"
+    r"a\s+week\s+of\s+|\w+\s+days\s+of\s+|next\s+week'?s\s+|this\s+week'?s\s+)?"
+    r"(?:breakfasts?|brunch(?:es)?|lunch(?:es)?|dinners?|suppers?|meals?|menu)\b|"
+    r"\b(?:make|create|draw up|put together|do)\s+(?:me\s+|us\s+)?(?:a\s+|the\s+)?"
+    r"(?:meal\s+plan|menu)\b",
+    re.IGNORECASE,
+)
+"""Words that ask for meals to be planned: "plan my dinners for next week", "sort out
+lunches", "plan a week of meals", "make me a meal plan". The meals go in the meal plan."""
+
+
+def meals_unplanned(think: ThinkOutput, message: str) -> str | None:
+    """The words that ask for meals to be planned (``MEALS_PLANNED``) when Think's plan
+    neither chooses nor writes meal plan rows; None otherwise. For "plan my dinners for
+    next week and put what I need for them on my shopping list" the 1.5B local model
+    planned only the shopping, from the meal plan already there (a library entry's
+    plan)."""
+    if think.decision == "clarify" or not think.steps:
+        return None
+    match = MEALS_PLANNED.search(message)
+    if match is None or "meal_plans" in _changed(think):
+        return None
+    return match.group(0)
+
+
+def meals_note(think: ThinkOutput, asked: str) -> str:
+    """What Think is told when its plan puts no meal in the meal plan for words that ask
+    for meals planned (``meals_unplanned``)."""
+    return (
+        f'The request asks for meals to be planned ("{asked}"), and your plan puts none in '
+        f"the meal plan:\n{_plan_lines(think)}\nPlanned meals are meal_plans rows: choose "
+        "them (a generate step of meal_plans, from the recipes read), then write them (a "
+        "write step of meal_plans), before any step that uses them. Answer again: if the "
+        "user asked for meals planned, plan that; if not, give the same plan."
+    )
+
+
+def meal_plan_note(think: ThinkOutput, days: list[str]) -> str:
+    """What Think is told when its plan puts no meal on the days the words name
+    (``unplanned_meal``): its plan, and what a meal on a day is."""
+    return (
+        f"The request names a day ({'; '.join(days)}), and your plan has no meal_plans "
+        f"step:\n{_plan_lines(think)}\nA meal on a day is a meal_plans row (its date, its "
+        "meal, the recipe by ref): read the recipe, then write that row; a recipe is "
+        "created only when the user asks for a new one. Answer again: if the user asked "
+        "for a meal on a day, plan that; if not, give the same plan."
+    )
+
+
+def misplaced_change(think: ThinkOutput, message: str) -> tuple[str, ...]:
+    """Where the change the words ask for belongs (``change_home``: "I bought milk" in
+    the inventory or shopping list) when the plan writes only elsewhere, or writing
+    nothing generates only elsewhere (a recipe "2 liters of milk", as the 0.5B local model
+    planned; "the dal only serves 2" as a recipe generated for a meal on a day, as the
+    1.5B did). Empty otherwise."""
+    home = change_home(message)
+    if not home or think.decision == "clarify":
+        return ()
+    made = _placed(think)
+    return home if made and not set(made) & set(home) else ()
+
+
+PLACES_SAID = {
+    "inventory": "your inventory",
+    "shopping": "your shopping list",
+    "recipes": "your recipes",
+    "meal_plans": "your meal plan",
+    "tasks": "your tasks",
+    "preferences": "your preferences",
+}
+"""A subdomain as a question to the user names it."""
+
+
+def where_asked(think: ThinkOutput, message: str) -> str | None:
+    """The question to ask when the plan (asked again, ``home_note``) still changes only
+    other subdomains than the one the words' change belongs in (``misplaced_change``):
+    "Should I make that change in your recipes, or in your meal plan?". None otherwise."""
+    home = misplaced_change(think, message)
+    if not home:
+        return None
+    said = " or ".join(PLACES_SAID.get(h, h) for h in home)
+    made = " and ".join(PLACES_SAID.get(s, s) for s in _placed(think))
+    return f"Should I make that change in {said}, or in {made}?"
+
+
+def home_note(think: ThinkOutput, message: str, home: tuple[str, ...]) -> str:
+    """What Think is told when its plan changes another subdomain than the one the words'
+    change belongs in (``misplaced_change``): its plan, and where the change goes."""
+    where = " or ".join(home)
+    return (
+        f'The request reads as a change to {where} ("{requested_change(message)}"), and '
+        f"your plan changes only {', '.join(_placed(think))}:\n{_plan_lines(think)}\n"
+        "Answer again: if "
+        f"the change belongs in {where}, plan its write step there (with only the reads it "
+        "needs); if the user asked for what your plan does, give the same plan."
+    )
+
+
+DEFINITE = re.compile(r"\b(?:the|my|our|that|this|these|those)\b", re.IGNORECASE)
+"""Words that point at a thing already there ("the dal", "my lasagna"); without one,
+what the words ask for may well be new ("make me fish tacos", "make a soup")."""
+
+
+def invents_unasked(think: ThinkOutput, message: str, unsaved: Sequence[str]) -> bool:
+    """Whether Think's plan generates a recipe for a change that asks for none: the words
+    ask for a change (``requested_change``) and for nothing new (``requested_content``),
+    point at something already there (``DEFINITE``), and no unsaved recipe is there to
+    revise (``unsaved``: the registry's unsaved refs). "i'd like the dal on tuesday"
+    names a recipe the user has; the 1.5B local model planned a new dal, generated, for
+    the meal plan. Where the words put a named dish on a day, a generated meal plan is
+    as unasked ("actually lets have the chili on monday not the dal": the 1.5B generated
+    the week's meals again, and proposed them)."""
+    revisable = any(
+        (p := parse_ref(ref)) is not None and p.type_name == "recipe" for ref in unsaved
+    )
+    if think.decision == "clarify" or revisable:
+        return False
+    kinds = ("recipes", "meal_plans") if change_home(message) == ("meal_plans",) else ("recipes",)
+    generates = any(s.step_type == "generate" and s.subdomain in kinds for s in think.steps)
+    if not generates or requested_content(message) is not None:
+        return False
+    if not DEFINITE.search(message):
+        return False
+    return requested_change(message) is not None
+
+
+def named_note(think: ThinkOutput) -> str:
+    """What Think is told when its plan invents a recipe nobody asked for
+    (``invents_unasked``)."""
+    return (
+        "The request asks for a change and for no new recipe, and your plan generates "
+        f"one:\n{_plan_lines(think)}\nA dish the words name is most often a recipe the "
+        "user has saved (the kitchen dashboard counts them): a read of recipes by that "
+        "name finds it, and a later step uses what the read found. Answer again: if the "
+        "user asked for a new recipe, give the same plan; if they named one they have, "
+        "read it instead of generating one."
+    )
+
+
+def ask_again(
+    think: ThinkOutput,
+    message: str,
+    today: dt.date | None,
+    unsaved: Sequence[str] = (),
+    answered: bool = False,
+) -> str | None:
+    """Why Think is asked for its plan once more, or None: the plan changes nothing the
+    words ask to change (``changes_nothing``), thinks of nothing new they ask for
+    (``invents_nothing``), writes for words that only ask to see or know
+    (``writes_unasked``), puts no meal on the day they name (``unplanned_meal``) or in
+    the meal plan they ask for (``meals_unplanned``), changes another subdomain than the
+    one the change belongs in (``misplaced_change``), or invents a recipe for a change
+    that asks for none with nothing ``unsaved`` to revise (``invents_unasked``). Meals
+    are not asked for again once the user has ``answered`` this turn's pause ("plan
+    dinners", asked for how many days: "just add rice")."""
+    if asked := changes_nothing(think, message):
+        return replan_note(think, asked)
+    if asked := invents_nothing(think, message):
+        return invent_note(think, asked)
+    if writes_unasked(think, message):
+        return lookup_note(think)
+    if today is not None and (days := unplanned_meal(think, message, today)):
+        return meal_plan_note(think, days)
+    if not answered and (asked := meals_unplanned(think, message)):
+        return meals_note(think, asked)
+    if home := misplaced_change(think, message):
+        return home_note(think, message, home)
+    if invents_unasked(think, message, unsaved):
+        return named_note(think)
+    return None
+
+
+def _only_reads(think: ThinkOutput) -> bool:
+    """A plan with steps, none of which writes or generates."""
+    return think.decision != "clarify" and bool(think.steps) and not _changed(think)
+
+
+def _changed(think: ThinkOutput) -> list[str]:
+    """The subdomains the plan writes or generates in, sorted."""
+    return sorted({s.subdomain for s in think.steps if s.step_type in ("write", "generate")})
+
+
+def _placed(think: ThinkOutput) -> list[str]:
+    """Where the plan puts its change: the subdomains it writes in, or (writing nothing)
+    generates in, sorted. A recipe generated on the way to a meal plan row changes the
+    meal plan."""
+    return sorted({s.subdomain for s in think.steps if s.step_type == "write"}) or _changed(think)
+
+
+def _plan_lines(think: ThinkOutput) -> str:
+    return "\n".join(
+        f"- group {s.group}, {s.step_type} ({s.subdomain}): {s.description}" for s in think.steps
+    )
+
+
+def writes(steps: list[ThinkStep]) -> bool:
+    return any(s.step_type == "write" for s in steps)
+
+
+def saves_generated(steps: list[ThinkStep]) -> bool:
+    """Whether a write runs after a generate: it may save what the generate invents."""
+    first = min((s.group for s in steps if s.step_type == "generate"), default=None)
+    return first is not None and any(s.step_type == "write" and s.group > first for s in steps)
+
+
+def in_data_order(steps: list[ThinkStep]) -> list[ThinkStep]:
+    """``steps`` with every group split so that no step shares a group with a step it
+    consumes (``consumes``); the list's order is kept (Act runs by group)."""
+    shift, moved = 0, {}
+    for group in sorted({s.group for s in steps}):
+        members = [i for i, s in enumerate(steps) if s.group == group]
+        stages = _stages([steps[i] for i in members])
+        for i, stage in zip(members, stages, strict=True):
+            moved[i] = group + shift + stage
+        shift += max(stages)
+    if all(moved[i] == s.group for i, s in enumerate(steps)):
+        return steps
+    return [s.model_copy(update={"group": moved[i]}) for i, s in enumerate(steps)]
+
+
+def consumes(step: ThinkStep, other: ThinkStep) -> bool:
+    """Whether ``step`` uses ``other``'s output when they share a group."""
+    if other.step_type in CONSUMES.get(step.step_type, ()):
+        return True
+    return (step.step_type, other.step_type) == ("write", "read") and (
+        step.subdomain == other.subdomain
+    )
+
+
+def _stages(group: list[ThinkStep]) -> list[int]:
+    """Each step's place within its group: 0 runs first; a consumer runs one stage after
+    the latest step of the group it consumes."""
+    stage: dict[int, int] = {}
+    for kind in KINDS:  # each after what it consumes
+        for i, s in enumerate(group):
+            if s.step_type == kind:
+                fed = [stage[j] + 1 for j in stage if consumes(s, group[j])]
+                stage[i] = max(fed, default=0)
+    return [stage[i] for i in range(len(group))]
+
+
+def retrievable(
+    plan: list[ThinkStep], index: int, tool_results: list[ToolEntry]
+) -> tuple[int, ...]:
+    """The steps step ``index`` of ``plan`` may still retrieve: those of earlier groups it
+    has not retrieved (``tool_results``) yet."""
+    fetched = {t.retrieved_step for t in tool_results}
+    group = plan[index].group
+    return tuple(i for i, s in enumerate(plan) if s.group < group and i not in fetched)

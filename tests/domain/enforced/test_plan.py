@@ -1,0 +1,727 @@
+"""Specification of the rules the system holds Understand's and Think's answers to
+(seed 004: models interpret, the system enforces; issue 28 §3)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from domain.enforced.plan import (
+    WHICH_DAYS,
+    as_question,
+    ask_again,
+    changes_nothing,
+    hold_plan,
+    hold_understand,
+    home_note,
+    in_data_order,
+    invent_note,
+    invents_nothing,
+    invents_unasked,
+    lookup_note,
+    meal_plan_note,
+    meals_note,
+    meals_unplanned,
+    misplaced_change,
+    named_note,
+    only_reads,
+    replan_note,
+    retrievable,
+    undated_plan,
+    unplanned_meal,
+    where_asked,
+    writes_unasked,
+)
+from domain.modes import MODES, apply_mode_1_0
+from domain.nodes import ThinkOutput, ThinkStep, UnderstandOutput
+from domain.tool_results import ToolEntry
+
+QUICK = UnderstandOutput(
+    quick_mode=True, quick_intent="List the pantry", quick_subdomain="inventory"
+)
+
+
+def step(kind: str, group: int = 0, subdomain: str = "recipes") -> ThinkStep:
+    return ThinkStep(description=f"{kind} it", step_type=kind, subdomain=subdomain, group=group)
+
+
+def proposal(*steps: ThinkStep) -> ThinkOutput:
+    return ThinkOutput(goal="g", decision="propose", proposal_message="Shall I?", steps=list(steps))
+
+
+def plan(*steps: ThinkStep) -> ThinkOutput:
+    return ThinkOutput(goal="g", decision="plan_direct", steps=list(steps))
+
+
+def groups(think: ThinkOutput) -> list[tuple[str, int]]:
+    return [(s.step_type, s.group) for s in think.steps]
+
+
+# --- quick mode is read-only ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "add eggs to my shopping list",
+        "I bought milk, what's in my fridge?",
+        "please delete the dal recipe",
+        "can you mark milk as bought",
+    ],
+)
+def test_a_message_that_asks_for_a_change_never_takes_the_quick_path(message: str):
+    held = hold_understand(QUICK, message)
+    assert (held.quick_mode, held.quick_intent, held.quick_subdomain) == (False, None, None)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "suggest a fast vegan lunch for one",
+        "can you invent something with leeks",
+        "please recommend a soup",
+        "come up with three breakfast ideas",
+        "ok, give me some ideas for tonight",
+    ],
+)
+def test_a_message_that_asks_for_new_content_never_takes_the_quick_path(message: str):
+    """The 1.5B local model took the quick path (a read of the meal plans) for a request
+    to suggest a quick dinner: quick mode only looks up what is stored."""
+    held = hold_understand(QUICK, message)
+    assert (held.quick_mode, held.quick_intent, held.quick_subdomain) == (False, None, None)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what's in my pantry?",
+        "make a list of what's in my fridge",
+        "what should I add?",
+        "show me the soup you suggested",
+    ],
+)
+def test_a_lookup_keeps_the_quick_path(message: str):
+    assert hold_understand(QUICK, message) == QUICK
+
+
+def test_holding_the_quick_path_keeps_the_rest_of_understands_answer():
+    said = QUICK.model_copy(update={"referenced_entities": ["inv_1"], "constraint_snapshot": ["x"]})
+    held = hold_understand(said, "remove inv_1")
+    assert held.referenced_entities == ["inv_1"] and held.constraint_snapshot == ["x"]
+
+
+def test_an_answer_off_the_quick_path_is_left_alone():
+    assert hold_understand(UnderstandOutput(), "add eggs") == UnderstandOutput()
+
+
+# --- the user's own message is not a question to them -------------------------------------
+
+
+def asking(*questions: str) -> UnderstandOutput:
+    return UnderstandOutput(needs_clarification=True, clarification_questions=list(questions))
+
+
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        # both asked by the 1.5B local model, with needs_clarification set
+        (
+            "suggest a quick vegetarian dinner for two",
+            "Can you suggest a quick vegetarian dinner for two?",
+        ),
+        (
+            "put the Red Lentil Dal on next Monday's dinner",
+            "When should I put the Red Lentil Dal on next Monday's dinner?",
+        ),
+    ],
+)
+def test_a_question_that_asks_the_message_back_is_no_clarification(message: str, question: str):
+    held = hold_understand(asking(question), message)
+    assert (held.needs_clarification, held.clarification_questions) == (False, [])
+
+
+def test_a_real_question_beside_the_echo_is_still_asked():
+    message = "plan dinners for next week"
+    held = hold_understand(asking("Plan dinners for next week?", "Which days?"), message)
+    assert (held.needs_clarification, held.clarification_questions) == (True, ["Which days?"])
+
+
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        ("milk?", "How much milk do you have now?"),  # too short to be asked back whole
+        ("add the dal to monday", "Which dal do you mean, the red lentil or the chana?"),
+    ],
+)
+def test_a_question_that_asks_something_new_stands(message: str, question: str):
+    assert hold_understand(asking(question), message) == asking(question)
+
+
+def test_a_choice_keeps_its_question():
+    choice = UnderstandOutput(
+        needs_disambiguation=True,
+        disambiguation_options=[
+            {"ref": "recipe_1", "label": "a"},
+            {"ref": "recipe_2", "label": "b"},
+        ],
+        clarification_questions=["Which one: show me the dal recipe?"],
+    )
+    assert hold_understand(choice, "show me the dal recipe") == choice
+
+
+# --- a request for a change is planned as one ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("remind me to defrost the chicken tomorrow", "remind"),
+        ("add eggs to the shopping list", "add"),
+        ("we're out of rice", "we're out of"),
+    ],
+)
+def test_a_plan_that_only_reads_for_a_change_request_changes_nothing(message: str, asked: str):
+    assert changes_nothing(plan(step("read", subdomain="tasks"), step("analyze", 1)), message) == (
+        asked
+    )
+    assert changes_nothing(proposal(step("read")), message) == asked
+
+
+@pytest.mark.parametrize("kind", ["write", "generate"])
+def test_a_plan_that_writes_or_invents_something_to_save_may_change_it(kind: str):
+    assert changes_nothing(plan(step("read"), step(kind, 1)), "add a curry recipe") is None
+
+
+def test_a_lookup_or_a_question_back_is_no_missed_change():
+    assert changes_nothing(plan(step("read")), "what's on my shopping list?") is None
+    question = ThinkOutput(goal="g", decision="clarify", clarification_questions=["How much?"])
+    assert changes_nothing(question, "change the amount of milk") is None
+
+
+def test_think_asked_again_sees_its_plan_and_what_a_write_is():
+    note = replan_note(plan(step("read", subdomain="tasks")), "remind")
+    assert note.startswith('The request asks for a change ("remind"), and your plan only reads:')
+    assert "- group 0, read (tasks): read it" in note
+    assert "A change is a write step" in note and "give the same plan" in note
+
+
+# --- a plan that writes nothing is never proposed -------------------------------------------
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_a_proposal_that_only_reads_runs_directly(mode: str):
+    held = hold_plan(proposal(step("read"), step("analyze", 1)), mode)
+    assert held.decision == "plan_direct" and held.proposal_message is None
+    assert groups(held) == [("read", 0), ("analyze", 1)]
+
+
+def test_a_proposal_that_only_generates_runs_directly():
+    """Generated content is unsaved until a write: the user confirms it by saving it."""
+    held = hold_plan(proposal(step("read", subdomain="inventory"), step("generate", 1)), "plan")
+    assert held.decision == "plan_direct"
+
+
+@pytest.mark.parametrize("mode", ["plan", "create"])
+def test_a_proposal_that_writes_stands(mode: str):
+    said = proposal(step("write", subdomain="shopping"))
+    assert hold_plan(said, mode) == said
+
+
+def test_a_proposal_without_steps_stands():
+    """Confirming it sends the turn back to Think: there is nothing to run directly."""
+    said = proposal()
+    assert hold_plan(said, "plan") == said
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_a_question_and_a_direct_plan_of_what_the_user_said_stand(mode: str):
+    question = ThinkOutput(goal="g", decision="clarify", clarification_questions=["Which days?"])
+    direct = plan(step("read"), step("write", 1, "shopping"))
+    assert hold_plan(question, mode) == question and hold_plan(direct, mode) == direct
+
+
+# --- the mode's confirmation rules ---------------------------------------------------------
+
+
+def test_quick_mode_runs_a_proposal_that_writes_at_once():
+    held = hold_plan(proposal(step("generate"), step("write", 1)), "quick")
+    assert held.decision == "plan_direct" and held.proposal_message is None
+
+
+@pytest.mark.parametrize("mode", ["plan", None])
+def test_plan_mode_proposes_a_plan_that_saves_what_it_generates(mode: str | None):
+    """The default mode is plan: the user has not seen what the write would save."""
+    held = hold_plan(plan(step("read"), step("generate", 1), step("write", 2)), mode)
+    assert held.decision == "propose"
+    assert held.proposal_message == (
+        "This saves what I come up with, so I'd like your go-ahead first: g."
+    )
+
+
+def test_a_plan_made_after_the_user_answered_the_proposal_is_not_proposed_again():
+    """ "Yes, but only three days": Think plans the adjusted steps directly."""
+    adjusted = plan(step("generate", subdomain="meal_plans"), step("write", 1, "meal_plans"))
+    assert hold_plan(adjusted, "plan", answered_proposal=True) == adjusted
+
+
+def test_a_save_planned_beside_its_generate_is_proposed_once_it_runs_after_it():
+    held = hold_plan(plan(step("generate"), step("write", subdomain="meal_plans")), "plan")
+    assert held.decision == "propose" and groups(held) == [("generate", 0), ("write", 1)]
+
+
+def test_plan_mode_runs_writes_the_user_spelled_out_directly_however_many():
+    """ "I bought eggs and ticked them off": an inventory write and a shopping write."""
+    spelled_out = plan(
+        step("write", subdomain="inventory"),
+        step("write", subdomain="shopping"),
+        step("write", 1, "tasks"),
+    )
+    assert hold_plan(spelled_out, "plan") == spelled_out
+
+
+def test_a_write_before_the_generate_saves_none_of_it():
+    earlier = plan(step("write", subdomain="shopping"), step("generate", 1))
+    assert hold_plan(earlier, "plan") == earlier
+
+
+def test_create_mode_forces_no_proposal():
+    generated_and_saved = plan(step("generate"), step("write", 1))
+    assert hold_plan(generated_and_saved, "create") == generated_and_saved
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_the_1_0_workflow_rules_keep_a_held_plan_as_it_is(mode: str):
+    """apply_mode_1_0 (turns started on 1.0) never turns a held no-write plan back into a
+    proposal."""
+    held = hold_plan(proposal(step("read"), step("generate", 1)), mode)
+    assert apply_mode_1_0(mode, held) == held
+
+
+# --- a step runs after the steps of its group it consumes -----------------------------------
+
+
+def test_a_write_sharing_a_group_with_a_generate_runs_after_it():
+    """Seed 002's "generate then save", written with both steps in group 0."""
+    held = hold_plan(plan(step("generate"), step("write")), "create")
+    assert groups(held) == [("generate", 0), ("write", 1)]
+
+
+def test_later_groups_move_up_by_the_groups_a_split_adds():
+    held = hold_plan(plan(step("generate"), step("write"), step("read", 1, "shopping")), "create")
+    assert groups(held) == [("generate", 0), ("write", 1), ("read", 2)]
+
+
+def test_an_analyze_sharing_a_group_with_reads_runs_after_them():
+    held = in_data_order([step("read"), step("read", subdomain="inventory"), step("analyze")])
+    assert [(s.step_type, s.group) for s in held] == [("read", 0), ("read", 0), ("analyze", 1)]
+
+
+def test_a_group_of_reads_an_analysis_and_a_write_becomes_three():
+    said = [step("write", 0, "shopping"), step("analyze"), step("read", subdomain="inventory")]
+    assert [s.group for s in in_data_order(said)] == [2, 1, 0]
+
+
+def test_a_write_after_an_analysis_of_an_earlier_group():
+    said = [step("read"), step("analyze", 1), step("write", 1, "shopping")]
+    assert [s.group for s in in_data_order(said)] == [0, 1, 2]
+
+
+def test_a_write_sharing_a_group_with_a_read_of_its_subdomain_runs_after_it():
+    """ "I used up the rice", planned as a read and an update of the inventory in group 0:
+    the update changes the row the read finds."""
+    said = [step("read", 0, "inventory"), step("write", 0, "inventory"), step("read", 1, "tasks")]
+    assert [(s.step_type, s.group) for s in in_data_order(said)] == [
+        ("read", 0),
+        ("write", 1),
+        ("read", 2),
+    ]
+
+
+def test_steps_that_do_not_feed_each_other_keep_sharing_a_group():
+    """Reads with reads, writes with writes, a write beside a read of another subdomain:
+    no split, no delay."""
+    said = [
+        step("read"),
+        step("read", subdomain="inventory"),
+        step("write", 0, "shopping"),
+        step("write", 0, "tasks"),
+        step("generate", 1),
+    ]
+    assert in_data_order(said) is said
+
+
+def test_the_plan_keeps_its_order_and_descriptions():
+    said = [step("write"), step("generate")]
+    held = in_data_order(said)
+    assert [(s.description, s.step_type, s.group) for s in held] == [
+        ("write it", "write", 1),
+        ("generate it", "generate", 0),
+    ]
+
+
+def test_groups_with_gaps_keep_their_order():
+    said = [step("read", 3), step("analyze", 3), step("generate", 7)]
+    assert [s.group for s in in_data_order(said)] == [3, 4, 8]
+
+
+# --- a step retrieves an earlier step once -------------------------------------------------
+
+
+def test_a_step_may_retrieve_only_earlier_groups_and_each_of_them_once():
+    steps = [step("read", 0), step("read", 0, "inventory"), step("analyze", 1), step("write", 2)]
+    assert retrievable(steps, 0, []) == ()
+    assert retrievable(steps, 2, []) == (0, 1)
+    assert retrievable(steps, 3, [ToolEntry(retrieved_step=0, result={})]) == (1, 2)
+    fetched = [ToolEntry(retrieved_step=i, result={}) for i in (0, 1, 2)]
+    assert retrievable(steps, 3, [ToolEntry(tool="db_read"), *fetched]) == ()
+
+
+# --- a meal plan has days ----------------------------------------------------------------------
+
+FRIDAY = dt.date(2026, 11, 27)
+MEALS_PLAN = ThinkOutput(
+    goal="A meal plan",
+    decision="plan_direct",
+    steps=[
+        ThinkStep(description="Read recipes", step_type="read", subdomain="recipes"),
+        ThinkStep(
+            description="Choose meals", step_type="generate", subdomain="meal_plans", group=1
+        ),
+        ThinkStep(description="Save them", step_type="write", subdomain="meal_plans", group=2),
+    ],
+)
+
+
+@pytest.mark.parametrize("message", ["make me a meal plan", "put the chili in the meal plan"])
+def test_a_meal_plan_for_words_that_name_no_day_asks_which_days(message: str):
+    assert undated_plan(MEALS_PLAN, message, FRIDAY) == WHICH_DAYS
+    asked = as_question(MEALS_PLAN, WHICH_DAYS)
+    assert (asked.decision, asked.clarification_questions) == ("clarify", [WHICH_DAYS])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "plan my dinners for next week",
+        "make me a meal plan (then answered: dinners on Monday and Tuesday next week)",
+        "chili on friday",
+        "plan 3 days of meals",
+        "plan meals for the 3rd",
+        "clear my meal plan",
+    ],
+)
+def test_a_meal_plan_for_named_days_or_one_that_removes_is_planned(message: str):
+    assert undated_plan(MEALS_PLAN, message, FRIDAY) is None
+
+
+def test_days_named_in_the_users_last_message_count():
+    """ "plan next week's dinners" … "ok, make me a meal plan" asks nothing more."""
+    earlier = "I want to plan next week's dinners"
+    assert undated_plan(MEALS_PLAN, "ok, make me a meal plan", FRIDAY, earlier) is None
+    assert undated_plan(MEALS_PLAN, "ok, make me a meal plan", FRIDAY, "thanks") == WHICH_DAYS
+
+
+def test_a_plan_that_puts_nothing_in_the_meal_plan_needs_no_day():
+    shopping = ThinkOutput(
+        goal="Milk",
+        decision="plan_direct",
+        steps=[ThinkStep(description="Add milk", step_type="write", subdomain="shopping")],
+    )
+    assert undated_plan(shopping, "add milk", FRIDAY) is None
+
+
+A_RECIPE_FOR_A_DAY = plan(step("generate"), step("write", 1))
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["i'd like the dal on tuesday", "fish on friday please", "save it, we'll cook it sunday"],
+)
+def test_a_meal_on_a_day_planned_as_a_recipe_is_asked_for_again(message: str):
+    days = unplanned_meal(A_RECIPE_FOR_A_DAY, message, FRIDAY)
+    assert len(days) == 1 and "2026-1" in days[0]
+    note = ask_again(A_RECIPE_FOR_A_DAY, message, FRIDAY)
+    assert note == meal_plan_note(A_RECIPE_FOR_A_DAY, days)
+    assert "your plan has no meal_plans step:\n- group 0, generate (recipes): generate" in note
+    assert "A meal on a day is a meal_plans row" in note
+
+
+@pytest.mark.parametrize(
+    ("think", "message"),
+    [
+        (A_RECIPE_FOR_A_DAY, "save the curry"),  # names no day
+        (A_RECIPE_FOR_A_DAY, "delete the dal from tuesday"),  # a removal
+        (plan(step("read"), step("write", 1, "meal_plans")), "i'd like the dal on tuesday"),
+        (plan(step("write", subdomain="tasks")), "defrost the chicken on tuesday"),
+        (plan(step("write", subdomain="shopping")), "buy milk on saturday"),
+    ],
+)
+def test_a_plan_with_its_meal_plan_or_without_recipes_is_not_asked_for_again(
+    think: ThinkOutput, message: str
+):
+    assert unplanned_meal(think, message, FRIDAY) == []
+    assert ask_again(think, message, FRIDAY, UNSAVED) is None
+
+
+UNSAVED = ("gen_recipe_1",)
+"""An unsaved recipe: a plan's generate step may be its revision."""
+
+
+DAL_INVENTED = plan(
+    step("read", subdomain="meal_plans"), step("generate", 1), step("write", 2, "meal_plans")
+)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["i'd like the dal on tuesday", "delete the dal from tuesday", "add the lasagna to monday"],
+)
+def test_a_recipe_invented_for_a_change_that_asks_for_none_is_asked_for_again(message: str):
+    assert invents_unasked(DAL_INVENTED, message, ())
+    note = ask_again(DAL_INVENTED, message, FRIDAY)
+    assert note == named_note(DAL_INVENTED)
+    assert "your plan generates one:\n- group 0, read (meal_plans)" in note
+    assert "if they named one they have, read it instead of generating one" in note
+
+
+def test_meals_generated_for_a_named_dish_on_a_day_are_asked_for_again():
+    week_again = plan(
+        step("read", subdomain="meal_plans"),
+        step("generate", 1, "meal_plans"),
+        step("write", 2, "meal_plans"),
+    )
+    assert invents_unasked(week_again, "actually lets have the chili on monday not the dal", ())
+    assert not invents_unasked(week_again, "plan the dinners for next week", ())
+    assert not invents_unasked(week_again, "have something light on monday", ())
+
+
+@pytest.mark.parametrize(
+    ("think", "message", "unsaved"),
+    [
+        (DAL_INVENTED, "i'd like the dal on tuesday", UNSAVED),  # a revision of it
+        (DAL_INVENTED, "suggest a dal for tuesday", ()),  # something new, asked for
+        (DAL_INVENTED, "make a soup for tuesday", ()),  # "a soup": none named yet
+        (DAL_INVENTED, "make me fish tacos on friday", ()),
+        (DAL_INVENTED, "what's on for tuesday?", ()),  # no change asked
+        (plan(step("generate", subdomain="meal_plans")), "plan dinners on monday", ()),
+        (plan(step("read"), step("write", 1, "meal_plans")), "i'd like the dal on tuesday", ()),
+    ],
+)
+def test_a_recipe_generated_when_asked_for_or_revised_is_not_asked_about(
+    think: ThinkOutput, message: str, unsaved: tuple[str, ...]
+):
+    assert not invents_unasked(think, message, unsaved)
+
+
+@pytest.mark.parametrize(
+    ("message", "think", "home"),
+    [
+        ("I just bought 2 liters of milk", plan(step("write")), ("inventory", "shopping")),
+        ("milk x2", plan(step("generate"), step("write", 1)), ("inventory", "shopping")),
+        ("I'm allergic to peanuts", plan(step("write", subdomain="inventory")), ("preferences",)),
+        ("remind me to buy eggs", plan(step("write", subdomain="shopping")), ("tasks",)),
+        (  # a recipe generated on the way to a meal plan row changes the meal plan
+            "the dal only serves 2",
+            plan(step("generate"), step("write", 1, "meal_plans")),
+            ("recipes",),
+        ),
+    ],
+)
+def test_a_change_planned_in_another_subdomain_than_its_own_is_asked_for_again(
+    message: str, think: ThinkOutput, home: tuple[str, ...]
+):
+    assert misplaced_change(think, message) == home
+    note = ask_again(think, message, FRIDAY)
+    assert note == home_note(think, message, home)
+    assert f"The request reads as a change to {' or '.join(home)} (" in note
+    assert f"if the change belongs in {' or '.join(home)}, plan its write step there" in note
+
+
+@pytest.mark.parametrize(
+    ("message", "think", "question"),
+    [
+        (
+            "the dal only serves 2",
+            plan(step("write", subdomain="meal_plans")),
+            "Should I make that change in your recipes, or in your meal plan?",
+        ),
+        (
+            "the dal only serves 2",
+            plan(
+                step("analyze", subdomain="meal_plans"),
+                step("generate", 1),
+                step("write", 2, "meal_plans"),
+            ),
+            "Should I make that change in your recipes, or in your meal plan?",
+        ),
+        (
+            "milk x2",
+            plan(step("write"), step("write", 1, "tasks")),
+            "Should I make that change in your inventory or your shopping list, "
+            "or in your recipes and your tasks?",
+        ),
+    ],
+)
+def test_a_change_still_planned_where_the_words_do_not_put_it_asks_the_user_where(
+    message: str, think: ThinkOutput, question: str
+):
+    assert where_asked(think, message) == question
+
+
+@pytest.mark.parametrize(
+    ("message", "think"),
+    [
+        ("I just bought 2 liters of milk", plan(step("write", subdomain="inventory"))),
+        ("we made the dal last night", plan(step("write"))),  # a cooking log is a recipe's
+        ("add a curry recipe", plan(step("write"))),  # a verb says where itself
+        ("I'm allergic to peanuts", plan(step("write", subdomain="preferences"))),
+        ("milk x2", plan(step("read"), step("write", 1, "shopping"))),
+    ],
+)
+def test_a_change_planned_in_its_own_subdomain_is_not_asked_for_again(
+    message: str, think: ThinkOutput
+):
+    assert misplaced_change(think, message) == ()
+    assert ask_again(think, message, FRIDAY) is None
+    assert where_asked(think, message) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("invent a spicy cod dish", "invent"),
+        ("can you come up with a picnic lunch", "come up with"),
+    ],
+)
+def test_a_plan_that_only_reads_for_something_new_is_asked_for_again(message: str, asked: str):
+    reads = plan(step("read"), step("analyze", 1))
+    assert invents_nothing(reads, message) == asked
+    note = ask_again(reads, message, FRIDAY)
+    assert note == invent_note(reads, asked)
+    assert f'The request asks for something new ("{asked}"), and your plan only reads' in note
+    assert "if they asked to choose among what is stored, give the same plan" in note
+
+
+@pytest.mark.parametrize(
+    ("think", "message"),
+    [
+        (plan(step("read"), step("generate", 1)), "invent a spicy cod dish"),
+        (plan(step("read")), "what's in my fridge?"),
+        (plan(step("read")), "which of my recipes is quickest?"),
+    ],
+)
+def test_a_plan_that_generates_or_a_lookup_is_not_asked_for_something_new(
+    think: ThinkOutput, message: str
+):
+    assert invents_nothing(think, message) is None
+    assert ask_again(think, message, FRIDAY) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what's planned for dinner next Monday?",
+        "which recipes have I saved?",
+        "show my tasks",
+        "anything i need to do this week?",  # the 1.5B planned tasks for every day
+    ],
+)
+def test_a_plan_that_writes_for_a_question_is_asked_for_again(message: str):
+    writing = plan(step("read", subdomain="meal_plans"), step("write", 1, "meal_plans"))
+    assert writes_unasked(writing, message)
+    note = ask_again(writing, message, FRIDAY)
+    assert note == lookup_note(writing)
+    assert "not to change anything, and your plan writes:\n- group 0, read" in note
+
+
+def test_a_plan_that_still_writes_for_a_question_keeps_its_reads_and_analyses():
+    insisted = plan(
+        step("read", subdomain="tasks"),
+        step("analyze", 1, "tasks"),
+        step("generate", 2, "tasks"),
+        step("write", 3, "tasks"),
+    ).model_copy(update={"decision": "propose", "proposal_message": "Shall I?"})
+    kept = only_reads(insisted)
+    assert [s.step_type for s in kept.steps] == ["read", "analyze"]
+    assert (kept.decision, kept.proposal_message) == ("plan_direct", None)
+    writes_only = plan(step("write", subdomain="tasks"))
+    assert only_reads(writes_only) == writes_only  # nothing to answer with: as it was
+
+
+def test_a_question_naming_a_day_is_asked_about_its_writes_not_its_meal_plan():
+    question = "what could I cook on tuesday?"
+    assert unplanned_meal(A_RECIPE_FOR_A_DAY, question, FRIDAY) == []
+    assert ask_again(A_RECIPE_FOR_A_DAY, question, FRIDAY) == lookup_note(A_RECIPE_FOR_A_DAY)
+
+
+@pytest.mark.parametrize(
+    ("think", "message"),
+    [
+        (plan(step("read", subdomain="meal_plans")), "what's planned for dinner next Monday?"),
+        (plan(step("generate")), "what could I cook tonight?"),  # unsaved: nothing written
+        (plan(step("write", subdomain="shopping")), "can you add milk to my list?"),
+        (plan(step("write", subdomain="shopping")), "add milk"),
+    ],
+)
+def test_a_plan_that_answers_a_question_or_a_write_asked_for_is_not_asked_again(
+    think: ThinkOutput, message: str
+):
+    assert not writes_unasked(think, message)
+    assert ask_again(think, message, FRIDAY) is None
+
+
+def test_a_plan_that_only_reads_is_asked_for_its_change_first():
+    reads = plan(step("read"))
+    assert ask_again(reads, "i'd like the dal on tuesday", FRIDAY) == replan_note(
+        reads, "i'd like the dal on tuesday"
+    )
+    without_a_clock = ask_again(A_RECIPE_FOR_A_DAY, "i'd like the dal on tuesday", None)
+    assert without_a_clock == home_note(
+        A_RECIPE_FOR_A_DAY, "i'd like the dal on tuesday", ("meal_plans",)
+    )
+
+
+SHOPPING_FROM_THE_CALENDAR = plan(
+    step("read", subdomain="meal_plans"),
+    step("read", subdomain="inventory"),
+    step("analyze", 1, "shopping"),
+    step("write", 2, "shopping"),
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        (
+            "plan my dinners for next week and put what I need for them on my shopping list",
+            "plan my dinners",
+        ),
+        ("sort out lunches for the work week", "sort out lunches"),
+        ("make me a meal plan", "make me a meal plan"),
+    ],
+)
+def test_a_plan_that_puts_no_meal_in_the_meal_plan_for_meals_to_plan_is_asked_again(
+    message: str, asked: str
+):
+    """The 1.5B local model planned only the shopping, from the meal plan already there."""
+    assert meals_unplanned(SHOPPING_FROM_THE_CALENDAR, message) == asked
+    note = ask_again(SHOPPING_FROM_THE_CALENDAR, message, FRIDAY)
+    assert note == meals_note(SHOPPING_FROM_THE_CALENDAR, asked)
+    assert note.startswith(f'The request asks for meals to be planned ("{asked}")')
+    assert ask_again(SHOPPING_FROM_THE_CALENDAR, message, FRIDAY, answered=True) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "think"),
+    [
+        ("plan my dinners for next week", MEALS_PLAN),  # it plans them
+        ("what's planned for dinner?", SHOPPING_FROM_THE_CALENDAR),  # no meals to plan
+        ("i want to plan my shopping", SHOPPING_FROM_THE_CALENDAR),
+        ("make me a meal plan", as_question(MEALS_PLAN, WHICH_DAYS)),
+    ],
+)
+def test_a_plan_with_meals_planned_or_words_that_ask_for_none_is_not_asked_again(
+    message: str, think: ThinkOutput
+):
+    assert meals_unplanned(think, message) is None
