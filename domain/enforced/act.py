@@ -219,11 +219,16 @@ def unchanged(
     return [ref for ref in same if ref is not None] if all(same) else []
 
 
-def unchanged_note(refs: Sequence[str]) -> str:
-    """What Act is told when its revision came back unchanged."""
+def unchanged_note(refs: Sequence[str], unfit: Mapping[str, Sequence[str]] | None = None) -> str:
+    """What Act is told when its revision came back unchanged, with what it still lacks
+    when that is known (``unfit_recipes``: "Vegetarian Quinoa Bowl leaves out feta"): told
+    only that the change was not made, the 1.5B local model gave the dinner back without
+    the feta again."""
+    lacks = "; ".join(f"{name} {' and '.join(wrong)}" for name, wrong in (unfit or {}).items())
     return (
         f"not complete: {', '.join(refs)} came back exactly as it was: the change this step "
-        "asks for was not made. Return the content with the change made."
+        f"asks for was not made{f' ({lacks})' if lacks else ''}. Return the content with the "
+        "change made."
     )
 
 
@@ -290,9 +295,10 @@ def completion_note(
     """Why a generate step's completion is sent back once (None when it is not): it gave
     back unsaved content unchanged, its content names refs that do not exist, or a recipe
     does not fit the user's words or profile (``unfit_recipes``)."""
+    unfit = unfit_recipes(decision, message, profile)
     if same := unchanged(decision, unsaved, message):
-        return unchanged_note(same)
-    if unfit := unfit_recipes(decision, message, profile):
+        return unchanged_note(same, unfit)
+    if unfit:
         return unfit_note(unfit)
     if missing := unknown_refs(decision, known):
         return (

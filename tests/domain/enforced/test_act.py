@@ -606,6 +606,19 @@ def test_a_completion_that_gives_back_unsaved_content_as_it_was_changed_nothing(
     )
 
 
+def test_a_revision_given_back_unchanged_is_told_what_it_still_lacks():
+    """Told only that the change was not made, the 1.5B local model gave the dinner back
+    without the feta a second time."""
+    note = completion_note(completion(DINNER), {"gen_recipe_1": DINNER}, "add feta to it", ())
+    assert note is not None and note.startswith(
+        "not complete: gen_recipe_1 came back exactly as it was: the change this step asks "
+        "for was not made (Quick Vegetarian Dinner for Two leaves out feta, which the user "
+        "asked to add)."
+    )
+    plain = completion_note(completion(DINNER), {"gen_recipe_1": DINNER}, "make it nicer", ())
+    assert plain is not None and "was not made. Return" in plain
+
+
 # --- generated content names what exists ------------------------------------------------------
 
 
