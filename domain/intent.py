@@ -363,7 +363,7 @@ SEE = re.compile(
     r"\bagain\b"
 )
 """A clause that asks to see or know: a lookup's verb or question word."""
-YES_NO = re.compile(r"^(?:any|anything|is|are|do|does|did|have|has|was|were)\b.*\?$")
+YES_NO = re.compile(r"^(?:any|anything|am|is|are|do|does|did|have|has|was|were)\b.*\?$")
 """A yes-no question ("anything i need to do this week?", "is the milk still good?"):
 it asks to know unless a change verb is in it ("is it ok to add milk?", "any chance
 you could add eggs?")."""
@@ -376,6 +376,30 @@ def asks_to_see(message: str) -> bool:
         return False
     clauses = (LEAD_INS.sub("", SYMBOLS.sub("", c.strip())).lower() for c in CLAUSES.split(message))
     return any(SEE.search(c) or (YES_NO.search(c) and not names_change(c)) for c in clauses)
+
+
+KEPT_IN = {
+    "tasks": re.compile(r"\b(?:to-?dos?|to do|tasks?|chores?|jobs?|errands?)\b"),
+    "shopping": re.compile(r"\bshopping\b|\b(?:the|my|our) list\b"),
+    "inventory": re.compile(
+        r"\b(?:fridge|freezer|pantry|cupboards?|larder|inventory|in stock|left in)\b"
+    ),
+    "meal_plans": re.compile(r"\b(?:meal ?plans?|menu|planned)\b"),
+    "recipes": re.compile(r"\brecipes?\b|\brecipe box\b"),
+    "preferences": re.compile(r"\b(?:allerg\w*|preferences?|diet|dislikes?)\b"),
+}
+"""Where a question's own words say the answer is kept: "anything i need to do this
+week?" asks about the tasks, "what's in the fridge?" about the inventory. Narrower than
+``PLACES`` (any word that places a delete: "list", "plan"), each word one subdomain's."""
+
+
+def places_named(message: str) -> tuple[str, ...]:
+    """The subdomains a question's words name (``KEPT_IN``), in ``KEPT_IN`` order; empty
+    for a message that does not only ask to see or know (``asks_to_see``)."""
+    if not asks_to_see(message):
+        return ()
+    text = message.lower()
+    return tuple(place for place, words in KEPT_IN.items() if words.search(text))
 
 
 def names_change(text: str) -> bool:

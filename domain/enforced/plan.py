@@ -32,7 +32,9 @@ interpret, don't own"; the package's ``__init__`` says how the rules run).
   second answer stands. So, on the same terms (one ask per Think activity,
   ``ask_again``), is a plan that only reads for a request for something new
   (``invents_nothing``), one that writes for words that only ask to see or know
-  (``writes_unasked``), one that writes recipes and nothing on the meal plan for a
+  (``writes_unasked``), one that only reads elsewhere than a question's words name
+  (``looks_elsewhere``: "anything i need to do this week?" is the tasks'), one that
+  writes recipes and nothing on the meal plan for a
   change on a named day (``unplanned_meal``), and one that changes only other subdomains
   than the one a change said without a verb belongs in (``misplaced_change``: "I bought
   milk" is the inventory's or the shopping list's), and one that generates a recipe for
@@ -73,6 +75,7 @@ from domain.intent import (
     asks_to_see,
     change_home,
     echoes,
+    places_named,
     requested_change,
     requested_content,
 )
@@ -238,6 +241,29 @@ def lookup_note(think: ThinkOutput) -> str:
         f"plan writes:\n{_plan_lines(think)}\nA question is answered by reads (and an "
         "analyze to pick or compare what they found). Answer again: if the user did ask "
         "for a change, give the same plan; if not, plan only the steps that answer it."
+    )
+
+
+def looks_elsewhere(think: ThinkOutput, message: str) -> tuple[str, ...]:
+    """The places a question's words name (``domain.intent.places_named``: "anything i
+    need to do this week?" names the tasks) when the plan, changing nothing, reads or
+    analyzes none of them; empty otherwise. For that question the 1.5B local model read
+    only the meal plans, found none, and answered about meal plans."""
+    named = places_named(message)
+    if not named or not _only_reads(think):
+        return ()
+    return () if {s.subdomain for s in think.steps} & set(named) else named
+
+
+def elsewhere_note(think: ThinkOutput, named: tuple[str, ...]) -> str:
+    """What Think is told when its plan looks elsewhere than the words say
+    (``looks_elsewhere``)."""
+    where = " or ".join(named)
+    return (
+        f"The request asks about {where}, and your plan reads only "
+        f"{', '.join(sorted({s.subdomain for s in think.steps}))}:\n{_plan_lines(think)}\n"
+        f"Answer again: if the answer is kept in {where}, read it there; if it is where you "
+        "planned, give the same plan."
     )
 
 
@@ -408,7 +434,8 @@ def ask_again(
     """Why Think is asked for its plan once more, or None: the plan changes nothing the
     words ask to change (``changes_nothing``), thinks of nothing new they ask for
     (``invents_nothing``), writes for words that only ask to see or know
-    (``writes_unasked``), puts no meal on the day they name (``unplanned_meal``) or in
+    (``writes_unasked``), reads elsewhere than a question's words name
+    (``looks_elsewhere``), puts no meal on the day they name (``unplanned_meal``) or in
     the meal plan they ask for (``meals_unplanned``), changes another subdomain than the
     one the change belongs in (``misplaced_change``), or invents a recipe for a change
     that asks for none with nothing ``unsaved`` to revise (``invents_unasked``). Meals
@@ -420,6 +447,8 @@ def ask_again(
         return invent_note(think, asked)
     if writes_unasked(think, message):
         return lookup_note(think)
+    if named := looks_elsewhere(think, message):
+        return elsewhere_note(think, named)
     if today is not None and (days := unplanned_meal(think, message, today)):
         return meal_plan_note(think, days)
     if not answered and (asked := meals_unplanned(think, message)):

@@ -11,6 +11,7 @@ from domain.intent import (
     names_change,
     only_forgets,
     opposite_kinds,
+    places_named,
     requested_change,
     requested_content,
     unplaced_delete,
@@ -339,3 +340,18 @@ def test_kinds_are_opposite_when_every_one_asked_is_undone_by_the_others():
     assert not opposite_kinds(moved, frozenset({"needed"}))
     assert opposite_kinds(frozenset({"used"}), frozenset({"gone"}))  # some is not all
     assert opposite_kinds(frozenset({"gone"}), frozenset({"acquired"}))
+
+
+@pytest.mark.parametrize(
+    ("message", "named"),
+    [
+        ("anything i need to do this week?", ("tasks",)),
+        ("whats still on the shopping list", ("shopping",)),
+        ("which items on my shopping list are already in the fridge?", ("shopping", "inventory")),
+        ("am I allergic to anything?", ("preferences",)),
+        ("is the milk still good?", ()),  # names no place: the model's to find
+        ("add eggs to my to-do list", ()),  # a change, not a question
+    ],
+)
+def test_a_question_names_where_its_answer_is_kept(message: str, named: tuple[str, ...]):
+    assert places_named(message) == named

@@ -277,6 +277,30 @@ async def test_a_plan_that_writes_for_a_question_twice_runs_only_its_reads(turns
     assert len([c for c in script.calls if c.node == "act"]) == 2  # the read, its end
 
 
+async def test_a_question_read_elsewhere_than_its_words_say_is_asked_for_again(turns, executor):
+    """``domain.enforced.plan.looks_elsewhere``: "anything i need to do this week?" planned
+    as a read of the meal plans (the 1.5B local model's plan, which found none and
+    answered about meal plans); told the words ask about the tasks, the second plan reads
+    them and the reply has the open task."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("tasks", {"title": "clean the oven"})
+    again, response, script = await asked_again(
+        turns,
+        "anything i need to do this week?",
+        understand(),
+        plan("This week", step("Read the meal plan for the next 7 days", "read", "meal_plans")),
+        plan("This week", step("Read the open tasks", "read", "tasks")),
+        tool("db_read", table="tasks"),
+        complete("Read the tasks"),
+        reply("Clean the oven is still to do."),
+    )
+    assert "## Your plan, asked again\nThe request asks about tasks, and your plan reads " in again
+    assert "- group 0, read (meal_plans): Read the meal plan for the next 7 days" in again
+    read = next(c for c in script.calls if c.node == "act")
+    assert "Read the open tasks" in read.user
+    assert response.startswith("Clean the oven is still to do.")
+
+
 async def test_a_question_that_asks_for_a_change_in_its_words_keeps_its_writes(turns, executor):
     """ "how about adding eggs to the list?" reads as a question (``asks_to_see``) but
     names a change: the plan that writes, given twice, runs as planned."""

@@ -12,6 +12,7 @@ from domain.enforced.plan import (
     as_question,
     ask_again,
     changes_nothing,
+    elsewhere_note,
     hold_plan,
     hold_understand,
     home_note,
@@ -19,6 +20,7 @@ from domain.enforced.plan import (
     invent_note,
     invents_nothing,
     invents_unasked,
+    looks_elsewhere,
     lookup_note,
     meal_plan_note,
     meals_note,
@@ -607,7 +609,7 @@ def test_a_plan_that_only_reads_for_something_new_is_asked_for_again(message: st
     ("think", "message"),
     [
         (plan(step("read"), step("generate", 1)), "invent a spicy cod dish"),
-        (plan(step("read")), "what's in my fridge?"),
+        (plan(step("read", subdomain="inventory")), "what's in my fridge?"),
         (plan(step("read")), "which of my recipes is quickest?"),
     ],
 )
@@ -633,6 +635,45 @@ def test_a_plan_that_writes_for_a_question_is_asked_for_again(message: str):
     note = ask_again(writing, message, FRIDAY)
     assert note == lookup_note(writing)
     assert "not to change anything, and your plan writes:\n- group 0, read" in note
+
+
+@pytest.mark.parametrize(
+    ("message", "named"),
+    [
+        ("anything i need to do this week?", ("tasks",)),  # the 1.5B read the meal plans
+        ("what's in the freezer?", ("inventory",)),
+        ("which recipes use chickpeas?", ("recipes",)),
+    ],
+)
+def test_a_question_read_elsewhere_than_its_words_say_is_asked_for_again(
+    message: str, named: tuple[str, ...]
+):
+    elsewhere = plan(step("read", subdomain="meal_plans"))
+    assert looks_elsewhere(elsewhere, message) == named
+    note = ask_again(elsewhere, message, FRIDAY)
+    assert note == elsewhere_note(elsewhere, named)
+    assert note.startswith(f"The request asks about {named[0]}, and your plan reads only meal_")
+
+
+@pytest.mark.parametrize(
+    ("think", "message"),
+    [
+        # reads one of the places named
+        (plan(step("read", subdomain="tasks")), "anything i need to do this week?"),
+        (
+            plan(step("read", subdomain="inventory"), step("analyze", 1, "recipes")),
+            "which recipes can I make from what's in the fridge?",
+        ),
+        # names no place, or asks for a change (another rule's), or writes
+        (plan(step("read", subdomain="meal_plans")), "is the milk still good?"),
+        (plan(step("read", subdomain="meal_plans")), "add the dal to my to-do list"),
+        (plan(step("write", subdomain="tasks")), "show my chores"),
+    ],
+)
+def test_a_question_read_where_its_words_say_or_naming_nowhere_is_not_asked_where(
+    think: ThinkOutput, message: str
+):
+    assert looks_elsewhere(think, message) == ()
 
 
 def test_a_plan_that_still_writes_for_a_question_keeps_its_reads_and_analyses():
