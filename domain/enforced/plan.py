@@ -98,18 +98,25 @@ KINDS = ("read", "generate", "analyze", "write")
 def hold_understand(understand: UnderstandOutput, message: str) -> UnderstandOutput:
     """Understand's answer without questions that ask ``message`` back, and with the
     quick path held off when ``message`` asks for a change or for new content: the turn
-    goes to Think."""
+    goes to Think. A quick lookup whose words name one place (``places_named``: "what's
+    on my shopping list?") looks there: the 1.5B local model gave that question the
+    recipes, and a reference to a recipe none."""
     if understand.needs_clarification:
         asked = [q for q in understand.clarification_questions if not echoes(q, message)]
         if asked != understand.clarification_questions:
             understand = understand.model_copy(
                 update={"clarification_questions": asked, "needs_clarification": bool(asked)}
             )
-    if not understand.quick_mode or not (requested_change(message) or requested_content(message)):
+    if not understand.quick_mode:
         return understand
-    return understand.model_copy(
-        update={"quick_mode": False, "quick_intent": None, "quick_subdomain": None}
-    )
+    if requested_change(message) or requested_content(message):
+        return understand.model_copy(
+            update={"quick_mode": False, "quick_intent": None, "quick_subdomain": None}
+        )
+    named = places_named(message)
+    if len(named) == 1 and understand.quick_subdomain != named[0]:
+        return understand.model_copy(update={"quick_subdomain": named[0]})
+    return understand
 
 
 def hold_plan(

@@ -86,6 +86,22 @@ async def test_a_quick_read_by_a_name_the_user_never_said_reads_without_it(turns
     assert "olive oil" in result.response and "milk" in result.response
 
 
+async def test_a_quick_read_looks_in_the_one_place_the_words_name(turns: Turns, executor):
+    """``domain.enforced.plan.hold_understand``: the 1.5B local model gave "what's on my
+    shopping list?" the recipes as its quick subdomain; the read is the shopping list's."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "shopping_list", [{"name": "olive oil"}, {"name": "milk"}]
+    )
+    script = turns.script(
+        quick("Show the shopping list", "recipes"),
+        {"node": "act_quick", "output": {"tool": "db_read", "params": {"table": "shopping_list"}}},
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("what's on my shopping list?")).result()
+    assert [c.node for c in script.calls] == ["understand", "act_quick", "summarize"]
+    assert "olive oil" in result.response and "milk" in result.response
+
+
 async def test_plan_direct_runs_a_multi_tool_write_step(turns: Turns, executor):
     script = turns.script(
         understand(),

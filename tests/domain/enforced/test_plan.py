@@ -117,6 +117,25 @@ def test_an_answer_off_the_quick_path_is_left_alone():
     assert hold_understand(UnderstandOutput(), "add eggs") == UnderstandOutput()
 
 
+@pytest.mark.parametrize(
+    ("message", "said", "held"),
+    [
+        ("what's on my shopping list?", "recipes", "shopping"),  # the 1.5B's
+        ("how long does the dal recipe take?", None, "recipes"),  # none reads the inventory
+        ("what's still on my to-do list?", "tasks", "tasks"),
+        ("which items on my shopping list are in the fridge?", "shopping", "shopping"),
+        ("which items on my shopping list are in the fridge?", "recipes", "recipes"),  # two
+        ("is the milk still good?", "inventory", "inventory"),  # names no place
+    ],
+)
+def test_a_quick_lookup_looks_in_the_one_place_its_words_name(
+    message: str, said: str | None, held: str
+):
+    quick = QUICK.model_copy(update={"quick_subdomain": said})
+    assert hold_understand(quick, message).quick_subdomain == held
+    assert hold_understand(quick, message).quick_intent == QUICK.quick_intent
+
+
 # --- the user's own message is not a question to them -------------------------------------
 
 
