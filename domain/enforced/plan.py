@@ -122,12 +122,13 @@ def hold_understand(understand: UnderstandOutput, message: str) -> UnderstandOut
 def hold_plan(
     think: ThinkOutput, mode: str | None, *, answered_proposal: bool = False
 ) -> ThinkOutput:
-    """Think's answer in ``mode`` with its steps in data order, a proposal that writes
+    """Think's answer in ``mode`` with its steps in data order (a meal plan chosen from the
+    saved recipes read first: ``with_recipes_read``), a proposal that writes
     nothing (or any proposal in quick mode) run directly, and a plan-mode plan that saves
     what it generates proposed, unless the user has just answered this turn's proposal
     (``answered_proposal``: "yes, but only three days" is planned directly, not asked
     again)."""
-    steps = in_data_order(think.steps)
+    steps = in_data_order(with_recipes_read(think.steps))
     if steps != think.steps:
         think = think.model_copy(update={"steps": steps})
     config = mode_config(mode)
@@ -498,6 +499,25 @@ def saves_generated(steps: list[ThinkStep]) -> bool:
     """Whether a write runs after a generate: it may save what the generate invents."""
     first = min((s.group for s in steps if s.step_type == "generate"), default=None)
     return first is not None and any(s.step_type == "write" and s.group > first for s in steps)
+
+
+RECIPES_READ = "Read the saved recipes, with their ingredients, to choose the meals from"
+
+
+def with_recipes_read(steps: list[ThinkStep]) -> list[ThinkStep]:
+    """``steps`` with a read of the saved recipes first when they choose meals for the meal
+    plan (a ``generate`` in meal_plans) and neither read nor generate a recipe: a meal is
+    planned on a recipe by its ref, and with none read there is no ref to name. The 1.5B
+    local model planned a week of dinners after reads of the meal plans and the inventory
+    only, chose them on recipe refs nothing had, and saved none. Its groups move up one
+    when a choice was in group 0, so the read runs first."""
+    chooses = [s.group for s in steps if s.step_type == "generate" and s.subdomain == "meal_plans"]
+    recipes = [s for s in steps if s.subdomain == "recipes" and s.step_type != "write"]
+    if not chooses or any(s.step_type in ("read", "generate") for s in recipes):
+        return steps
+    if min(chooses) == 0:
+        steps = [s.model_copy(update={"group": s.group + 1}) for s in steps]
+    return [ThinkStep(description=RECIPES_READ, step_type="read", subdomain="recipes"), *steps]
 
 
 def in_data_order(steps: list[ThinkStep]) -> list[ThinkStep]:

@@ -357,7 +357,13 @@ async def test_generated_content_on_a_ref_that_does_not_exist_is_sent_back_once(
     on_a_note = {"date": "2026-11-30", "meal_type": "dinner", "notes": "pasta"}
     script = turns.script(
         understand(),
-        plan("Monday", step("Choose Monday's dinner", "generate", "meal_plans")),
+        plan(
+            "Monday",
+            step("Read the recipes", "read", "recipes"),
+            {**step("Choose Monday's dinner", "generate", "meal_plans"), "group": 1},
+        ),
+        tool("db_read", table="recipes"),
+        complete("Read the recipes"),
         complete("Chose", artifacts=[{"type": "meal", "content": on_nothing}]),
         complete("Chose", artifacts=[{"type": "meal", "content": on_a_note}]),
         reply("Pasta on Monday?"),

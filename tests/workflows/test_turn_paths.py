@@ -282,14 +282,17 @@ MONDAY_DINNER = {"date": "2026-11-30", "meal_type": "dinner", "servings": 2, "no
 async def test_a_meal_plan_for_no_named_day_asks_which_days_first(turns: Turns, executor):
     """Think planned meals for days nobody named: the system asks which instead."""
     meals = [
-        step("Choose dinners from the recipes", "generate", "meal_plans"),
-        {**step("Save the chosen dinners", "write", "meal_plans"), "group": 1},
+        step("Read the recipes", "read", "recipes"),
+        {**step("Choose dinners from the recipes", "generate", "meal_plans"), "group": 1},
+        {**step("Save the chosen dinners", "write", "meal_plans"), "group": 2},
     ]
     script = turns.script(
         understand(),
         plan("A meal plan", *meals),
         understand(),
         plan("Monday's dinner", *meals),
+        tool("db_read", table="recipes"),
+        complete("Read the recipes"),
         complete("Chose a dinner", artifacts=[{"type": "meal", "content": MONDAY_DINNER}]),
         tool("db_create", table="meal_plans", data=[{"id": "gen_meal_1"}]),
         complete("Saved Monday's dinner"),
@@ -309,6 +312,35 @@ async def test_a_meal_plan_for_no_named_day_asks_which_days_first(turns: Turns, 
         await Kitchen(executor, turns.user_id, SessionIdRegistry()).run(DbRead(table="meal_plans"))
     ).rows
     assert [(str(r["date"]), r["meal_type"]) for r in rows] == [("2026-11-30", "dinner")]
+
+
+async def test_meals_chosen_with_no_recipe_read_read_the_saved_recipes_first(turns, executor):
+    """``domain.enforced.plan.with_recipes_read``: the 1.5B local model planned a week of
+    dinners after reads of the meal plans only, and chose them on recipe refs nothing had.
+    The turn reads the saved recipes before the choice; Act's choice is shown them."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "recipes", {"name": "Red Lentil Dal"}
+    )
+    script = turns.script(
+        understand(),
+        plan(
+            "Monday's dinner",
+            step("Choose Monday's dinner", "generate", "meal_plans"),
+            {**step("Save the chosen dinner", "write", "meal_plans"), "group": 1},
+        ),
+        tool("db_read", table="recipes"),
+        complete("Read the recipes"),
+        complete("Chose a dinner", artifacts=[{"type": "meal", "content": MONDAY_DINNER}]),
+        tool("db_create", table="meal_plans", data=[{"id": "gen_meal_1"}]),
+        complete("Saved Monday's dinner"),
+        reply("Monday: dinner planned."),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("plan dinner for next monday", mode="create")).result()
+    assert result.status == "completed"
+    acts = [c.user for c in script.calls if c.node == "act"]
+    assert "0. Read the saved recipes, with their ingredients, to choose the meals from" in acts[0]
+    assert "Red Lentil Dal" in acts[2]  # the choice is shown what the read found
 
 
 async def test_a_change_planned_twice_where_the_words_do_not_put_it_asks_where(

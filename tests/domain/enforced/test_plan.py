@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 
 from domain.enforced.plan import (
+    RECIPES_READ,
     WHICH_DAYS,
     as_question,
     ask_again,
@@ -33,6 +34,7 @@ from domain.enforced.plan import (
     undated_plan,
     unplanned_meal,
     where_asked,
+    with_recipes_read,
     writes_unasked,
 )
 from domain.modes import MODES, apply_mode_1_0
@@ -282,8 +284,39 @@ def test_plan_mode_proposes_a_plan_that_saves_what_it_generates(mode: str | None
 
 def test_a_plan_made_after_the_user_answered_the_proposal_is_not_proposed_again():
     """ "Yes, but only three days": Think plans the adjusted steps directly."""
-    adjusted = plan(step("generate", subdomain="meal_plans"), step("write", 1, "meal_plans"))
+    adjusted = plan(step("read"), step("generate", 1, "meal_plans"), step("write", 2, "meal_plans"))
     assert hold_plan(adjusted, "plan", answered_proposal=True) == adjusted
+
+
+def test_meals_chosen_with_no_recipe_read_read_the_saved_recipes_first():
+    """The 1.5B local model chose a week of dinners after reads of the meal plans and the
+    inventory only: no recipe ref to plan them on."""
+    week = plan(
+        step("read", subdomain="meal_plans"),
+        step("generate", 1, "meal_plans"),
+        step("write", 2, "meal_plans"),
+    )
+    held = with_recipes_read(week.steps)
+    assert (held[0].description, held[0].subdomain, held[0].group) == (RECIPES_READ, "recipes", 0)
+    assert held[1:] == week.steps
+    at_once = with_recipes_read(plan(step("generate", subdomain="meal_plans")).steps)
+    assert [(s.step_type, s.subdomain, s.group) for s in at_once] == [
+        ("read", "recipes", 0),
+        ("generate", "meal_plans", 1),  # moved up: it runs after the read
+    ]
+    assert hold_plan(week, "plan").steps[0].description == RECIPES_READ
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        [step("read"), step("generate", 1, "meal_plans")],  # the recipes read already
+        [step("generate"), step("generate", 1, "meal_plans")],  # new recipes to plan on
+        [step("read", subdomain="tasks"), step("generate", 1, "tasks")],  # no meals chosen
+    ],
+)
+def test_meals_chosen_from_recipes_read_or_generated_are_left_as_planned(steps: list):
+    assert with_recipes_read(steps) == steps
 
 
 def test_a_save_planned_beside_its_generate_is_proposed_once_it_runs_after_it():
