@@ -169,11 +169,14 @@ def by_ref(call: ToolCall, unsaved: Mapping[str, Mapping[str, Any]]) -> ToolCall
     """A create of recipes whose rows copy unsaved generated recipes, with those rows as
     the recipes' gen refs: the copy of "Quick Vegetarian Dinner for Two" (its name, or
     its name and more words: "… with Feta") is that recipe, saved as it was generated and
-    marked saved, not a second recipe beside it."""
+    marked saved, not a second recipe beside it. Meal plan rows likewise
+    (``_meals_by_ref``)."""
     rows = call.params.get("data")
-    if call.tool != "db_create" or call.params.get("table") != "recipes":
+    if call.tool != "db_create" or not isinstance(rows, list):
         return call
-    if not isinstance(rows, list):
+    if call.params.get("table") == "meal_plans":
+        return _meals_by_ref(call, rows, unsaved)
+    if call.params.get("table") != "recipes":
         return call
     names = {
         _name(content): ref
@@ -193,6 +196,38 @@ def by_ref(call: ToolCall, unsaved: Mapping[str, Mapping[str, Any]]) -> ToolCall
     if not taken:
         return call
     return call.model_copy(update={"params": {**call.params, "data": changed}})
+
+
+def _meals_by_ref(
+    call: ToolCall, rows: list[Any], unsaved: Mapping[str, Mapping[str, Any]]
+) -> ToolCall:
+    """A create of meal plan rows that copy unsaved generated meals (the one meal of a
+    row's date and meal type), with those rows as the meals' gen refs, when the row links
+    that meal's recipe, none, or a ref that is no recipe's: the 1.5B local model wrote a
+    week of chosen dinners out again with ``recipe_id: gen_meal_1``, was refused (a meal
+    is no recipe), sent the same, and saved none. A row that links another recipe than
+    its meal's is a change of choice and stays as written."""
+    meals: dict[tuple[str, str], list[str]] = {}
+    for ref, content in unsaved.items():
+        if (parts := parse_ref(ref)) and parts.generated and parts.type_name == "meal":
+            meals.setdefault(_meal_key(content), []).append(ref)
+    changed, taken = [], set()
+    for row in rows:
+        found = meals.get(_meal_key(row), []) if isinstance(row, Mapping) else []
+        if len(found) == 1 and found[0] not in taken and not row.get("id"):
+            link, own = row.get("recipe_id"), unsaved[found[0]].get("recipe_id")
+            kind = parse_ref(link)
+            if link in (None, "", own) or (kind is not None and kind.type_name != "recipe"):
+                taken.add(found[0])
+                row = {"id": found[0]}
+        changed.append(row)
+    if not taken:
+        return call
+    return call.model_copy(update={"params": {**call.params, "data": changed}})
+
+
+def _meal_key(row: Mapping[str, Any]) -> tuple[str, str]:
+    return (_plain(row.get("date")), _plain(row.get("meal_type")).lower())
 
 
 def _starts_with(name: str, start: str) -> bool:

@@ -343,6 +343,36 @@ async def test_meals_chosen_with_no_recipe_read_read_the_saved_recipes_first(tur
     assert "Red Lentil Dal" in acts[2]  # the choice is shown what the read found
 
 
+async def test_a_chosen_meal_written_out_on_its_own_ref_is_saved_as_chosen(turns, executor):
+    """``domain.enforced.act.by_ref`` for meals: the 1.5B local model wrote the chosen
+    dinners out again with ``recipe_id: gen_meal_1`` (a meal is no recipe) and saved
+    none. The row is the meal chosen for its date: saved by its ref."""
+    script = turns.script(
+        understand(),
+        plan(
+            "Monday's dinner",
+            step("Read the recipes", "read", "recipes"),
+            {**step("Choose Monday's dinner", "generate", "meal_plans"), "group": 1},
+            {**step("Save the chosen dinner", "write", "meal_plans"), "group": 2},
+        ),
+        tool("db_read", table="recipes"),
+        complete("Read the recipes"),
+        complete("Chose a dinner", artifacts=[{"type": "meal", "content": MONDAY_DINNER}]),
+        tool("db_create", table="meal_plans", data=[{**MONDAY_DINNER, "recipe_id": "gen_meal_1"}]),
+        complete("Saved Monday's dinner"),
+        reply("Monday: dinner planned."),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("plan dinner for next monday", mode="create")).result()
+    assert result.status == "completed"
+    rows = (
+        await Kitchen(executor, turns.user_id, SessionIdRegistry()).run(DbRead(table="meal_plans"))
+    ).rows
+    assert [(str(r["date"]), r["meal_type"], r["notes"]) for r in rows] == [
+        ("2026-11-30", "dinner", "pasta")
+    ]
+
+
 async def test_a_change_planned_twice_where_the_words_do_not_put_it_asks_where(
     turns: Turns, executor
 ):

@@ -580,6 +580,37 @@ def test_rows_that_copy_no_unsaved_recipe_stay_as_they_are():
     assert by_ref(shopping, unsaved) == shopping
 
 
+MONDAY = {"date": "2026-11-30", "meal_type": "dinner", "recipe_id": "recipe_1", "servings": 2}
+TUESDAY = {**MONDAY, "date": "2026-12-01", "recipe_id": "recipe_2"}
+
+
+def meal_rows(*rows: dict) -> ToolCall:
+    return ToolCall(tool="db_create", params={"table": "meal_plans", "data": list(rows)})
+
+
+def test_meal_plan_rows_copying_unsaved_meals_save_those_meals_by_their_refs():
+    """The 1.5B local model wrote a week of chosen dinners out again with
+    ``recipe_id: gen_meal_1`` (a meal is no recipe), was refused, sent the same, and
+    saved none."""
+    unsaved = {"gen_meal_1": MONDAY, "gen_meal_2": TUESDAY}
+    confused = meal_rows(
+        {**MONDAY, "recipe_id": "gen_meal_1"}, {**TUESDAY, "recipe_id": "gen_meal_1"}
+    )
+    assert by_ref(confused, unsaved).params["data"] == [{"id": "gen_meal_1"}, {"id": "gen_meal_2"}]
+    copied = meal_rows(dict(MONDAY), {k: v for k, v in TUESDAY.items() if k != "recipe_id"})
+    assert by_ref(copied, unsaved).params["data"] == [{"id": "gen_meal_1"}, {"id": "gen_meal_2"}]
+
+
+def test_meal_plan_rows_that_choose_otherwise_or_match_no_one_meal_stay_as_written():
+    unsaved = {"gen_meal_1": MONDAY, "gen_meal_2": TUESDAY}
+    other_recipe = meal_rows({**MONDAY, "recipe_id": "recipe_2"})  # a change of choice
+    lunch = meal_rows({**MONDAY, "meal_type": "lunch"})  # no meal of that date and type
+    assert by_ref(other_recipe, unsaved) == other_recipe
+    assert by_ref(lunch, unsaved) == lunch
+    twice = {"gen_meal_1": MONDAY, "gen_meal_3": {**MONDAY, "recipe_id": "recipe_3"}}
+    assert by_ref(meal_rows(dict(MONDAY)), twice) == meal_rows(dict(MONDAY))  # which one?
+
+
 # --- a revision changes something --------------------------------------------------------------
 
 
