@@ -192,7 +192,10 @@ def _format_inventory(rows: list[Row]) -> str:
 
 
 def _checkbox(done: Any) -> str:
-    """``[x] `` / ``[ ] `` when the status is known, nothing when the column was not read."""
+    """``[x] `` / ``[ ] `` when the status is known, nothing when the column was not read.
+    A row checked off also says so in words ("(done)", "(bought)"): shown "- [x] Clean the
+    fridge" among the rows of "what's still on my to-do list?", the 1.5B local model
+    listed it as still to do."""
     if done is None:
         return ""
     return "[x] " if done else "[ ] "
@@ -202,7 +205,8 @@ def _format_shopping(rows: list[Row]) -> str:
     def line(row: Row) -> str:
         amount = _amount(row)
         text = _name(row, "Unnamed item") + (f" ({amount})" if amount else "")
-        return f"- {_checkbox(row.get('is_purchased'))}{text}"
+        bought = " (bought)" if row.get("is_purchased") is True else ""
+        return f"- {_checkbox(row.get('is_purchased'))}{text}{bought}"
 
     to_buy = [r for r in rows if r.get("is_purchased") is False]
     unknown = [r for r in rows if r.get("is_purchased") is None]
@@ -355,7 +359,8 @@ def _format_tasks(rows: list[Row]) -> str:
         text = _name(row, "Untitled task", key="title")
         if due and row.get("completed") is not True:
             text += f" (due {due})"
-        return f"- {_checkbox(row.get('completed'))}{text}"
+        done = " (done)" if row.get("completed") is True else ""
+        return f"- {_checkbox(row.get('completed'))}{text}{done}"
 
     def due_key(row: Row) -> tuple[bool, str]:
         due = _date(row.get("due_date"))

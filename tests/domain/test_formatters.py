@@ -270,7 +270,7 @@ class TestShoppingList:
             "3 items on your shopping list, 2 still to buy:",
             "- [ ] milk (1 l)",
             "- [ ] bread",
-            "- [x] eggs (12)",
+            "- [x] eggs (12) (bought)",
         ]
 
     def test_items_without_purchase_status_get_no_checkbox(self) -> None:
@@ -376,7 +376,7 @@ class TestTasks:
             "- [ ] Sharpen knives (due 2026-11-20)",
             "- [ ] Defrost chicken (due 2026-11-24)",
             "- [ ] Buy rice",
-            "- [x] Clean the oven",
+            "- [x] Clean the oven (done)",
         ]
 
     def test_order_does_not_depend_on_row_order(self) -> None:
