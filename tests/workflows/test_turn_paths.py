@@ -277,26 +277,34 @@ async def test_think_clarification_answer_is_planned_after_understand(turns: Tur
 
 
 MONDAY_DINNER = {"date": "2026-11-30", "meal_type": "dinner", "servings": 2, "notes": "pasta"}
+CHOOSE_MONDAY = (
+    step("Read the recipes", "read", "recipes"),
+    {**step("Choose Monday's dinner", "generate", "meal_plans"), "group": 1},
+    {**step("Save the chosen dinner", "write", "meal_plans"), "group": 2},
+)
+
+
+def monday_chosen(saved: list[dict]) -> tuple[dict, ...]:
+    """Act's and Reply's answers to a plan that reads the recipes, chooses Monday's dinner
+    (``MONDAY_DINNER``) and saves it as the rows ``saved``."""
+    return (
+        tool("db_read", table="recipes"),
+        complete("Read the recipes"),
+        complete("Chose a dinner", artifacts=[{"type": "meal", "content": MONDAY_DINNER}]),
+        tool("db_create", table="meal_plans", data=saved),
+        complete("Saved Monday's dinner"),
+        reply("Monday: dinner planned."),
+    )
 
 
 async def test_a_meal_plan_for_no_named_day_asks_which_days_first(turns: Turns, executor):
     """Think planned meals for days nobody named: the system asks which instead."""
-    meals = [
-        step("Read the recipes", "read", "recipes"),
-        {**step("Choose dinners from the recipes", "generate", "meal_plans"), "group": 1},
-        {**step("Save the chosen dinners", "write", "meal_plans"), "group": 2},
-    ]
     script = turns.script(
         understand(),
-        plan("A meal plan", *meals),
+        plan("A meal plan", *CHOOSE_MONDAY),
         understand(),
-        plan("Monday's dinner", *meals),
-        tool("db_read", table="recipes"),
-        complete("Read the recipes"),
-        complete("Chose a dinner", artifacts=[{"type": "meal", "content": MONDAY_DINNER}]),
-        tool("db_create", table="meal_plans", data=[{"id": "gen_meal_1"}]),
-        complete("Saved Monday's dinner"),
-        reply("Monday: dinner planned."),
+        plan("Monday's dinner", *CHOOSE_MONDAY),
+        *monday_chosen([{"id": "gen_meal_1"}]),
     )
     async with turns.worker(script):
         handle = await turns.start("make me a meal plan", mode="create")
@@ -328,12 +336,7 @@ async def test_meals_chosen_with_no_recipe_read_read_the_saved_recipes_first(tur
             step("Choose Monday's dinner", "generate", "meal_plans"),
             {**step("Save the chosen dinner", "write", "meal_plans"), "group": 1},
         ),
-        tool("db_read", table="recipes"),
-        complete("Read the recipes"),
-        complete("Chose a dinner", artifacts=[{"type": "meal", "content": MONDAY_DINNER}]),
-        tool("db_create", table="meal_plans", data=[{"id": "gen_meal_1"}]),
-        complete("Saved Monday's dinner"),
-        reply("Monday: dinner planned."),
+        *monday_chosen([{"id": "gen_meal_1"}]),
     )
     async with turns.worker(script):
         result = await (await turns.start("plan dinner for next monday", mode="create")).result()
@@ -349,18 +352,8 @@ async def test_a_chosen_meal_written_out_on_its_own_ref_is_saved_as_chosen(turns
     none. The row is the meal chosen for its date: saved by its ref."""
     script = turns.script(
         understand(),
-        plan(
-            "Monday's dinner",
-            step("Read the recipes", "read", "recipes"),
-            {**step("Choose Monday's dinner", "generate", "meal_plans"), "group": 1},
-            {**step("Save the chosen dinner", "write", "meal_plans"), "group": 2},
-        ),
-        tool("db_read", table="recipes"),
-        complete("Read the recipes"),
-        complete("Chose a dinner", artifacts=[{"type": "meal", "content": MONDAY_DINNER}]),
-        tool("db_create", table="meal_plans", data=[{**MONDAY_DINNER, "recipe_id": "gen_meal_1"}]),
-        complete("Saved Monday's dinner"),
-        reply("Monday: dinner planned."),
+        plan("Monday's dinner", *CHOOSE_MONDAY),
+        *monday_chosen([{**MONDAY_DINNER, "recipe_id": "gen_meal_1"}]),
     )
     async with turns.worker(script):
         result = await (await turns.start("plan dinner for next monday", mode="create")).result()
