@@ -386,7 +386,7 @@ KEPT_IN = {
     ),
     "meal_plans": re.compile(r"\b(?:meal ?plans?|menu|planned)\b"),
     "recipes": re.compile(r"\brecipes?\b|\brecipe box\b"),
-    "preferences": re.compile(r"\b(?:allerg\w*|preferences?|diet|dislikes?)\b"),
+    "preferences": re.compile(r"\b(?:allerg\w*|preferences?)\b"),
 }
 """Where a question's own words say the answer is kept: "anything i need to do this
 week?" asks about the tasks, "what's in the fridge?" about the inventory. Narrower than
