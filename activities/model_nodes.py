@@ -45,7 +45,7 @@ from domain import context
 from domain.answers import answer_model
 from domain.clock import local
 from domain.conversation import ConversationState
-from domain.enforced.act import (
+from domain.enforced.act_rules import (
     act_facts,
     completion_note,
     created_for_a_change,
@@ -59,7 +59,7 @@ from domain.enforced.act import (
     unnamed_meal,
     unwritten_note,
 )
-from domain.enforced.plan import (
+from domain.enforced.plan_rules import (
     as_question,
     ask_again,
     hold_plan,
@@ -292,7 +292,7 @@ class NodeActivities:
 
     @activity.defn(name="think")
     async def think(self, request: ThinkRequest) -> ThinkResult:
-        """Think's plan, held to the rules (``domain.enforced.plan.hold_plan``); a plan that
+        """Think's plan, held to the rules (``domain.enforced.plan_rules.hold_plan``); a plan that
         changes nothing for a request that asks for a change, or puts no meal on the day
         the words name, is asked for once more (``ask_again``), in this activity, so the
         history holds the plan that stands. When that second call fails, the first plan

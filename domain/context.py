@@ -373,7 +373,7 @@ def think_context(
     replan: str | None = None,
 ) -> Fitted:
     """``replan``: why Think is asked again for this request (``domain.enforced.
-    plan.ask_again``), shown right after the request."""
+    plan_rules.ask_again``), shown right after the request."""
     context = context or TurnContext()
     understood = []
     known = set(registry.known_refs())

@@ -89,7 +89,7 @@ WRITES_NEEDING_CONFIRMATION = 2
 def apply_mode_1_0(mode: str | None, think: ThinkOutput) -> ThinkOutput:
     """The workflow's mode rules for turns that started on 1.0 (without the change
     ``mode-rules-in-think``, ``workflows.versions``); today's rules are held in Think's
-    activity (``domain.enforced.plan.hold_plan``). Leaves with the change's old path, in 1.2
+    activity (``domain.enforced.plan_rules.hold_plan``). Leaves with the change's old path, in 1.2
     (docs/HOWTO.md "Change the turn's control flow").
 
     - ``quick`` (``skip_think``): a proposal is run at once.

@@ -9,7 +9,7 @@ the request (``ALFRED_THINK_EXAMPLES``: ``abstract`` or ``library``).
   with any entry gets the abstract patterns. A message that asks for a change
   (``domain.intent.requested_change``) is shown only entries whose plan can make one (a
   ``write``, or a ``generate`` of content to save): a plan that only reads is no example
-  for it (as ``domain.enforced.plan.changes_nothing`` holds Think's own plan), nor one whose
+  for it (as ``domain.enforced.plan_rules.changes_nothing`` holds Think's own plan), nor one whose
   change undoes the kind its words name (``domain.intent.opposite_kinds``); where its
   words say where the change goes (``domain.intent.change_home``), only entries that
   change something there. A message that asks to see is shown only plans that read.

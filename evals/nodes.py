@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from activities.llm.provider import LlmError, LlmProvider, LlmReply, LlmRequest
 from domain.answers import answer_model
-from domain.enforced.plan import (
+from domain.enforced.plan_rules import (
     hold_plan,
     hold_understand,
 )

@@ -43,9 +43,10 @@ CHANGES: tuple[Change, ...] = (
         id=MODE_RULES_IN_THINK,
         release="1.1.0",
         what=(
-            "Think's activity holds the plan to the mode's rules (domain.enforced.plan.hold_plan: "
-            "plan mode proposes a plan that saves what it generates); the workflow no longer "
-            "proposes a plan-mode plan because it writes in two or more steps"
+            "Think's activity holds the plan to the mode's rules "
+            "(domain.enforced.plan_rules.hold_plan: plan mode proposes a plan that saves what "
+            "it generates); the workflow no longer proposes a plan-mode plan because it writes "
+            "in two or more steps"
         ),
     ),
     Change(

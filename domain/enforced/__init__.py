@@ -6,7 +6,7 @@ types and groups, the user's words) and changes it only where the answer contrad
 rule of the seeds. They run in the node's activity, where the answer becomes its output,
 so a turn's history records the output as held and older histories replay unchanged.
 
-- ``plan``: Understand's and Think's answers (the quick path, questions, a plan's
+- ``plan_rules``: Understand's and Think's answers (the quick path, questions, a plan's
   decision, steps and order).
-- ``act``: Act's decisions (a step's calls, their ends, what they save).
+- ``act_rules``: Act's decisions (a step's calls, their ends, what they save).
 """

@@ -245,7 +245,8 @@ async def test_a_write_step_may_save_only_the_generated_content_still_unsaved(se
         await env.run(
             activity, ActRequest(goal="g", plan=plan, step_index=0, mode="plan", state_ref=ref)
         )
-    # each run's completion with no call is asked once more (domain.enforced.act.unwritten_note)
+    # each run's completion with no call is asked once more
+    # (domain.enforced.act_rules.unwritten_note)
     assert len(script.calls) == 4
     one, none = (c.answer.model_json_schema()["$defs"]["TasksRow"] for c in script.calls[::2])
     allowed = [v.get("const") or v.get("enum") for v in one["properties"]["id"]["anyOf"]]
@@ -469,7 +470,8 @@ async def test_a_task_is_created_without_links_to_rows_that_do_not_exist(session
 
 
 async def test_a_quick_read_from_the_day_the_words_name_is_recorded_as_that_day(sessions, user):
-    """The activity's result holds the read the turn runs (``domain.enforced.act.one_day``)."""
+    """The activity's result holds the read the turn runs
+    (``domain.enforced.act_rules.one_day``)."""
     onward = {"field": "date", "op": ">=", "value": "2026-11-30"}
     read = {"tool": "db_read", "params": {"table": "meal_plans", "filters": [onward]}}
     script = ScriptProvider.from_responses([{"node": "act_quick", "output": read}])

@@ -161,7 +161,7 @@ def test_picks_are_ordered_by_similarity_and_deterministic():
 
 def test_a_change_request_is_shown_only_plans_that_can_make_it():
     """A plan that only reads is no example for a change: the 1.5B local model copied
-    the chores entry's read for a reminder (``domain.enforced.plan.changes_nothing``)."""
+    the chores entry's read for a reminder (``domain.enforced.plan_rules.changes_nothing``)."""
     message = "remind me to water the herbs on sunday"
     chores = next(e for e in LIBRARY if e.request == "which jobs around the house are still open?")
     assert not chores.changes

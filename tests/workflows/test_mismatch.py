@@ -47,7 +47,7 @@ async def test_a_lookup_on_the_quick_path_has_no_such_note(turns: Turns, executo
 
 
 async def test_a_plan_that_only_reads_for_a_change_is_asked_for_again(turns: Turns, executor):
-    """``domain.enforced.plan.changes_nothing``: Think, shown its plan, plans the write."""
+    """``domain.enforced.plan_rules.changes_nothing``: Think, shown its plan, plans the write."""
     script = turns.script(
         understand(),
         plan("Tasks", step("Read my tasks", "read", "tasks")),
@@ -142,7 +142,7 @@ async def asked_again(turns: Turns, message: str, *answers: dict, **start):
 
 
 async def test_a_meal_on_a_day_planned_as_a_new_recipe_is_asked_for_again(turns, executor):
-    """``domain.enforced.plan.unplanned_meal``: "i'd like the dal on tuesday" planned as a
+    """``domain.enforced.plan_rules.unplanned_meal``: "i'd like the dal on tuesday" planned as a
     recipe is shown to Think with the day; its second plan puts the saved dal on the
     meal plan, and no recipe is created."""
     first = plan("Dal", step("Create the recipe 'Dal on Tuesday'", "write", "recipes"))
@@ -187,7 +187,7 @@ async def dal_asked_again(turns: Turns, executor, first: dict) -> str:
 
 
 async def test_a_purchase_planned_as_a_recipe_is_asked_for_again(turns, executor):
-    """``domain.enforced.plan.misplaced_change``: "I just bought 2 liters of milk" planned as
+    """``domain.enforced.plan_rules.misplaced_change``: "I just bought 2 liters of milk" planned as
     a recipe is shown to Think with where the change belongs; its second plan adds the
     milk to the inventory, and no recipe is created."""
     again, response, script = await asked_again(
@@ -209,7 +209,7 @@ async def test_a_purchase_planned_as_a_recipe_is_asked_for_again(turns, executor
 
 
 async def test_a_plan_that_only_reads_for_something_new_is_asked_for_again(turns):
-    """``domain.enforced.plan.invents_nothing``: "invent a spicy cod dish" planned as a read
+    """``domain.enforced.plan_rules.invents_nothing``: "invent a spicy cod dish" planned as a read
     of the recipes is shown to Think; its second plan generates the dish, unsaved."""
     dish = {"name": "Spicy Cod Stew", "ingredients": [{"name": "cod"}], "instructions": ["Stew."]}
     again, response, script = await asked_again(
@@ -228,7 +228,7 @@ async def test_a_plan_that_only_reads_for_something_new_is_asked_for_again(turns
 
 
 async def test_a_plan_that_writes_for_a_question_is_asked_for_again(turns, executor):
-    """``domain.enforced.plan.writes_unasked``: "what's planned for dinner on monday?" planned
+    """``domain.enforced.plan_rules.writes_unasked``: "what's planned for dinner on monday?" planned
     with a write to the meal plan is shown to Think; its second plan only reads, and
     nothing is written."""
     again, response, script = await asked_again(
@@ -252,7 +252,7 @@ async def test_a_plan_that_writes_for_a_question_is_asked_for_again(turns, execu
 
 
 async def test_a_plan_that_writes_for_a_question_twice_runs_only_its_reads(turns, executor):
-    """``domain.enforced.plan.only_reads``: "anything i need to do this week?" planned twice
+    """``domain.enforced.plan_rules.only_reads``: "anything i need to do this week?" planned twice
     with a week of new tasks: the reads answer it, with no proposal and no write."""
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     await kitchen.create("tasks", {"title": "clean the oven"})
@@ -278,7 +278,7 @@ async def test_a_plan_that_writes_for_a_question_twice_runs_only_its_reads(turns
 
 
 async def test_a_question_read_elsewhere_than_its_words_say_is_asked_for_again(turns, executor):
-    """``domain.enforced.plan.looks_elsewhere``: "anything i need to do this week?" planned
+    """``domain.enforced.plan_rules.looks_elsewhere``: "anything i need to do this week?" planned
     as a read of the meal plans (the 1.5B local model's plan, which found none and
     answered about meal plans); told the words ask about the tasks, the second plan reads
     them and the reply has the open task."""
@@ -326,7 +326,7 @@ async def test_a_question_that_asks_for_a_change_in_its_words_keeps_its_writes(t
 
 
 async def test_a_recipe_invented_for_a_saved_one_the_words_name_is_asked_for_again(turns, executor):
-    """``domain.enforced.plan.invents_unasked``: "i'd like the dal on tuesday" planned with a
+    """``domain.enforced.plan_rules.invents_unasked``: "i'd like the dal on tuesday" planned with a
     new dal generated for the meal plan is shown to Think; its second plan reads the saved
     dal and plans it, and nothing is invented or proposed."""
     first = plan(

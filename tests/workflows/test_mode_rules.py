@@ -1,4 +1,4 @@
-"""The mode's confirmation rules in a running turn (``domain.enforced.plan.hold_plan``)."""
+"""The mode's confirmation rules in a running turn (``domain.enforced.plan_rules.hold_plan``)."""
 
 from __future__ import annotations
 

@@ -68,7 +68,7 @@ async def test_quick_read_is_answered_from_the_database_without_a_reply_model_ca
 
 
 async def test_a_quick_read_by_a_name_the_user_never_said_reads_without_it(turns: Turns, executor):
-    """``domain.enforced.act.said_names``: Act Quick filtered the shopping list by the name of
+    """``domain.enforced.act_rules.said_names``: Act Quick filtered the shopping list by the name of
     the recipe the turn before talked about; the user asked for the whole list."""
     await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
         "shopping_list", [{"name": "olive oil"}, {"name": "milk"}]
@@ -87,7 +87,7 @@ async def test_a_quick_read_by_a_name_the_user_never_said_reads_without_it(turns
 
 
 async def test_a_quick_read_looks_in_the_one_place_the_words_name(turns: Turns, executor):
-    """``domain.enforced.plan.hold_understand``: the 1.5B local model gave "what's on my
+    """``domain.enforced.plan_rules.hold_understand``: the 1.5B local model gave "what's on my
     shopping list?" the recipes as its quick subdomain; the read is the shopping list's."""
     await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
         "shopping_list", [{"name": "olive oil"}, {"name": "milk"}]
@@ -323,7 +323,7 @@ async def test_a_meal_plan_for_no_named_day_asks_which_days_first(turns: Turns, 
 
 
 async def test_meals_chosen_with_no_recipe_read_read_the_saved_recipes_first(turns, executor):
-    """``domain.enforced.plan.with_recipes_read``: the 1.5B local model planned a week of
+    """``domain.enforced.plan_rules.with_recipes_read``: the 1.5B local model planned a week of
     dinners after reads of the meal plans only, and chose them on recipe refs nothing had.
     The turn reads the saved recipes before the choice; Act's choice is shown them."""
     await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
@@ -347,7 +347,7 @@ async def test_meals_chosen_with_no_recipe_read_read_the_saved_recipes_first(tur
 
 
 async def test_a_chosen_meal_written_out_on_its_own_ref_is_saved_as_chosen(turns, executor):
-    """``domain.enforced.act.by_ref`` for meals: the 1.5B local model wrote the chosen
+    """``domain.enforced.act_rules.by_ref`` for meals: the 1.5B local model wrote the chosen
     dinners out again with ``recipe_id: gen_meal_1`` (a meal is no recipe) and saved
     none. The row is the meal chosen for its date: saved by its ref."""
     script = turns.script(
@@ -369,7 +369,7 @@ async def test_a_chosen_meal_written_out_on_its_own_ref_is_saved_as_chosen(turns
 async def test_a_change_planned_twice_where_the_words_do_not_put_it_asks_where(
     turns: Turns, executor
 ):
-    """``domain.enforced.plan.where_asked``: "the dal only serves 2" is a recipe's servings;
+    """``domain.enforced.plan_rules.where_asked``: "the dal only serves 2" is a recipe's servings;
     Think planned a meal on a day, and again when shown where the change belongs. The
     turn asks the user where the change goes, writes nothing until answered, and plans
     their answer."""

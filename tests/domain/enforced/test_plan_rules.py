@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from domain.enforced.plan import (
+from domain.enforced.plan_rules import (
     RECIPES_READ,
     WHICH_DAYS,
     as_question,

@@ -15,7 +15,7 @@ from domain.conversation import (
     TurnRecord,
 )
 from domain.crud.calls import cut_short
-from domain.enforced.act import (
+from domain.enforced.act_rules import (
     ActFacts,
     act_facts,
     aimed,
