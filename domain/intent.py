@@ -385,7 +385,7 @@ KEPT_IN = {
         r"\b(?:fridge|freezer|pantry|cupboards?|larder|inventory|in stock|left in)\b"
     ),
     "meal_plans": re.compile(r"\b(?:meal ?plans?|menu|planned)\b"),
-    "recipes": re.compile(r"\brecipes?\b|\brecipe box\b"),
+    "recipes": re.compile(r"\brecipes?\b"),
     "preferences": re.compile(r"\b(?:allerg\w*|preferences?)\b"),
 }
 """Where a question's own words say the answer is kept: "anything i need to do this
