@@ -50,6 +50,7 @@ from domain.enforced.act_rules import (
     completion_note,
     created_for_a_change,
     hold_act,
+    idle_read,
     one_day,
     repeated_call,
     said_names,
@@ -429,8 +430,10 @@ class NodeActivities:
                 return ToolEntry(tool="step_complete", error=text)
             if text := created_for_a_change(output, step):
                 return ToolEntry(tool="db_create", error=text)
-            return repeated_call(output, request.tool_results, step, request.message) or (
-                unnamed_meal(output, known)
+            return (
+                repeated_call(output, request.tool_results, step, request.message)
+                or unnamed_meal(output, known)
+                or idle_read(output)
             )
 
         asked = time.monotonic()

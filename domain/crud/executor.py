@@ -29,7 +29,7 @@ from domain.crud.calls import (
     Row,
     cut_short,
 )
-from domain.crud.filters import NameMatch, compile_filter, compile_where, crossed
+from domain.crud.filters import NameMatch, compile_filter, compile_where, crossed, never_empty
 from domain.crud.merge import merge_into_existing
 from domain.crud.near import NAMES, NEAR_NAMES, name_words, near_note, planned_note, planned_row
 from domain.crud.rows import (
@@ -718,23 +718,6 @@ def left_out(spec: TableSpec, unknown: list[str]) -> str:
         f"columns {names} are not columns of {spec.name} and were left out; "
         f"its columns: {', '.join(spec.readable)}"
     )
-
-
-def never_empty(spec: TableSpec, filters: list[Filter]) -> list[str]:
-    """Notes on filters that ask whether a column no row leaves empty is empty: they keep
-    every row or none. For "Read the tasks not completed" the 1.5B local model read
-    ``completed is_not_null``, twice, and listed the done task as still to do."""
-    notes = []
-    for flt in filters:
-        col = spec.columns.get(flt.field)
-        if flt.op not in ("is_null", "is_not_null") or col is None or col.nullable:
-            continue
-        kept = "kept every row" if flt.op == "is_not_null" else "matched no row"
-        values = " (= true or = false)" if col.kind == "boolean" else ""
-        notes.append(
-            f"{flt.field} is never empty, so {flt.op} {kept}: compare it with a value{values}"
-        )
-    return notes
 
 
 def unmatched(table: str, held: int) -> str:

@@ -23,7 +23,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 
 from domain.crud.calls import Filter
 from domain.crud.validate import LIST_OPS, coerce
-from domain.kitchen.tables import Column
+from domain.kitchen.tables import Column, TableSpec
 
 SIMILARITY_THRESHOLD = 0.3
 
@@ -159,6 +159,32 @@ def crossed(filters: Sequence[Filter], or_filters: Sequence[Filter]) -> str | No
         f"{name} = {asked} at once (a row meets every filter and at least one or_filter); "
         f"for rows of any of these, put them all in or_filters, or use {name} in [...]"
     )
+
+
+KEPT = {
+    True: ("matched no row", "kept every row"),
+    False: ("matches no row", "keeps every row"),
+}
+"""What a null test on a never-empty column does (``is_null``, ``is_not_null``), said of
+a read that ran and of one not yet run."""
+
+
+def never_empty(spec: TableSpec, filters: Sequence[Filter], *, ran: bool = True) -> list[str]:
+    """Notes on filters that ask whether a column no row leaves empty is empty: they keep
+    every row or none (``ran``: said of a read that ran, else of one not yet run). For
+    "Read the tasks not completed" the 1.5B local model read ``completed is_not_null``,
+    twice, and listed the done task as still to do."""
+    notes = []
+    for flt in filters:
+        col = spec.columns.get(flt.field)
+        if flt.op not in ("is_null", "is_not_null") or col is None or col.nullable:
+            continue
+        kept = KEPT[ran][flt.op == "is_not_null"]
+        values = " (= true or = false)" if col.kind == "boolean" else ""
+        notes.append(
+            f"{flt.field} is never empty, so {flt.op} {kept}: compare it with a value{values}"
+        )
+    return notes
 
 
 def _said(value: Any) -> Any:

@@ -58,6 +58,11 @@ package's ``__init__`` says how the rules run).
   write (``reread_note``); the second answer stands (the same read again ends the step,
   as above). For "butter and flour on the shopping list pls" the 1.5B local model read
   the empty list twice in its write step, and nothing was added.
+- **A read asks something** (seed 000's act loop): a read whose null test is on a column
+  no row leaves empty (``completed is_not_null``) keeps every row or none, so it is sent
+  back once, unrun, in the act activity, told to compare with a value (``idle_read``);
+  the same read again runs, with the note. The 1.5B local model read the tasks "not
+  completed" that way, twice, and the done task was listed as open.
 - **An amount is the user's to give** (seed 000: Act asks when a value is missing): an
   update that sets a quantity (not none left) when the user's words, with this turn's
   answers, ask to change an amount and hold no number
@@ -75,8 +80,11 @@ from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
 from domain.conversation import ConversationState, StepResult
-from domain.crud.calls import WRITE_TOOLS, was_cut_short
+from domain.crud.calls import WRITE_TOOLS, DbRead, was_cut_short
+from domain.crud.filters import never_empty
 from domain.crud.near import (
     NAMES,
     NEAR_NAMES,
@@ -548,6 +556,31 @@ def unnamed_meal(decision: ActDecision, known: Container[str]) -> ToolEntry | No
             "user named it (the dish, in their words) with no recipe_id, then send the "
             "db_create again."
         ),
+    )
+
+
+def idle_read(decision: ActDecision) -> ToolEntry | None:
+    """A read with a null test on a column no row leaves empty, answered without being run
+    with why it is sent back (None otherwise): the test keeps every row or none, which no
+    step means (``domain.crud.filters.never_empty``). Sent back once; the same read again
+    runs, with the note. For "Read the tasks not completed" the 1.5B local model read
+    ``completed is_not_null``, was told after the read that it kept every row, sent it
+    again, and the done task was listed as open."""
+    call = decision.tool_call
+    if call is None or call.tool != "db_read":
+        return None
+    spec = TABLES.get(str(call.params.get("table")))
+    try:
+        read = DbRead.model_validate(call.params)
+    except ValidationError:
+        return None  # refused by the executor, with its own reason
+    notes = [] if spec is None else never_empty(spec, [*read.filters, *read.or_filters], ran=False)
+    if not notes:
+        return None
+    return ToolEntry(
+        tool=call.tool,
+        params=call.params,
+        error=f"not run: {'; '.join(notes)}, then send the db_read again.",
     )
 
 

@@ -479,6 +479,57 @@ async def test_a_write_step_reading_again_what_it_read_is_sent_back_to_write(
     assert "not run: this step made this exact read already (it found no row)" in asked_again
 
 
+IDLE = {"table": "tasks", "filters": [{"field": "completed", "op": "is_not_null"}]}
+"""The 1.5B local model's read for "Read the tasks not completed": every task."""
+
+
+async def open_tasks(turns: Turns, executor, *reads: dict) -> tuple[WireScript, str]:
+    """Ask for the open tasks (one of two is done) with Act's ``reads``; the script and
+    the prompt of Act's second call."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create(
+        "tasks",
+        [{"title": "Defrost the chicken"}, {"title": "Clean the fridge", "completed": True}],
+    )
+    script = turns.script(
+        understand(),
+        plan("The open tasks", step("Read the tasks not completed", "read", "tasks")),
+        *(tool("db_read", **read) for read in reads),
+        complete("Read the open tasks"),
+        reply("Defrost the chicken."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("what's still on my to-do list?")).result()
+    return script, [c for c in script.calls if c.node == "act"][1].user
+
+
+async def test_a_read_whose_null_test_keeps_every_row_is_sent_back_before_it_runs(
+    turns: Turns, executor
+):
+    script, asked_again = await open_tasks(
+        turns,
+        executor,
+        IDLE,
+        {**IDLE, "filters": [{"field": "completed", "op": "=", "value": False}]},
+    )
+    assert (
+        "not run: completed is never empty, so is_not_null keeps every row: compare it with a "
+        "value (= true or = false), then send the db_read again." in asked_again
+    )
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    assert "Defrost the chicken" in reply_call.user
+    assert "Clean the fridge" not in reply_call.user  # the done task was never read
+
+
+async def test_the_same_null_test_sent_again_runs_with_its_note(turns: Turns, executor):
+    """The answer sent back once stands when it comes again: it runs, and the rows come
+    with the note that the test kept every one."""
+    script, _ = await open_tasks(turns, executor, IDLE, IDLE)
+    completing = [c for c in script.calls if c.node == "act"][-1].user
+    assert "is_not_null kept every row: compare it with a value (= true or = false)" in completing
+    assert "Clean the fridge" in completing
+
+
 async def test_a_write_that_matched_nothing_sent_again_is_sent_back_with_what_is_there(
     turns: Turns, executor
 ):

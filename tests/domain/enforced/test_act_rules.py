@@ -24,6 +24,7 @@ from domain.enforced.act_rules import (
     created_for_a_change,
     dated_ids,
     hold_act,
+    idle_read,
     named_meal,
     one_day,
     read_within,
@@ -729,6 +730,33 @@ def test_a_write_step_done_without_calling_the_database_is_sent_back():
     assert unwritten_note(done, "write", [schema]) is not None  # a schema is no call
     call = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_read", params={}))
     assert unwritten_note(call, "write", []) is None
+
+
+def test_a_read_that_asks_whether_a_never_empty_column_is_empty_is_sent_back_unrun():
+    """For "Read the tasks not completed" the 1.5B local model read ``completed
+    is_not_null``: every task, the done one listed as open."""
+
+    def read(*filters: dict, table: str = "tasks", **more) -> ActDecision:
+        params = {"table": table, "filters": list(filters), **more}
+        return ActDecision(action="tool_call", tool_call=ToolCall(tool="db_read", params=params))
+
+    done = {"field": "completed", "op": "is_not_null", "value": None}
+    held = idle_read(read(done))
+    assert held is not None and held.tool == "db_read" and held.params["filters"] == [done]
+    assert held.error == (
+        "not run: completed is never empty, so is_not_null keeps every row: compare it with "
+        "a value (= true or = false), then send the db_read again."
+    )
+    untitled = idle_read(read(or_filters=[{"field": "title", "op": "is_null"}]))
+    assert untitled is not None and "title is never empty, so is_null matches no row" in (
+        untitled.error or ""
+    )
+    assert idle_read(read({"field": "completed", "op": "=", "value": False})) is None
+    assert idle_read(read({"field": "due_date", "op": "is_null"})) is None  # may be empty
+    assert idle_read(read(done, table="no_such_table")) is None  # refused by the executor
+    assert idle_read(read({"op": "is_null"})) is None  # no field: refused by the executor
+    update = ToolCall(tool="db_update", params={"table": "tasks", "filters": [done]})
+    assert idle_read(ActDecision(action="tool_call", tool_call=update)) is None
 
 
 def test_a_meal_plan_row_that_names_no_meal_is_sent_back():
