@@ -54,11 +54,11 @@ from domain.enforced.act_rules import (
     one_day,
     repeated_call,
     said_names,
+    uncalled_note,
     unchanged,
     unchanged_block,
     unlinked,
     unnamed_meal,
-    unwritten_note,
 )
 from domain.enforced.plan_rules import (
     as_question,
@@ -425,7 +425,7 @@ class NodeActivities:
             known = set(whole.known_refs()) if output.artifacts or output.tool_call else set()
             profile = request.context.profile
             if text := completion_note(output, pending, request.message, known, profile) or (
-                unwritten_note(output, step.step_type, request.tool_results)
+                uncalled_note(output, step.step_type, request.tool_results)
             ):
                 return ToolEntry(tool="step_complete", error=text)
             if text := created_for_a_change(output, step):

@@ -352,17 +352,28 @@ def completion_note(
     return None
 
 
-def unwritten_note(
+def uncalled_note(
     decision: ActDecision, step_type: str, tool_results: Sequence[ToolEntry]
 ) -> str | None:
-    """Why a write step's completion is sent back once (None when it is not): it made no
-    call to the database at all, so nothing it claims was done. For "called the plumber,
-    that's sorted" the 1.5B local model completed "Mark the task 'Call the plumber' as
-    completed" with no call, saying it was marked; the task stayed open."""
-    if decision.action != "step_complete" or step_type != "write":
+    """Why a read or write step's completion is sent back once (None when it is not): it
+    made no call to the database at all (nor retrieved a step or archive), so nothing it
+    claims was found or done is known. For "called the plumber, that's sorted" the 1.5B
+    local model completed "Mark the task 'Call the plumber' as completed" with no call,
+    saying it was marked; the task stayed open. For "what's still on my to-do list?",
+    its read sent back unrun (``idle_read``), it completed "Read the tasks not completed"
+    saying there were none: the user was told of no tasks, two open."""
+    if decision.action != "step_complete" or step_type not in ("read", "write"):
         return None
-    if any(t.tool in CRUD_TOOLS for t in tool_results):
-        return None  # it read or wrote: what it found is its own to judge
+    if any(
+        t.tool in CRUD_TOOLS or t.retrieved_step is not None or t.archive_key for t in tool_results
+    ):
+        return None  # it read, wrote or retrieved: what it found is its own to judge
+    if step_type == "read":
+        return (
+            "not complete: this step has not read the database yet, so nothing it says "
+            "was found is known. Send its db_read now, or block the step if it cannot be "
+            "done."
+        )
     return (
         "not complete: this step has not called the database yet, so nothing it says was "
         "done has happened. Make its write now (db_create, db_update or db_delete; a read "

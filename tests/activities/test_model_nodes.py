@@ -246,7 +246,7 @@ async def test_a_write_step_may_save_only_the_generated_content_still_unsaved(se
             activity, ActRequest(goal="g", plan=plan, step_index=0, mode="plan", state_ref=ref)
         )
     # each run's completion with no call is asked once more
-    # (domain.enforced.act_rules.unwritten_note)
+    # (domain.enforced.act_rules.uncalled_note)
     assert len(script.calls) == 4
     one, none = (c.answer.model_json_schema()["$defs"]["TasksRow"] for c in script.calls[::2])
     allowed = [v.get("const") or v.get("enum") for v in one["properties"]["id"]["anyOf"]]

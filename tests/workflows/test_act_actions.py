@@ -479,13 +479,14 @@ async def test_a_write_step_reading_again_what_it_read_is_sent_back_to_write(
     assert "not run: this step made this exact read already (it found no row)" in asked_again
 
 
-IDLE = {"table": "tasks", "filters": [{"field": "completed", "op": "is_not_null"}]}
+IDLE = tool("db_read", table="tasks", filters=[{"field": "completed", "op": "is_not_null"}])
 """The 1.5B local model's read for "Read the tasks not completed": every task."""
+OPEN = tool("db_read", table="tasks", filters=[{"field": "completed", "op": "=", "value": False}])
 
 
-async def open_tasks(turns: Turns, executor, *reads: dict) -> tuple[WireScript, str]:
-    """Ask for the open tasks (one of two is done) with Act's ``reads``; the script and
-    the prompt of Act's second call."""
+async def open_tasks(turns: Turns, executor, *acts: dict) -> tuple[WireScript, str]:
+    """Ask for the open tasks (one of two is done) with Act's answers ``acts``, then a
+    completion; the script and the prompt of Act's second call."""
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     await kitchen.create(
         "tasks",
@@ -494,7 +495,7 @@ async def open_tasks(turns: Turns, executor, *reads: dict) -> tuple[WireScript, 
     script = turns.script(
         understand(),
         plan("The open tasks", step("Read the tasks not completed", "read", "tasks")),
-        *(tool("db_read", **read) for read in reads),
+        *acts,
         complete("Read the open tasks"),
         reply("Defrost the chicken."),
     )
@@ -506,12 +507,7 @@ async def open_tasks(turns: Turns, executor, *reads: dict) -> tuple[WireScript, 
 async def test_a_read_whose_null_test_keeps_every_row_is_sent_back_before_it_runs(
     turns: Turns, executor
 ):
-    script, asked_again = await open_tasks(
-        turns,
-        executor,
-        IDLE,
-        {**IDLE, "filters": [{"field": "completed", "op": "=", "value": False}]},
-    )
+    script, asked_again = await open_tasks(turns, executor, IDLE, OPEN)
     assert (
         "not run: completed is never empty, so is_not_null keeps every row: compare it with a "
         "value (= true or = false), then send the db_read again." in asked_again
@@ -528,6 +524,18 @@ async def test_the_same_null_test_sent_again_runs_with_its_note(turns: Turns, ex
     completing = [c for c in script.calls if c.node == "act"][-1].user
     assert "is_not_null kept every row: compare it with a value (= true or = false)" in completing
     assert "Clean the fridge" in completing
+
+
+async def test_a_read_step_done_without_reading_is_asked_for_its_read(turns: Turns, executor):
+    """Its read sent back unrun, the 1.5B local model completed the step saying there were
+    no open tasks: the completion is sent back too, and the read it then sends runs."""
+    nothing = complete("There are no tasks not completed today.")
+    script, _ = await open_tasks(turns, executor, IDLE, nothing, OPEN)
+    third = [c for c in script.calls if c.node == "act"][2].user
+    assert "not complete: this step has not read the database yet" in third
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    assert "Defrost the chicken" in reply_call.user
+    assert "There are no tasks not completed today." not in reply_call.user
 
 
 async def test_a_write_that_matched_nothing_sent_again_is_sent_back_with_what_is_there(

@@ -90,7 +90,9 @@ async def test_a_plan_longer_than_the_modes_max_steps_is_repaired_before_it_runs
         understand(),
         plan("Read thrice", *three),
         plan("Read twice", *three[:2]),
+        tool("db_read", table="inventory"),
         complete("a", at_step=0),
+        tool("db_read", table="inventory", filters=[{"field": "name", "op": "=", "value": "b"}]),
         complete("b", at_step=1),
         reply("Read a and b."),
     )
@@ -101,7 +103,7 @@ async def test_a_plan_longer_than_the_modes_max_steps_is_repaired_before_it_runs
     assert len(state.plan) == 2 and state.breakers == []
     repair = [c for c in script.calls if c.node == "think"][1].repair_error or ""
     assert "outcome.plan_direct.steps: List should have at most 2 items" in repair
-    assert [c.step for c in script.calls if c.node == "act"] == [0, 1]
+    assert [c.step for c in script.calls if c.node == "act"] == [0, 0, 1, 1]
 
 
 async def test_the_per_turn_llm_call_cap_stops_the_act_loop(turns: Turns, executor):

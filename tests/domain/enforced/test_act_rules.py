@@ -31,6 +31,7 @@ from domain.enforced.act_rules import (
     repeated_call,
     reread_note,
     said_names,
+    uncalled_note,
     unchanged,
     unchanged_block,
     unfit_recipes,
@@ -38,7 +39,6 @@ from domain.enforced.act_rules import (
     unlinked,
     unmatched_note,
     unnamed_meal,
-    unwritten_note,
     with_ingredients,
 )
 from domain.nodes import ActDecision, ThinkStep, ToolCall
@@ -721,15 +721,31 @@ def test_a_recipe_unfit_for_the_words_or_the_profile_is_sent_back_once():
 
 def test_a_write_step_done_without_calling_the_database_is_sent_back():
     done = ActDecision(action="step_complete", result_summary="Marked the task done")
-    note = unwritten_note(done, "write", [])
+    note = uncalled_note(done, "write", [])
     assert note is not None and note.startswith("not complete: this step has not called")
     read = ToolEntry(tool="db_read", params={"table": "tasks"}, result={"rows": [], "count": 0})
-    assert unwritten_note(done, "write", [read]) is None  # it looked: its own to judge
-    assert unwritten_note(done, "analyze", []) is None  # only a write step writes
+    assert uncalled_note(done, "write", [read]) is None  # it looked: its own to judge
+    assert uncalled_note(done, "analyze", []) is None  # its input is the steps before it
     schema = ToolEntry(schema_name="tasks", text="...")
-    assert unwritten_note(done, "write", [schema]) is not None  # a schema is no call
+    assert uncalled_note(done, "write", [schema]) is not None  # a schema is no call
     call = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_read", params={}))
-    assert unwritten_note(call, "write", []) is None
+    assert uncalled_note(call, "write", []) is None
+
+
+def test_a_read_step_done_without_reading_is_sent_back():
+    """Its read sent back unrun (``idle_read``), the 1.5B local model completed "Read the
+    tasks not completed" saying there were none; two were open."""
+    done = ActDecision(action="step_complete", result_summary="There are no open tasks.")
+    note = uncalled_note(done, "read", [])
+    assert note == (
+        "not complete: this step has not read the database yet, so nothing it says was "
+        "found is known. Send its db_read now, or block the step if it cannot be done."
+    )
+    refused = ToolEntry(tool="db_read", params={"table": "tasks"}, error="no such column")
+    assert uncalled_note(done, "read", [refused]) is None  # it tried: its own to judge
+    assert uncalled_note(done, "read", [ToolEntry(retrieved_step=0, result=[])]) is None
+    assert uncalled_note(done, "read", [ToolEntry(archive_key="k", content={})]) is None
+    assert uncalled_note(done, "generate", []) is None
 
 
 def test_a_read_that_asks_whether_a_never_empty_column_is_empty_is_sent_back_unrun():
