@@ -67,6 +67,22 @@ SAID = {
 word stems by which a reply says it did that."""
 
 
+NOTHING_CHANGED = re.compile(r"(?<!\S)nothing was changed\.(?!\S)\s*", re.IGNORECASE)
+"""The sentence the turn's ending says when it wrote nothing (``formatters.format_done``),
+which Reply's prompt quotes."""
+
+
+def without_false_nothing(reply: str, written: Sequence[str]) -> str:
+    """The reply without the sentence "Nothing was changed." when the turn wrote
+    (``written``): the sentence is the system's own, quoted in Reply's prompt, and false
+    then. For "delete the plumber task" the 1.5B local model replied "I removed the
+    plumber task from the tasks list. The plumber was called. Nothing was changed." after
+    the task was deleted. The writes it leaves unsaid are then added (``unsaid_writes``)."""
+    if not written:
+        return reply
+    return NOTHING_CHANGED.sub("", reply).strip()
+
+
 def unsaid_writes(reply: str, written: Sequence[str]) -> list[str]:
     """The turn's write confirmations (``TurnState.written``) whose kind of change the
     reply never speaks of: Reply answered as if nothing was written ("You have two recipes:

@@ -31,7 +31,7 @@ with workflow.unsafe.imports_passed_through():
         prune_archive,
     )
     from domain.entity_cards import entity_cards
-    from domain.shown import owed_recipes, unsaid_writes, without_refs
+    from domain.shown import owed_recipes, unsaid_writes, without_false_nothing, without_refs
     from workflows.events import Done, TurnEnded
     from workflows.interface import PendingPause
 
@@ -52,6 +52,7 @@ class Endings:
         turn and save the conversation."""
         state, log = self.state, self.log
         response = without_refs(response, state.registry)  # a model's refs are not for users
+        response = without_false_nothing(response, state.written)
         generated = [ref for result in state.results() for ref in result.artifacts]
         owed = owed_recipes(response, state.registry, generated)
         unsaid = unsaid_writes(response, state.written)  # of the reply, before any addition

@@ -13,6 +13,7 @@ from domain.shown import (
     refuses,
     repeats_the_prompt,
     unsaid_writes,
+    without_false_nothing,
     without_refs,
 )
 
@@ -162,3 +163,15 @@ def test_a_ref_shaped_word_the_registry_does_not_know_stays():
     assert without_refs("see recipe_9 and step_2 (task_4)", registry) == (
         "see recipe_9 and step_2 (task_4)"
     )
+
+
+def test_a_reply_that_says_nothing_was_changed_after_a_write_loses_that_sentence():
+    """The 1.5B local model copied the sentence from Reply's prompt after deleting."""
+    said = "I removed the plumber task. The plumber was called. Nothing was changed."
+    assert without_false_nothing(said, [DELETED]) == (
+        "I removed the plumber task. The plumber was called."
+    )
+    assert without_false_nothing("Nothing was changed.", [DELETED]) == ""
+    assert without_false_nothing(said, []) == said  # true when nothing was written
+    partly = "Nothing was changed on your meal plan; the chili is gone."
+    assert without_false_nothing(partly, [DELETED]) == partly  # not the system's sentence

@@ -261,6 +261,22 @@ async def test_a_reply_that_never_speaks_of_the_writes_is_followed_by_them(turns
     assert second.response == said
 
 
+async def test_a_reply_that_says_nothing_was_changed_after_a_write_says_what_was(turns: Turns):
+    """The 1.5B local model ended a reply with "Nothing was changed.", the sentence its
+    prompt quotes, after the turn wrote: the sentence goes, and the writes the rest of the
+    reply does not speak of are said."""
+    script = turns.script(
+        understand(),
+        plan("Stock up", ADD),
+        add_three(),
+        complete("Added eggs, milk and flour"),
+        reply("Your list has eggs, milk and flour. Nothing was changed."),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start(MESSAGE)).result()
+    assert result.response == f"Your list has eggs, milk and flour.\n\nChanges made: {ADDED}"
+
+
 async def test_a_reply_that_gives_back_its_prompt_is_replaced_by_the_outcome(turns: Turns):
     """Reply answered with its own prompt's sections ("## User request …"): that is no
     answer, so the turn answers from the steps' summaries and says what was written."""
