@@ -56,7 +56,8 @@ TERSE_REPORTS = re.compile(
 "got milk", "just used up the rice", "used 2 eggs", "out of milk", "low on rice", "need
 milk", "get rid of the chili recipe", "made the dal"); "got it" is no report."""
 STATEMENTS = re.compile(
-    r"(?P<diet>^(?:i'm|i am|we're|we are)\s+(?:now\s+|also\s+)?(?:an?\s+)?(?:allergic|vegan|"
+    r"(?P<diet>^(?:i'm|i am|we're|we are|(?:my|our)\s+\w+(?:\s+\w+)?(?:\s+is|\s+are|'s))\s+"
+    r"(?:now\s+|also\s+)?(?:an?\s+)?(?:allergic|vegan|"
     r"vegetarian|pescatarian|gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|intolerant|"
     r"coeliac|celiac|diabetic|kosher|halal)\b|"
     r"^(?:i'm|i am|we're|we are)\s+(?:now\s+)?off\s+(?!to\b|now\b|out\b|home\b)\w|"
@@ -70,7 +71,8 @@ STATEMENTS = re.compile(
     re.IGNORECASE,
 )
 """A statement that asks for a change without a verb for it: a diet, an allergy or a
-dislike to keep ("I'm allergic to nuts", "we don't eat pork", "I don't like coriander"),
+dislike to keep ("I'm allergic to nuts", "my son is allergic to nuts", "we don't eat
+pork", "I don't like coriander"),
 food that is gone ("the milk is finished", "the yogurt went off") or an amount that is now
 different ("there are 3 onions left", "we have 6 eggs now"). Statements only: "is the milk
 gone?" asks."""
@@ -159,6 +161,24 @@ STOCK = ("inventory", "shopping")
 """Where bought, used, gone and listed food goes: the inventory and the shopping list."""
 
 
+UNMARKED = {
+    w.replace("'", ""): w
+    for w in """i'm i've don't can't isn't aren't didn't doesn't wasn't haven't hasn't what's
+    that's there's you're they're we've""".split()
+}
+"""Contractions as people type them without the apostrophe ("im allergic to peanuts"),
+and as the patterns here write them. "were", "ill", "its", "id", "wont" and "lets" are
+words of their own and left alone."""
+_UNMARKED = re.compile(rf"\b(?:{'|'.join(UNMARKED)})\b", re.IGNORECASE)
+
+
+def spelled(text: str) -> str:
+    """``text`` with its apostrophes as the patterns here write them: curly ones straight,
+    and a contraction typed without one given it (``UNMARKED``)."""
+    text = text.replace("\u2019", "'")
+    return _UNMARKED.sub(lambda m: UNMARKED[m.group(0).lower()], text)
+
+
 def requested_change(message: str) -> str | None:
     """The change verb (or reported change) the message asks for, or None."""
     change = _change(message)
@@ -196,6 +216,7 @@ def _line_home(line: re.Match[str]) -> tuple[str, ...]:
 
 def _change(message: str) -> tuple[str, tuple[str, ...]] | None:
     """The change the message asks for, as said, and where it belongs (``change_home``)."""
+    message = spelled(message)
     report = REPORTS.search(message)
     if report:
         return report.group(0).lower(), _report_home(report.group(0))

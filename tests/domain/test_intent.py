@@ -14,6 +14,7 @@ from domain.intent import (
     places_named,
     requested_change,
     requested_content,
+    spelled,
     unplaced_delete,
 )
 
@@ -55,6 +56,11 @@ from domain.intent import (
         ("remember that I like it spicy", "remember"),
         # a change stated, no verb for it
         ("I'm allergic to peanuts", "i'm allergic"),
+        ("im allergic to peanuts", "i'm allergic"),  # typed without its apostrophe
+        ("my son is allergic to nuts", "my son is allergic"),
+        ("my wife's vegetarian now", "my wife's vegetarian"),
+        ("im out of milk", "i'm out of"),
+        ("we dont eat pork", "we don't eat"),
         ("we don't eat pork", "we don't eat"),
         ("I hate coriander", "i hate"),
         ("I don't like coriander", "i don't like"),
@@ -179,6 +185,8 @@ def test_questions_and_lookups_are_not(message: str):
         ("remind me to defrost the chicken", ("tasks",)),
         ("did the cleaning task", ("tasks",)),
         ("I'm allergic to peanuts", ("preferences",)),
+        ("im allergic to peanuts", ("preferences",)),
+        ("our kids are vegan", ("preferences",)),
         ("we don't eat pork", ("preferences",)),
         ("we don't like olives", ("preferences",)),
         ("i'd like the dal on tuesday", ("meal_plans",)),
@@ -355,3 +363,13 @@ def test_kinds_are_opposite_when_every_one_asked_is_undone_by_the_others():
 )
 def test_a_question_names_where_its_answer_is_kept(message: str, named: tuple[str, ...]):
     assert places_named(message) == named
+
+
+def test_a_contraction_typed_without_its_apostrophe_is_read_as_one():
+    assert spelled("im sure ive got it, dont worry") == "i'm sure i've got it, don't worry"
+    assert spelled("whats left? theres rice") == "what's left? there's rice"
+    assert spelled("I\u2019m off dairy") == "I'm off dairy"
+    # words of their own stay as typed
+    assert spelled("we were ill, its lid, lets see, the id, wont") == (
+        "we were ill, its lid, lets see, the id, wont"
+    )
