@@ -31,7 +31,15 @@ from domain.crud.calls import (
 )
 from domain.crud.filters import NameMatch, compile_filter, compile_where, crossed, never_empty
 from domain.crud.merge import merge_into_existing
-from domain.crud.near import NAMES, NEAR_NAMES, name_words, near_note, planned_note, planned_row
+from domain.crud.near import (
+    NAMES,
+    NEAR_NAMES,
+    made_with_note,
+    name_words,
+    near_note,
+    planned_note,
+    planned_row,
+)
 from domain.crud.rows import (
     execute_checked,
     refused_value,
@@ -672,8 +680,7 @@ async def _named_alike(session: AsyncSession, table: Table, filters: list[Filter
         .limit(NEAR_NAMES)
     )
     if made := [row.name for row in (await session.execute(query)).all()]:
-        named = ", ".join(repr(n) for n in made)
-        notes.append(f"recipes with an ingredient that shares a word: {named}")
+        notes.append(made_with_note(made))
     return notes
 
 

@@ -28,12 +28,22 @@ def near_note(names: list[str]) -> str:
     return NEAR + ", ".join(repr(n) for n in names)
 
 
-def near_names(notes: list[str]) -> list[str]:
-    """The names a ``near_note`` among ``notes`` lists (none when there is none)."""
+MADE_WITH = "recipes with an ingredient that shares a word: "
+"""Where the note on a read of recipes by a name that found nothing lists the recipes
+made with an ingredient of that name."""
+
+
+def made_with_note(names: list[str]) -> str:
+    return MADE_WITH + ", ".join(repr(n) for n in names)
+
+
+def near_names(notes: list[str], head: str = NEAR) -> list[str]:
+    """The names a ``near_note`` (or, with ``head``, a ``made_with_note``) among ``notes``
+    lists (none when there is none)."""
     for note in notes:
-        if NEAR not in note:
+        if head not in note:
             continue
-        listed = note.split(NEAR, 1)[1].split("; ", 1)[0]
+        listed = note.split(head, 1)[1].split("; ", 1)[0]
         try:
             names = ast.literal_eval(f"[{listed}]")
         except (ValueError, SyntaxError):

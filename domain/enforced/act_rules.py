@@ -51,7 +51,9 @@ package's ``__init__`` says how the rules run).
   a second time, the step is blocked as above. The 1.5B local model sent "chili recipe"
   twice for "Weeknight Chili". When the note names one row whose name holds every word
   the write named ("yogurt" and the one 'greek yogurt'), the write sent again runs on
-  that row instead (``aimed``): the words can mean no other.
+  that row instead (``aimed``): the words can mean no other. A read of recipes by a
+  one-word name no recipe shares, sent again, reads the recipes the note lists as made
+  with it ("spinach": 'Red Lentil Dal').
 - **A write step writes** (seed 000's act loop: a step's calls make progress): a write
   step's read that repeats a read the step has made, before any write, can only show
   the same rows, so it is sent back once in the act activity, told that the step is a
@@ -86,8 +88,10 @@ from domain.conversation import ConversationState, StepResult
 from domain.crud.calls import WRITE_TOOLS, DbRead, was_cut_short
 from domain.crud.filters import never_empty
 from domain.crud.near import (
+    MADE_WITH,
     NAMES,
     NEAR_NAMES,
+    name_words,
     near_names,
     only_holder,
     only_planned,
@@ -743,11 +747,30 @@ def aimed(call: ToolCall, missed: ToolEntry, words: str = "") -> ToolCall | None
     listed = near_names(missed.notes or [])
     if len(listed) >= NEAR_NAMES:  # the note may have left the other holders out
         return None
-    row = only_holder(str(flt["value"]).strip("%"), listed)
+    said = str(flt["value"]).strip("%")
+    row = only_holder(said, listed)
     if row is None:
-        return None
+        return _made_with(call, missed, said, named[0]) if not listed else None
     aimed_at = [*filters[: named[0]], {**flt, "op": "=", "value": row}, *filters[named[0] + 1 :]]
     return call.model_copy(update={"params": {**call.params, "filters": aimed_at}})
+
+
+def _made_with(call: ToolCall, missed: ToolEntry, said: str, at: int) -> ToolCall | None:
+    """A read of recipes by a one-word name no recipe has, sent again unchanged, aimed at
+    the recipes its result's note lists as made with an ingredient of that name: the word
+    can mean no recipe's name, only what it is made with. None for a write, a name of
+    several words (the note lists recipes sharing any one of them) or a note that may have
+    left recipes out. For "which recipes use spinach" the 1.5B local model read recipes
+    by ``name ilike spinach`` twice, the note naming 'Red Lentil Dal', and the user was
+    told no saved recipe matched."""
+    if call.tool != "db_read" or call.params.get("table") != "recipes":
+        return None
+    made = near_names(missed.notes or [], MADE_WITH)
+    if len(name_words(said)) != 1 or not made or len(made) >= NEAR_NAMES:
+        return None
+    filters = list(call.params["filters"])
+    filters[at] = {"field": "name", "op": "in", "value": made}
+    return call.model_copy(update={"params": {**call.params, "filters": filters}})
 
 
 def _naming(step: ThinkStep | None, message: str) -> str:

@@ -538,6 +538,37 @@ async def test_a_read_step_done_without_reading_is_asked_for_its_read(turns: Tur
     assert "There are no tasks not completed today." not in reply_call.user
 
 
+async def test_a_recipe_read_by_an_ingredient_as_its_name_sent_again_reads_the_recipes_with_it(
+    turns: Turns, executor
+):
+    """For "which recipes use spinach" the 1.5B local model read recipes by ``name ilike
+    spinach`` twice, told the Red Lentil Dal is made with spinach, and the user was told
+    no saved recipe matched."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    for name, ingredient in (("Red Lentil Dal", "spinach"), ("Weeknight Chili", "beef mince")):
+        made_with = [{"name": ingredient, "quantity": 100, "unit": "g"}]
+        recipe = {"name": name, "instructions": ["Cook."], "recipe_ingredients": made_with}
+        await kitchen.create("recipes", [recipe])
+    by_name = tool(
+        "db_read", table="recipes", filters=[{"field": "name", "op": "ilike", "value": "spinach"}]
+    )
+    script = turns.script(
+        understand(),
+        plan("Recipes with spinach", step("Read the recipes that use spinach", "read", "recipes")),
+        by_name,
+        by_name,
+        by_name,
+        reply("The Red Lentil Dal."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("which recipes use spinach")).result()
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    assert 'tool result: read recipes where name in ["Red Lentil Dal"]: **Red Lentil Dal**' in (
+        reply_call.user
+    )
+    assert "Weeknight Chili" not in reply_call.user
+
+
 async def test_a_write_that_matched_nothing_sent_again_is_sent_back_with_what_is_there(
     turns: Turns, executor
 ):

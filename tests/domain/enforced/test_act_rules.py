@@ -1033,6 +1033,36 @@ def test_a_missed_read_by_name_sent_again_is_aimed_at_the_one_row_its_name_can_m
     assert hold_act(again, [two], ActFacts(step=step("read"))).action == "step_complete"
 
 
+def test_a_missed_recipe_read_by_an_ingredient_sent_again_reads_the_recipes_made_with_it():
+    """For "which recipes use spinach" the 1.5B local model read recipes by ``name ilike
+    spinach`` twice, the note naming 'Red Lentil Dal', and the user was told no saved
+    recipe matched."""
+    by = {"field": "name", "op": "ilike", "value": "spinach"}
+    params = {"table": "recipes", "filters": [by], "limit": 10}
+    note = "no recipes row matches the filters; recipes holds 2 row(s) in all; "
+    note += "recipes with an ingredient that shares a word: 'Red Lentil Dal', 'Saag Paneer'"
+    missed = read_entry(params, table="recipes", count=0, rows=[], notes=[note])
+    again = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_read", params=params))
+    held = hold_act(again, [missed], ActFacts(step=step("read")))
+    assert held.tool_call is not None and held.tool_call.params == {
+        "table": "recipes",
+        "filters": [{"field": "name", "op": "in", "value": ["Red Lentil Dal", "Saag Paneer"]}],
+        "limit": 10,
+    }
+    ran = read_entry(held.tool_call.params, table="recipes", count=2, rows=[{}, {}])
+    assert hold_act(again, [missed, ran], ActFacts(step=step("read"))).action == "step_complete"
+    # two words: the note lists recipes sharing either, so nothing is aimed
+    two = {**params, "filters": [{**by, "value": "baby spinach"}]}
+    missed_two = read_entry(two, table="recipes", count=0, rows=[], notes=[note])
+    assert aimed(ToolCall(tool="db_read", params=two), missed_two) is None
+    # a name some recipe shares a word with is aimed by name, or not at all
+    named = f"no recipes row matches; rows whose name shares a word: 'Spinach Soup', 'Spinach Pie'; {note}"
+    near = read_entry(params, table="recipes", count=0, rows=[], notes=[named])
+    assert aimed(ToolCall(tool="db_read", params=params), near) is None
+    delete = ToolCall(tool="db_delete", params=params)
+    assert aimed(delete, read_entry(params, count=0, rows=[], notes=[note])) is None
+
+
 def test_a_write_steps_read_sent_again_after_its_aimed_read_ran_is_sent_back_to_write():
     """For "actually lets have the chili on monday not the dal" the 1.5B local model read
     name = "chili" three times in the meal plan's write step: the second ran aimed at
