@@ -322,7 +322,7 @@ def change_kinds(text: str) -> frozenset[str]:
     the past tense and no other kind ("cleaned the oven finally", ``_chore_done``) is
     ``done``: read as a change for the tasks and of no kind, it was shown the likest
     task entry, which added a chore."""
-    said = text.lower().replace("\u2019", "'")
+    said = spelled(text).lower()
     kinds = frozenset(kind for kind, words in KINDS.items() if words.search(said))
     if not kinds and (change := _change(text)) is not None and _chore_done(change[0]):
         return frozenset({"done"})
