@@ -55,8 +55,8 @@ SAID = {
         r"(?:is|are) (?:now )?(?:on|in) (?:your|the)\b"
     ),
     "Saved": r"sav|add(?:ed|ing|s)?\b|creat|stored\b",
-    "Removed": r"remov|delet|gone\b|took\b|taken\b|clear|dropp|no longer\b|crossed\b",
-    "Cleared": r"clear|remov|delet|reset\b",
+    "Removed": r"remov|delet|gone\b|took\b|taken\b|clear|empt|dropp|no longer\b|crossed\b",
+    "Cleared": r"clear|empt|remov|delet|reset\b",
     "Updated": (
         r"updat|chang|set\b|mark|now\b|edit|tick|mov(?:ed|e|ing)\b|renam|adjust|increas|"
         r"decreas|reduc"

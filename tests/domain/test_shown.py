@@ -93,6 +93,7 @@ ADDED = "Added 2 items to your shopping list: eggs, milk."
 
 def test_a_reply_that_says_each_kind_of_change_leaves_nothing_unsaid():
     assert unsaid_writes("Deleted Weeknight Chili.", [DELETED]) == []
+    assert unsaid_writes("I emptied your shopping list.", [DELETED]) == []
     assert unsaid_writes("Done: eggs and milk are on your list, I put them there.", [ADDED]) == []
     assert unsaid_writes("Milk is now 3 l.", ["Updated 1 inventory item: milk."]) == []
     assert unsaid_writes("Milk is on your list.", [ADDED]) == []
