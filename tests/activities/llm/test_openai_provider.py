@@ -427,6 +427,25 @@ async def test_an_output_cut_off_at_the_cap_is_repaired_even_when_it_parses(
     assert "cut off at the 50-token limit" in repair and "shorter" in repair
 
 
+async def test_an_output_that_loops_into_the_cap_is_told_the_sentence_it_repeats(
+    fake: FakeOpenAI, gateway: LlmGateway
+) -> None:
+    """At t=0 the 1.5B local model wrote one sentence until its cap, and its two repairs,
+    told only that the output was cut off, did the same: the repair names the loop."""
+    said = "It is not in the inventory or the meal plan for any other day. "
+    fake.reply('{"response": "The dal uses spinach. ' + said * 40, finish_reason="length")
+    fake.reply('{"response": "The dal uses spinach."}')
+
+    result = await gateway.call(reply_request(max_tokens=400))
+
+    assert result.output == {"response": "The dal uses spinach."}
+    repair = fake.requests[1].body["messages"][3]["content"]
+    assert (
+        "cut off at the 400-token limit, saying 'It is not in the inventory or the meal plan "
+        "for any other day.' over and over; answer again, shorter, saying each thing once"
+    ) in repair
+
+
 async def test_within_a_window_a_repair_shows_what_fits_of_the_cut_output(
     fake: FakeOpenAI, gateway: LlmGateway
 ) -> None:
