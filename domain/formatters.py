@@ -154,7 +154,7 @@ def _inventory_line(row: Row) -> str:
     amount = _amount(row)
     if amount:
         line += f" — {amount}"
-    expires = _date(row.get("expiry_date"))
+    expires = _weekday_date(row.get("expiry_date"))
     if expires:
         line += f" (expires {expires})"
     return line
@@ -355,7 +355,7 @@ def _format_meal_plans(rows: list[Row]) -> str:
 
 def _format_tasks(rows: list[Row]) -> str:
     def line(row: Row) -> str:
-        due = _date(row.get("due_date"))
+        due = _weekday_date(row.get("due_date"))
         text = _name(row, "Untitled task", key="title")
         if due and row.get("completed") is not True:
             text += f" (due {due})"

@@ -30,7 +30,7 @@ class KitchenDashboard(BaseModel):
     tasks_open: int = 0
     tasks_overdue: int = 0
     tasks_next: list[str] = Field(default_factory=list)
-    """``put the bins out (due 2026-11-28)`` for the open tasks due first (at most
+    """``put the bins out (due Sat 2026-11-28)`` for the open tasks due first (at most
     ``domain.kitchen.snapshot.TASKS_SHOWN``): people name a task by a word of it ("bins
     are out"), which a count alone does not connect to a task."""
 

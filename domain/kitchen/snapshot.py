@@ -117,7 +117,8 @@ async def kitchen_dashboard(
         tasks_open=open_tasks or 0,
         tasks_overdue=overdue or 0,
         tasks_next=[
-            title + (f" (due {due.isoformat()})" if due else "") for title, due in next_tasks
+            title + (f" (due {due:%a} {due.isoformat()})" if due else "")
+            for title, due in next_tasks
         ],
     )
 

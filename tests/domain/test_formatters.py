@@ -231,7 +231,7 @@ class TestInventory:
         ]
 
     def test_item_line_shows_quantity_unit_and_expiry(self) -> None:
-        assert "- milk — 2 l (expires 2026-11-25)" in quick("inventory", "inventory", INVENTORY)
+        assert "- milk — 2 l (expires Wed 2026-11-25)" in quick("inventory", "inventory", INVENTORY)
 
     def test_item_without_quantity_or_unit_is_just_its_name(self) -> None:
         assert "\n- peas\n" in quick("inventory", "inventory", INVENTORY)
@@ -373,8 +373,8 @@ class TestTasks:
     def test_open_tasks_first_by_due_date_then_done_ones(self) -> None:
         assert lines(quick("tasks", "tasks", TASKS)) == [
             "4 tasks, 3 open:",
-            "- [ ] Sharpen knives (due 2026-11-20)",
-            "- [ ] Defrost chicken (due 2026-11-24)",
+            "- [ ] Sharpen knives (due Fri 2026-11-20)",
+            "- [ ] Defrost chicken (due Tue 2026-11-24)",
             "- [ ] Buy rice",
             "- [x] Clean the oven (done)",
         ]

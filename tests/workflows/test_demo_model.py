@@ -101,7 +101,7 @@ LEMON_CHICKEN = next(r for r in RECIPES if r["name"] == "Lemon Chicken Traybake"
             "what are my tasks?",
             "tasks",
             [{"title": "Defrost the chicken", "due_date": "2026-12-01"}],
-            ["1 task, 1 open", "Defrost the chicken (due 2026-12-01)"],
+            ["1 task, 1 open", "Defrost the chicken (due Tue 2026-12-01)"],
         ),
     ],
 )
