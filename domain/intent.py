@@ -379,15 +379,22 @@ def requested_content(message: str) -> str | None:
 
 
 SEE = re.compile(
-    r"^(?:show|display|repeat|view|see|print|read|tell me|what|whats|which|how|hows|"
-    r"remind me)\b|"
+    r"^(?:show|display|repeat|view|see|print|read|tell me|what|whats|which|how|hows|when|"
+    r"whens|where|wheres|who|whose|why|remind me)\b|"
     r"\bagain\b"
 )
-"""A clause that asks to see or know: a lookup's verb or question word."""
-YES_NO = re.compile(r"^(?:any|anything|am|is|are|do|does|did|have|has|was|were)\b.*\?$")
-"""A yes-no question ("anything i need to do this week?", "is the milk still good?"):
-it asks to know unless a change verb is in it ("is it ok to add milk?", "any chance
-you could add eggs?")."""
+"""A clause that asks to see or know: a lookup's verb or question word ("when do i need
+to clean the oven by", "where are the eggs": shown the plans that write, the 1.5B local
+model read the inventory for the oven)."""
+YES_NO = re.compile(
+    r"^(?:any|anything|am|is|are|do|does|did|have|has|was|were)\b.*\?$|"
+    r"^(?:do|does|did|have|has)\s+(?:i|we)\b|^(?:is|are|was|were)\s+there\b|"
+    r"^(?:am|is|are)\s+(?:i|we)\b"
+)
+"""A yes-no question ("anything i need to do this week?", "is the milk still good?"), or
+one typed without its question mark that opens as only a question does ("do i have any
+mexican recipes", "is there rice left"): it asks to know unless a change verb is in it
+("is it ok to add milk?", "any chance you could add eggs?", "do we have to add milk")."""
 
 
 def asks_to_see(message: str) -> bool:

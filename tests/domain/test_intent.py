@@ -290,6 +290,13 @@ def test_a_forget_with_anything_more_or_naming_something_is_not_only_a_forget(me
         ("is it ok to add milk to the list?", False),  # a change asked politely
         ("any chance you could move the dal to friday?", False),
         ("do you mind adding eggs?", False),
+        ("when do i need to clean the oven by", True),  # a question word
+        ("where are the eggs", True),
+        ("do i have any mexican recipes", True),  # a question without its question mark
+        ("is there rice left", True),
+        ("do we have to add milk", False),
+        ("do the dishes tonight", False),  # an imperative, not a question
+        ("have you got any ideas for dinner", False),  # asks for ideas: Think's to judge
     ],
 )
 def test_a_message_that_only_asks_to_see(message: str, sees: bool):
