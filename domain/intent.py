@@ -195,7 +195,11 @@ def change_home(message: str) -> tuple[str, ...]:
 
 
 def _report_home(report: str) -> tuple[str, ...]:
-    """A dish cooked is logged with its recipe (``cooking_log``) as well."""
+    """A dish cooked is logged with its recipe (``cooking_log``) as well; a thing needed
+    ("need another bag of rice", "we need garlic") goes on the shopping list alone (shown
+    "we need paper towels", the 1.5B local model added the rice to the inventory)."""
+    if re.search(r"\bneed\b", report, re.IGNORECASE):
+        return ("shopping",)
     cooked = re.search(r"\b(?:cooked|made)\b", report, re.IGNORECASE)
     return ("recipes", *STOCK) if cooked else STOCK
 

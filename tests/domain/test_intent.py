@@ -195,6 +195,9 @@ def test_questions_and_lookups_are_not(message: str):
         ("eggs on the list please", ("inventory", "shopping")),
         ("defrost the chicken on tuesday", ("meal_plans", "tasks")),
         ("need to descale the kettle by friday", ("tasks",)),
+        ("need another bag of rice", ("shopping",)),  # a thing needed is bought
+        ("we still need garlic and lemons", ("shopping",)),
+        ("out of milk", ("inventory", "shopping")),  # the row may go too
         ("chili tonight", ("meal_plans", "tasks")),
         ("the plumber can wait till thursday", ("meal_plans", "tasks")),
         ("called the plumber, that's sorted", ("tasks",)),

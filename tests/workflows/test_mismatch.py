@@ -186,6 +186,26 @@ async def dal_asked_again(turns: Turns, executor, first: dict) -> str:
     return again
 
 
+async def test_a_thing_needed_planned_into_the_inventory_is_asked_for_again(turns, executor):
+    """Shown "we need paper towels", the 1.5B local model planned "need another bag of
+    rice" as an inventory row: a thing needed is bought, so the plan is shown to Think
+    with the shopping list as the change's home, and its second plan lists the rice."""
+    again, response, script = await asked_again(
+        turns,
+        "need another bag of rice",
+        understand(),
+        plan("Rice", step("Add another bag of rice to the inventory", "write", "inventory")),
+        plan("Rice to buy", step("Add a bag of rice to the shopping list", "write", "shopping")),
+        tool("db_create", table="shopping_list", data={"name": "rice", "quantity": 1}),
+        complete("Added rice"),
+        reply("Rice is on your shopping list."),
+    )
+    assert "The request reads as a change to shopping (\"need\")" in again
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert await kitchen.names("shopping_list") == ["rice"]
+    assert (await kitchen.run(DbRead(table="inventory"))).rows == []
+
+
 async def test_a_purchase_planned_as_a_recipe_is_asked_for_again(turns, executor):
     """``domain.enforced.plan_rules.misplaced_change``: "I just bought 2 liters of milk" planned as
     a recipe is shown to Think with where the change belongs; its second plan adds the
