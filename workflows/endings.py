@@ -68,6 +68,7 @@ class Endings:
                 response = f"{response}\n\n{formatters.format_done(owed_writes)}"
         elif unsaid:  # the reply spoke as if nothing was written
             response = f"{response}\n\n{formatters.format_done(unsaid)}"
+        response = response.strip()  # a reply left empty is what was added after it
         self.progress.response = response
         log.set_status("replied")
         log.mark("replied")

@@ -271,10 +271,17 @@ async def test_a_reply_that_says_nothing_was_changed_after_a_write_says_what_was
         add_three(),
         complete("Added eggs, milk and flour"),
         reply("Your list has eggs, milk and flour. Nothing was changed."),
+        understand(),
+        plan("Stock up", ADD),
+        add_three(),
+        complete("Added eggs, milk and flour"),
+        reply("Nothing was changed."),
     )
     async with turns.worker(script):
         result = await (await turns.start(MESSAGE)).result()
+        alone = await (await turns.start(MESSAGE)).result()
     assert result.response == f"Your list has eggs, milk and flour.\n\nChanges made: {ADDED}"
+    assert alone.response == f"Changes made: {ADDED}"  # all the reply said was false
 
 
 async def test_a_reply_that_gives_back_its_prompt_is_replaced_by_the_outcome(turns: Turns):
