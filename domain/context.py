@@ -183,8 +183,8 @@ def dashboard_section(dashboard: KitchenDashboard, *, expiry: bool = False) -> s
         f"- meal plan, next 7 days: {len(d.meal_plan_next_7_days)} slots planned",
         *[f"  - {slot}" for slot in d.meal_plan_next_7_days],
         f"- shopping list: {d.shopping_open} to buy{named('shopping_list')}",
-        f"- tasks: {d.tasks_open} open, {d.tasks_overdue} overdue"
-        + (", due first:" if d.tasks_next else ""),
+        f"- tasks: {d.tasks_open} open, {d.tasks_overdue} overdue{named('tasks')}"
+        + (("; due first:" if d.named.get("tasks") else ", due first:") if d.tasks_next else ""),
         *[f"  - {task}" for task in d.tasks_next],
     ]
     return "\n".join(lines)

@@ -197,9 +197,14 @@ def change_home(message: str) -> tuple[str, ...]:
 def _report_home(report: str) -> tuple[str, ...]:
     """A dish cooked is logged with its recipe (``cooking_log``) as well; a thing needed
     ("need another bag of rice", "we need garlic") goes on the shopping list alone (shown
-    "we need paper towels", the 1.5B local model added the rice to the inventory)."""
+    "we need paper towels", the 1.5B local model added the rice to the inventory). "Get
+    rid of …" deletes wherever the thing is, as any delete verb does: "get rid of the tuna
+    bake recipe", read as food gone, was shown no recipe's delete (its own library entry
+    was left out as changing elsewhere)."""
     if re.search(r"\bneed\b", report, re.IGNORECASE):
         return ("shopping",)
+    if re.match(r"(?:just\s+)?get rid of\b", report, re.IGNORECASE):
+        return ()  # a delete, of a recipe, task or meal as well as of food (DELETE_VERBS)
     cooked = re.search(r"\b(?:cooked|made)\b", report, re.IGNORECASE)
     return ("recipes", *STOCK) if cooked else STOCK
 
@@ -288,7 +293,7 @@ KINDS = {
     "done": re.compile(
         r"\b(?:done|complete[sd]?|sorted|(?:tick|cross|check)(?:ed)?(?: \w+)? off|can go)\b"
     ),
-    "acquired": re.compile(r"\b(?:bought|got(?!\s+(?:to|any)\b)|picked up|purchased)\b"),
+    "acquired": re.compile(r"\b(?:bought|got(?!\s+(?:to|any|rid)\b)|picked up|purchased)\b"),
     "needed": re.compile(
         r"\b(?:need(?:s|ed)?(?!\s+to\b)|out of|low on|run(?:ning)? out|ran out)\b"
     ),
@@ -299,7 +304,7 @@ KINDS = {
     "gone": re.compile(
         r"\b(?:used up|(?:ate|drank|finished) (?:it|them|all|off)|last of|all gone|none left|"
         r"(?:is|are|was|were) (?:finished|gone)|threw (?:\w+ )?(?:out|away)|"
-        r"thrown (?:out|away)|binned|went (?:off|bad))\b"
+        r"thrown (?:out|away)|binned|got rid of|went (?:off|bad))\b"
     ),
     "counted": re.compile(
         r"\b(?:(?:we|i)(?: have|'ve got| have got)|there (?:are|is|'s)|down to|only)\s+(?:\d+|"

@@ -24,9 +24,9 @@ class KitchenDashboard(BaseModel):
     """``2026-11-23 dinner: Tacos`` for each planned slot from today on."""
     shopping_open: int = 0
     named: dict[str, list[str]] = Field(default_factory=dict)
-    """Table -> the names of its rows the request names (``domain.kitchen.snapshot.NAMED_IN``):
-    "got the paper towels" is about the paper towels still to buy, which counts alone do not
-    say."""
+    """Table -> the names of its rows the request names (``domain.kitchen.snapshot.NAMED_IN``,
+    and the open tasks by their titles' words): "got the paper towels" is about the paper
+    towels still to buy, which counts alone do not say; "the oven cleaning" is a task."""
     tasks_open: int = 0
     tasks_overdue: int = 0
     tasks_next: list[str] = Field(default_factory=list)

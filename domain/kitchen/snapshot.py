@@ -20,6 +20,7 @@ from domain.kitchen import repository
 from domain.kitchen.entities import BY_TABLE
 from domain.kitchen.tables import TABLES
 from domain.mentions import parse_mentions
+from domain.plan_examples import content_stems
 from domain.turn_context import FreshEntity, KitchenDashboard, TurnContext
 
 EXPIRING_DAYS = 3
@@ -39,19 +40,33 @@ NAMED_IN = ("inventory", "shopping_list")
 """The tables whose rows a request names by their name: the stock and the list, where a
 named item decides the change ("got the bread" ticks it off the list; "milk is finished"
 is a row of the fridge) and "the eggs" may be in either."""
+OPEN_TASKS_READ = 50
+"""Open tasks whose titles a request is matched against (``names_task``)."""
 Named = dict[str, list[dict]]
-"""Table of ``NAMED_IN`` -> its rows the request names."""
+"""Table of ``NAMED_IN``, or ``tasks`` -> its rows the request names."""
+
+
+def names_task(message: str, title: str) -> bool:
+    """Whether ``message`` names the task ``title`` in its own words: every content word
+    of the title is there in some form ("forget about the oven cleaning" names "Clean the
+    oven"; "call" and "plumber" must both be said for "Call the plumber"). The 1.5B local
+    model, told nothing of the task, deleted "the oven cleaning" as a recipe."""
+    wanted = set(content_stems(title))
+    return bool(wanted) and wanted <= set(content_stems(message))
 
 
 async def rows_named(session: AsyncSession, message: str) -> Named:
     """Table -> its rows (open shopping items) whose name ``message`` holds as whole
-    words."""
+    words, and the open tasks it names (``names_task``)."""
     named: Named = {}
     for table in NAMED_IN:
         for row in await repository.rows_named_in(session, table, message):
             name = str(row.get("name") or "").lower()
             if re.search(rf"\b{re.escape(name)}\b", message.lower()):
                 named.setdefault(table, []).append(row)
+    tasks = await repository.list_tasks(session, completed=False, limit=OPEN_TASKS_READ)
+    if said := [row for row in tasks if names_task(message, str(row.get("title") or ""))]:
+        named["tasks"] = said
     return named
 
 
@@ -113,7 +128,10 @@ async def kitchen_dashboard(
             for day, meal_type, name in slots
         ],
         shopping_open=shopping or 0,
-        named={table: [str(r["name"]) for r in rows] for table, rows in named.items()},
+        named={
+            table: [str(r.get("name") or r.get("title")) for r in rows]
+            for table, rows in named.items()
+        },
         tasks_open=open_tasks or 0,
         tasks_overdue=overdue or 0,
         tasks_next=[
@@ -141,7 +159,7 @@ def delete_candidates(named: Named) -> list[FreshEntity]:
     ``NAMED_IN``: "the eggs" in the fridge and on the list."""
     found: dict[str, list[FreshEntity]] = {}
     for table, rows in named.items():
-        for row in rows:
+        for row in rows if table in NAMED_IN else ():
             entity = FreshEntity(table=table, id=str(row["id"]), action="read", data=row)
             found.setdefault(str(row.get("name") or "").lower(), []).append(entity)
     return [

@@ -152,6 +152,10 @@ def test_the_dashboard_names_the_rows_the_request_names_beside_their_counts():
     )
     assert "- inventory: 4 fridge; among them milk, named in the request\n" in text
     assert "named in the request" not in dashboard_section(USER.dashboard)
+    tasks = dashboard_section(USER.dashboard.model_copy(update={"named": {"tasks": ["Bins"]}}))
+    assert "- tasks: 1 open, 0 overdue; among them Bins, named in the request; due first:\n" in (
+        tasks
+    )
 
 
 def test_think_sees_tags_unsaved_content_memory_curation_profile_and_dashboard():

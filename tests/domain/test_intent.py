@@ -205,6 +205,7 @@ def test_questions_and_lookups_are_not(message: str):
         ("the dal only serves 2", ("recipes",)),
         ("i have to sort the freezer before the end of the month", ("tasks",)),
         ("add eggs to the list", ()),  # a verb: it says where itself
+        ("get rid of the chili recipe", ()),  # a delete, wherever the thing is
         ("what's on my shopping list?", ()),
     ],
 )
@@ -335,6 +336,7 @@ def test_a_change_verb_is_found_as_said_anywhere_in_the_words():
         ("milk is finished", {"gone"}),
         ("we ate the last of the yogurt", {"gone"}),
         ("threw out the rice, it had weevils", {"gone"}),
+        ("got rid of the old milk", {"gone"}),  # not got
         ("clear the finished stuff off the shopping list", set()),
         ("we have 12 eggs now", {"counted"}),
         ("there are only 2 onions left, not 6", {"counted"}),

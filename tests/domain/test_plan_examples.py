@@ -125,6 +125,8 @@ def test_parse_keeps_the_plans_lines_reads_the_optional_cues_and_skips_the_pream
         ("dream up a new dessert", "come up with a gluten-free birthday cake"),
         ("what meals are planned for the weekend", "when is the lasagna on the menu"),
         ("the lasagna recipe should feed 8 people", "my flapjack recipe should say 16 servings"),
+        ("drop the chore of sweeping the garage", "I won't bother repainting"),
+        ("get rid of my pumpkin pie recipe", "get rid of the tuna bake recipe"),
     ],
 )
 def test_the_entry_of_the_same_kind_comes_first(message: str, first: str):

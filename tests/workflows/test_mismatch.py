@@ -200,7 +200,7 @@ async def test_a_thing_needed_planned_into_the_inventory_is_asked_for_again(turn
         complete("Added rice"),
         reply("Rice is on your shopping list."),
     )
-    assert "The request reads as a change to shopping (\"need\")" in again
+    assert 'The request reads as a change to shopping ("need")' in again
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     assert await kitchen.names("shopping_list") == ["rice"]
     assert (await kitchen.run(DbRead(table="inventory"))).rows == []

@@ -1056,7 +1056,10 @@ def test_a_missed_recipe_read_by_an_ingredient_sent_again_reads_the_recipes_made
     missed_two = read_entry(two, table="recipes", count=0, rows=[], notes=[note])
     assert aimed(ToolCall(tool="db_read", params=two), missed_two) is None
     # a name some recipe shares a word with is aimed by name, or not at all
-    named = f"no recipes row matches; rows whose name shares a word: 'Spinach Soup', 'Spinach Pie'; {note}"
+    named = (
+        "no recipes row matches; rows whose name shares a word: 'Spinach Soup', 'Spinach Pie'; "
+        + note
+    )
     near = read_entry(params, table="recipes", count=0, rows=[], notes=[named])
     assert aimed(ToolCall(tool="db_read", params=params), near) is None
     delete = ToolCall(tool="db_delete", params=params)

@@ -145,6 +145,33 @@ def _uuid(value: str) -> uuid.UUID:
     return uuid.UUID(value)
 
 
+async def test_the_dashboard_names_the_open_tasks_the_request_names_in_its_own_words(
+    sessions, pantry: Kitchen
+):
+    """ "forget about the oven cleaning" is the task "Clean the oven": told nothing of it,
+    the 1.5B local model deleted "the oven cleaning" as a recipe."""
+    await pantry.create(
+        "tasks",
+        [
+            {"title": "Clean the oven"},
+            {"title": "Call the plumber"},
+            {"title": "Clean the oven racks", "completed": True},
+        ],
+    )
+
+    async def named(message: str) -> dict[str, list[str]]:
+        async with user_transaction(sessions, pantry.user) as session:
+            context = await turn_context(session, today=TODAY, message=message, ui_changes=[])
+        return context.dashboard.named
+
+    assert await named("forget about the oven cleaning, delete it") == {
+        "tasks": ["Clean the oven"]  # the done "Clean the oven racks" is no open task
+    }
+    assert await named("the plumber can wait") == {}  # "call" unsaid: every word must be
+    assert await named("I called the plumber") == {"tasks": ["Call the plumber"]}
+    assert await named("what can I cook in the oven?") == {}
+
+
 async def test_a_delete_naming_an_item_in_two_tables_brings_both_rows(sessions, pantry: Kitchen):
     await pantry.create("shopping_list", [{"name": "eggs"}, {"name": "egg noodles"}])
     await pantry.create("shopping_list", [{"name": "rice", "is_purchased": True}])
