@@ -39,6 +39,7 @@ from domain.crud.near import (
     near_note,
     planned_note,
     planned_row,
+    unset_note,
 )
 from domain.crud.rows import (
     execute_checked,
@@ -175,6 +176,7 @@ class CrudExecutor:
                 if held:
                     looked = [*filters, *request.or_filters]
                     notes += await self._elsewhere(session, table, looked)
+                    notes += await _unset(session, table, looked)
                     notes += await _named_alike(session, table, looked)
             for key in nested:
                 await self._attach_nested(session, spec, key, rows)
@@ -657,6 +659,20 @@ async def _near_names(session: AsyncSession, table: Table, words: list[str]) -> 
     like = or_(*(name.ilike(f"%{w}%") for w in words))
     query = select(name).where(like).order_by(name).limit(NEAR_NAMES)
     return list((await session.scalars(query)).all())
+
+
+async def _unset(session: AsyncSession, table: Table, filters: list[Filter]) -> list[str]:
+    """Notes on the columns an empty read looked for a value in that no row sets
+    (``unset_note``): the 1.5B local model read the tasks by ``category = cleanup`` for
+    "when do i need to clean the oven by", no task having a category, and told the user it
+    found no matching task."""
+    valued = [f.field for f in filters if f.op not in ("is_null", "is_not_null")]
+    fields = dict.fromkeys(f for f in valued if f in table.c and table.c[f].nullable)
+    notes = []
+    for field in fields:
+        if not await session.scalar(select(func.count()).where(table.c[field].is_not(None))):
+            notes.append(unset_note(field))
+    return notes
 
 
 async def _named_alike(session: AsyncSession, table: Table, filters: list[Filter]) -> list[str]:

@@ -61,6 +61,20 @@ def only_holder(named: str, candidates: list[str]) -> str | None:
     return holders[0] if len(holders) == 1 else None
 
 
+UNSET = " is empty in every row: a filter on it matches nothing"
+"""What the note on an empty read says of a column it filtered on that no row sets."""
+_UNSET = re.compile(rf"'(\w+)'{re.escape(UNSET)}")
+
+
+def unset_note(field: str) -> str:
+    return f"{field!r}{UNSET}"
+
+
+def unset_fields(notes: list[str]) -> list[str]:
+    """The columns the ``unset_note`` s among ``notes`` name."""
+    return [m.group(1) for note in notes for m in _UNSET.finditer(note)]
+
+
 PLANNED = "its rows: "
 """Where a missed meal-plan write's note lists the plan's rows (a meal plan row has no
 name to suggest): ``2026-11-30 dinner: Red Lentil Dal``, each as ``planned_row`` gives."""

@@ -96,6 +96,7 @@ from domain.crud.near import (
     only_holder,
     only_planned,
     planned_rows,
+    unset_fields,
 )
 from domain.formatters import format_write_confirmation
 from domain.intent import (
@@ -733,6 +734,8 @@ def aimed(call: ToolCall, missed: ToolEntry, words: str = "") -> ToolCall | None
     ``words`` name (``aimed_plan``)."""
     if call.params.get("table") == "meal_plans" and call.tool != "db_read":
         return aimed_plan(call, missed, words)
+    if (wider := _unset_left_out(call, missed)) is not None:
+        return wider
     filters = call.params.get("filters")
     if call.params.get("or_filters") or not isinstance(filters, list):
         return None
@@ -753,6 +756,25 @@ def aimed(call: ToolCall, missed: ToolEntry, words: str = "") -> ToolCall | None
         return _made_with(call, missed, said, named[0]) if not listed else None
     aimed_at = [*filters[: named[0]], {**flt, "op": "=", "value": row}, *filters[named[0] + 1 :]]
     return call.model_copy(update={"params": {**call.params, "filters": aimed_at}})
+
+
+def _unset_left_out(call: ToolCall, missed: ToolEntry) -> ToolCall | None:
+    """A read sent again unchanged without the filters on the columns its result's note
+    says no row sets (``unset_fields``): each can only match nothing. None for a write (a
+    wider write changes rows it did not name) or when no such filter is there. For "when
+    do i need to clean the oven by" the 1.5B local model read the tasks by ``category =
+    cleanup`` twice, no task having a category, and found no task."""
+    unset = set(unset_fields(missed.notes or []))
+    if call.tool != "db_read" or not unset:
+        return None
+    params = dict(call.params)
+    for key in ("filters", "or_filters"):
+        given = params.get(key)
+        if isinstance(given, list):
+            params[key] = [
+                f for f in given if not isinstance(f, dict) or f.get("field") not in unset
+            ]
+    return call.model_copy(update={"params": params}) if params != call.params else None
 
 
 def _made_with(call: ToolCall, missed: ToolEntry, said: str, at: int) -> ToolCall | None:

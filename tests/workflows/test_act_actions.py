@@ -569,6 +569,37 @@ async def test_a_recipe_read_by_an_ingredient_as_its_name_sent_again_reads_the_r
     assert "Weeknight Chili" not in reply_call.user
 
 
+async def test_a_read_by_a_column_no_row_sets_sent_again_reads_without_it(turns: Turns, executor):
+    """For "when do i need to clean the oven by" the 1.5B local model read the tasks by
+    ``category = cleanup`` twice, no task having a category, and the user was told no
+    task matched."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create(
+        "tasks",
+        [
+            {"title": "Clean the oven", "due_date": "2026-11-30"},
+            {"title": "Call the plumber", "due_date": "2026-12-02"},
+        ],
+    )
+    by_category = tool(
+        "db_read", table="tasks", filters=[{"field": "category", "op": "=", "value": "cleanup"}]
+    )
+    script = turns.script(
+        understand(),
+        plan("When the oven is due", step("Read the tasks", "read", "tasks")),
+        by_category,
+        by_category,
+        by_category,
+        reply("Tomorrow."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("when do i need to clean the oven by")).result()
+    second = [c for c in script.calls if c.node == "act"][1].user
+    assert "'category' is empty in every row: a filter on it matches nothing" in second
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    assert "Clean the oven" in reply_call.user and "Call the plumber" in reply_call.user
+
+
 async def test_a_write_that_matched_nothing_sent_again_is_sent_back_with_what_is_there(
     turns: Turns, executor
 ):

@@ -240,3 +240,20 @@ async def test_asking_whether_a_column_no_row_leaves_empty_is_empty_is_said_to_k
     )
     dated = await kitchen.run(DbRead(table="tasks", filters=[f("due_date", "is_null")]))
     assert dated.notes is None or not any("never empty" in n for n in dated.notes)
+
+
+async def test_a_read_by_a_column_no_row_sets_says_the_column_is_empty_in_every_row(
+    kitchen: Kitchen,
+):
+    """The 1.5B local model read the tasks by ``category = cleanup`` for "when do i need to
+    clean the oven by", no task having a category, and told the user no task matched."""
+    await kitchen.create("tasks", [{"title": "Clean the oven"}, {"title": "Call the plumber"}])
+    by_category = await kitchen.run(DbRead(table="tasks", filters=[f("category", "=", "cleanup")]))
+    assert by_category.rows == []
+    assert by_category.notes == [
+        "no row matches the filters; tasks holds 2 row(s) in all",
+        "'category' is empty in every row: a filter on it matches nothing",
+    ]
+    await kitchen.create("tasks", [{"title": "Mop the floor", "category": "cleanup"}])
+    set_once = await kitchen.run(DbRead(table="tasks", filters=[f("category", "=", "prep")]))
+    assert set_once.notes == ["no row matches the filters; tasks holds 3 row(s) in all"]

@@ -1066,6 +1066,32 @@ def test_a_missed_recipe_read_by_an_ingredient_sent_again_reads_the_recipes_made
     assert aimed(delete, read_entry(params, count=0, rows=[], notes=[note])) is None
 
 
+def test_a_read_sent_again_by_a_column_no_row_sets_is_read_without_that_filter():
+    """For "when do i need to clean the oven by" the 1.5B local model read the tasks by
+    ``category = cleanup`` twice, no task having a category, and found no task."""
+    by = {"field": "category", "op": "=", "value": "cleanup"}
+    open_ = {"field": "completed", "op": "=", "value": False}
+    params = {"table": "tasks", "filters": [by, open_], "or_filters": [by], "limit": 10}
+    note = "'category' is empty in every row: a filter on it matches nothing"
+    missed = read_entry(params, table="tasks", count=0, rows=[], notes=["no row matches", note])
+    again = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_read", params=params))
+    held = hold_act(again, [missed], ActFacts(step=step("read")))
+    assert held.tool_call is not None and held.tool_call.params == {
+        "table": "tasks",
+        "filters": [open_],
+        "or_filters": [],
+        "limit": 10,
+    }
+    ran = read_entry(held.tool_call.params, table="tasks", count=2, rows=[{}, {}])
+    assert hold_act(again, [missed, ran], ActFacts(step=step("read"))).action == "step_complete"
+    # a write is never widened: it would change rows it did not name
+    update = ToolCall(tool="db_update", params={**params, "data": {"completed": True}})
+    assert aimed(update, read_entry(params, count=0, rows=[], notes=[note])) is None
+    # no such note, no change
+    plain = read_entry(params, table="tasks", count=0, rows=[], notes=["no row matches"])
+    assert aimed(ToolCall(tool="db_read", params=params), plain) is None
+
+
 def test_a_write_steps_read_sent_again_after_its_aimed_read_ran_is_sent_back_to_write():
     """For "actually lets have the chili on monday not the dal" the 1.5B local model read
     name = "chili" three times in the meal plan's write step: the second ran aimed at
