@@ -116,11 +116,31 @@ REPLY_SECTIONS = (
 _HEADING = re.compile(r"^\s*#{1,4}\s*(.+?)\s*:?\s*$", re.MULTILINE)
 
 
+PROSE_SECTIONS = (
+    "plan overview",
+    "batch progress",
+    "primary output",
+    "execution summary",
+    "saved vs generated",
+    "suggested next step",
+    "conversation phase",
+)
+"""The section titles no answer to a user says in passing (not "goal", "today" or
+"problems")."""
+
+
 def repeats_the_prompt(reply: str) -> bool:
     """Whether a reply gives back its prompt instead of an answer: two or more of the
-    prompt's section headings ("## User request", "## Execution summary") as lines of it."""
+    prompt's section headings ("## User request", "## Execution summary") as lines of it,
+    or two or more of its titles no answer says (``PROSE_SECTIONS``) in its sentences:
+    asked "what goes in the chili", the 1.5B local model answered "The primary output is
+    the saved Chili recipe with its ingredients. The execution summary shows … The
+    suggested next step is …", naming no ingredient."""
     titles = {m.group(1).lower() for m in _HEADING.finditer(reply)}
-    return len(titles & set(REPLY_SECTIONS)) >= 2
+    if len(titles & set(REPLY_SECTIONS)) >= 2:
+        return True
+    said = " ".join(reply.lower().split())
+    return sum(title in said for title in PROSE_SECTIONS) >= 2
 
 
 REFUSES = re.compile(

@@ -115,6 +115,17 @@ def test_a_reply_made_of_its_prompt_s_sections_repeats_the_prompt():
     assert repeats_the_prompt("### Execution summary:\nStep 0 …\n\n### Conversation\nTurn 1")
 
 
+def test_a_reply_that_describes_its_prompt_s_sections_repeats_the_prompt():
+    """Asked "what goes in the chili", the 1.5B local model described its prompt."""
+    described = (
+        "The primary output is the saved Chili recipe with its ingredients. The execution "
+        "summary shows that the recipe was read successfully, and the ingredients are "
+        "listed. The suggested next step is to explore the recipe further."
+    )
+    assert repeats_the_prompt(described)
+    assert not repeats_the_prompt("The suggested next step: buy beans. Your goal for today?")
+
+
 def test_an_answer_with_headings_of_its_own_does_not_repeat_the_prompt():
     assert not repeats_the_prompt("**Ingredients**\n- lentils\n**Instructions**\n1. Simmer")
     assert not repeats_the_prompt("## Shopping list\n- milk\n## Goal\nfewer trips")

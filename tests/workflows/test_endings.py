@@ -303,6 +303,43 @@ async def test_a_reply_that_gives_back_its_prompt_is_replaced_by_the_outcome(tur
     )
 
 
+async def test_a_reply_that_describes_its_prompt_is_replaced_by_what_was_found(
+    turns: Turns, executor
+):
+    """Asked "what goes in the chili", the 1.5B local model answered "The primary output is
+    the saved Chili recipe … The execution summary shows …", naming no ingredient: the
+    turn answers with what the read found."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    chili = {
+        "name": "Weeknight Chili",
+        "instructions": ["Brown the mince."],
+        "recipe_ingredients": [{"name": "beef mince", "quantity": 500, "unit": "g"}],
+    }
+    await kitchen.create("recipes", [chili])
+    described = (
+        "The primary output is the saved Chili recipe with its ingredients. The execution "
+        "summary shows that the recipe was read successfully. The suggested next step is to "
+        "explore the recipe further."
+    )
+    script = turns.script(
+        understand(),
+        plan("The chili's ingredients", step("Read the chili recipe", "read", "recipes")),
+        tool(
+            "db_read",
+            table="recipes",
+            filters=[{"field": "name", "op": "ilike", "value": "%chili%"}],
+            columns=["name", "recipe_ingredients"],
+        ),
+        complete("Read the chili recipe"),
+        reply(described),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("what goes in the chili")).result()
+    assert result.fallbacks == ["reply: repeated_the_prompt"]
+    assert "primary output" not in result.response
+    assert "Weeknight Chili" in result.response and "beef mince" in result.response
+
+
 async def test_the_outcome_leaves_out_what_a_step_claimed_without_support(turns: Turns):
     """The 1.5B local model's analyze step said "the meal plan for Saturday is Red Lentil
     Dal" of a read that found no row, naming a ref that does not exist; Reply gave back its
