@@ -9,4 +9,5 @@ so a turn's history records the output as held and older histories replay unchan
 - ``plan_rules``: Understand's and Think's answers (the quick path, questions, a plan's
   decision, steps and order).
 - ``act_rules``: Act's decisions (a step's calls, their ends, what they save).
+- ``aimed``: a missed call sent again, run where its note leaves one meaning.
 """
