@@ -49,12 +49,13 @@ TERSE_REPORTS = re.compile(
     r"(?:almost |nearly |all )?out of|"
     r"(?:running |getting )?low on|running out of|no more|get rid of)\s+\w|"
     r"^(?:just\s+)?used\s+(?!to\b)\w|^got\s+(?!it\b|that\b|you\b|to\b|any\b)\w|"
-    r"^(?:(?:i|we)\s+)?(?:still\s+|also\s+)?need\s+(?!to\b)\w",
+    r"^(?:(?:i|we)\s+)?(?:still\s+|also\s+|(?:don't|do not|no longer)\s+)?need\s+(?!to\b)\w",
     re.IGNORECASE,
 )
 """A report or request without its "I" or "we", as people type it ("bought 2 onions",
 "got milk", "just used up the rice", "used 2 eggs", "out of milk", "low on rice", "need
-milk", "get rid of the chili recipe", "made the dal"); "got it" is no report."""
+milk", "dont need bread anymore", "get rid of the chili recipe", "made the dal"); "got it"
+is no report."""
 STATEMENTS = re.compile(
     r"(?P<diet>^(?:i'm|i am|we're|we are|(?:my|our)\s+\w+(?:\s+\w+)?(?:\s+is|\s+are|'s))\s+"
     r"(?:now\s+|also\s+)?(?:an?\s+)?(?:allergic|vegan|"
@@ -82,9 +83,9 @@ LINES = re.compile(
     r"^(?:\d+\s?x|x\s?\d+)\s+\w|^\w[\w' ]*\s(?:x\s?\d+|\d+\s?x|[-:]\s*\d+)$|"
     r"^(?:shopping(?: list)?|(?:grocery )?list|groceries|to ?do|tasks?|pantry|fridge|freezer|"
     r"inventory)\s*:\s*\w|"
-    r"^(?!(?:show|what\w*|which|list|check|tell|see|read|view|display|is|are|do|does|how|any)\b)"
-    r"\w.*\s(?:on|to|onto|for)\s+(?:the\s+|my\s+|our\s+)?(?:shopping\s+|grocery\s+)?"
-    r"(?:list|basket|cart)$|"
+    r"(?P<listed>^(?!(?:show|what\w*|which|list|check|tell|see|read|view|display|is|are|do|does|"
+    r"how|any)\b)\w.*\s(?:on|to|onto|for)\s+(?:the\s+|my\s+|our\s+)?(?:shopping\s+|grocery\s+)?"
+    r"(?:list|basket|cart)$)|"
     r"^(?!(?:i|i'm|im|we|we're|you|it|that|this|all)\b)\w[\w' ]*\s(?:bought|used(?: up)?|"
     r"eaten)$|"
     rf"(?P<meal>^(?:(?:i|we)(?:'d| would) like|(?:i|we)(?:'ll| will) have|have|cook|"
@@ -213,13 +214,16 @@ def _line_home(line: re.Match[str]) -> tuple[str, ...]:
     """A meal asked for on a day goes in the meal plan; a thing on a day ("fish on
     friday", "defrost the chicken on tuesday") or put off in the meal plan or the tasks;
     a recipe's servings in the recipes; a task done or a thing to do by a day in the
-    tasks; a listed item in ``STOCK``."""
+    tasks; a thing put on the list ("stick sugar and flour on the list") on the shopping
+    list; another listed item ("milk x2", "rice used up") in ``STOCK``."""
     if line.group("meal"):
         return ("meal_plans",)
     if line.group("dated") or line.group("later"):
         return ("meal_plans", "tasks")
     if line.group("serves"):
         return ("recipes",)
+    if line.group("listed"):
+        return ("shopping",)
     return ("tasks",) if line.group("task") or line.group("due") else STOCK
 
 
@@ -295,7 +299,8 @@ KINDS = {
     ),
     "acquired": re.compile(r"\b(?:bought|got(?!\s+(?:to|any|rid)\b)|picked up|purchased)\b"),
     "needed": re.compile(
-        r"\b(?:need(?:s|ed)?(?!\s+to\b)|out of|low on|run(?:ning)? out|ran out)\b"
+        r"\b(?:(?<!n't )(?<!not )(?<!longer )need(?:s|ed)?(?!\s+to\b)|out of|low on|"
+        r"run(?:ning)? out|ran out)\b"
     ),
     "used": re.compile(
         r"\b(?:used|ate|eaten|drank|took)\s+(?:\d+|a|an|some|half|part|one|two|three|four|"
@@ -305,6 +310,15 @@ KINDS = {
         r"\b(?:used up|(?:ate|drank|finished) (?:it|them|all|off)|last of|all gone|none left|"
         r"(?:is|are|was|were) (?:finished|gone)|threw (?:\w+ )?(?:out|away)|"
         r"thrown (?:out|away)|binned|got rid of|went (?:off|bad))\b"
+    ),
+    "added": re.compile(
+        r"\b(?:add(?:ed)?|stick|pop)\b|\bput\b(?!\s+(?:\w+\s+){0,3}(?:off|back)\b)|"
+        r"\bon (?:the|my|our) (?:shopping |grocery )?list\b"
+    ),
+    "removed": re.compile(
+        r"\b(?:remove[sd]?|delete[sd]?|drop(?:ped)?|erase[sd]?|scrap(?:ped)?|cancel(?:led)?|"
+        r"bin|trash|toss|get rid of|take (?:\w+ ){1,4}off|clear (?:\w+ ){0,3}off|"
+        r"empty (?:my|the|our)|(?:don't|do not|no longer) need)\b"
     ),
     "counted": re.compile(
         r"\b(?:(?:we|i)(?: have|'ve got| have got)|there (?:are|is|'s)|down to|only)\s+(?:\d+|"
@@ -320,10 +334,14 @@ OPPOSITES = (
     frozenset({"acquired", "used"}),
     frozenset({"acquired", "gone"}),
     frozenset({"used", "gone"}),
+    frozenset({"added", "removed"}),
+    frozenset({"needed", "removed"}),
 )
 """Kinds whose plans undo or contradict each other: a chore pushed back is not done; a
 thing got is no longer needed, nor used or gone; a thing partly used is not gone (its
-quantity is lowered, its row not deleted)."""
+quantity is lowered, its row not deleted); a thing put on the list is not taken off it
+(shown only "take the basil off the list", "stick sugar and flour on the list" had no
+example of an add), nor is a thing no longer needed a thing needed."""
 
 
 def change_kinds(text: str) -> frozenset[str]:

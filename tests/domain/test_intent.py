@@ -192,7 +192,8 @@ def test_questions_and_lookups_are_not(message: str):
         ("i'd like the dal on tuesday", ("meal_plans",)),
         ("fish on friday please", ("meal_plans", "tasks")),
         ("we're having chili tonight", ("meal_plans",)),
-        ("eggs on the list please", ("inventory", "shopping")),
+        ("eggs on the list please", ("shopping",)),  # the list it names
+        ("dont need bread anymore", ("shopping",)),  # a thing no longer needed
         ("defrost the chicken on tuesday", ("meal_plans", "tasks")),
         ("need to descale the kettle by friday", ("tasks",)),
         ("need another bag of rice", ("shopping",)),  # a thing needed is bought
@@ -337,7 +338,11 @@ def test_a_change_verb_is_found_as_said_anywhere_in_the_words():
         ("we ate the last of the yogurt", {"gone"}),
         ("threw out the rice, it had weevils", {"gone"}),
         ("got rid of the old milk", {"gone"}),  # not got
-        ("clear the finished stuff off the shopping list", set()),
+        ("clear the finished stuff off the shopping list", {"removed"}),
+        ("stick sugar and flour on the list", {"added"}),
+        ("bin the chili recipe", {"removed"}),
+        ("dont need bread anymore", {"removed"}),  # not needed
+        ("put the dal back to tuesday", set()),  # put back is no add
         ("we have 12 eggs now", {"counted"}),
         ("there are only 2 onions left, not 6", {"counted"}),
         ("3 tins of tomatoes left", {"counted"}),
