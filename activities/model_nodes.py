@@ -52,6 +52,7 @@ from domain.enforced.act_rules import (
     hold_act,
     idle_read,
     one_day,
+    one_day_read,
     repeated_call,
     said_names,
     uncalled_note,
@@ -464,6 +465,8 @@ class NodeActivities:
             request.message, state, pending, request.prior_results, request.tool_results, step
         )
         result.output = unlinked(result.output, set(whole.known_refs()))
+        today = local(request.clock).date() if request.clock else None
+        result.output = one_day_read(result.output, request.message, today)
         held = hold_act(result.output, request.tool_results, facts)
         if held != result.output:
             activity.logger.info("act held: %s -> %s", result.output, held)

@@ -413,7 +413,7 @@ SPAN = re.compile(
 
 
 def one_day(params: dict[str, Any], message: str, today: dt.date) -> dict[str, Any]:
-    """A quick read held to the one day the words name: its filter ``date >=`` that day,
+    """A read held to the one day the words name: its filter ``date >=`` that day,
     with no other on the column, becomes ``date =`` it. For "what's planned for dinner
     next Monday?" the 1.5B local model read ``date >= 2026-11-30`` twice, with Act
     Quick's prompt saying one day is ``=``, and the user read Tuesday's dinner too. Words
@@ -431,6 +431,20 @@ def one_day(params: dict[str, Any], message: str, today: dt.date) -> dict[str, A
     if len(on_column) != 1 or on_column[0] != edge:
         return params
     return {**params, "filters": [{**f, "op": "="} if f == edge else f for f in filters]}
+
+
+def one_day_read(decision: ActDecision, message: str, today: dt.date | None) -> ActDecision:
+    """A step's read held to the one day the words name, as a quick read is (``one_day``):
+    for "anything due tomorrow?", planned as "Read the tasks not completed, due tomorrow",
+    the 1.5B local model read ``due_date >= 2026-11-30`` twice, and the user was told a
+    task due on Wednesday was due tomorrow."""
+    call = decision.tool_call
+    if call is None or call.tool != "db_read" or today is None:
+        return decision
+    held = one_day(call.params, message, today)
+    if held == call.params:
+        return decision
+    return decision.model_copy(update={"tool_call": call.model_copy(update={"params": held})})
 
 
 def _stems(text: str) -> set[str]:

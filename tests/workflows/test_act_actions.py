@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 
 from temporalio import activity
 
@@ -598,6 +599,44 @@ async def test_a_read_by_a_column_no_row_sets_sent_again_reads_without_it(turns:
     assert "'category' is empty in every row: a filter on it matches nothing" in second
     (reply_call,) = [c for c in script.calls if c.node == "reply"]
     assert "Clean the oven" in reply_call.user and "Call the plumber" in reply_call.user
+
+
+async def past_midnight_soon() -> dt.date:
+    """Today in UTC (the user's timezone here), waited past midnight when it is a minute
+    away, so that the turn's day is the one its script names."""
+    now = dt.datetime.now(dt.UTC)
+    midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), dt.UTC)
+    if (left := (midnight - now).total_seconds()) < 60:
+        await asyncio.sleep(left + 1)
+    return dt.datetime.now(dt.UTC).date()
+
+
+async def test_a_steps_read_from_the_one_day_the_words_name_reads_that_day(turns: Turns, executor):
+    """For "anything due tomorrow?" the 1.5B local model read ``due_date >=`` tomorrow,
+    and the user was told a task due on another day was due tomorrow."""
+    today = await past_midnight_soon()
+    tomorrow, later = today + dt.timedelta(days=1), today + dt.timedelta(days=3)
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create(
+        "tasks",
+        [
+            {"title": "Clean the oven", "due_date": tomorrow.isoformat()},
+            {"title": "Call the plumber", "due_date": later.isoformat()},
+        ],
+    )
+    onward = [{"field": "due_date", "op": ">=", "value": tomorrow.isoformat()}]
+    script = turns.script(
+        understand(),
+        plan("Tasks due tomorrow", step("Read the tasks due tomorrow", "read", "tasks")),
+        tool("db_read", table="tasks", filters=onward),
+        complete("Read the tasks due tomorrow"),
+        reply("Clean the oven."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("anything due tomorrow?")).result()
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    assert "Clean the oven" in reply_call.user and "Call the plumber" not in reply_call.user
+    assert f"due_date = {tomorrow.isoformat()}" in reply_call.user
 
 
 async def test_a_write_that_matched_nothing_sent_again_is_sent_back_with_what_is_there(

@@ -26,6 +26,7 @@ from domain.enforced.act_rules import (
     idle_read,
     named_meal,
     one_day,
+    one_day_read,
     read_within,
     reread_note,
     said_names,
@@ -1021,6 +1022,21 @@ def test_a_quick_read_from_the_one_day_the_words_name_reads_that_day():
     assert held["filters"] == [{"field": "date", "op": "=", "value": "2026-11-30"}, dinner]
     due = _read("tasks", {"field": "due_date", "op": ">=", "value": "2026-11-29"})
     assert one_day(due, "anything due tomorrow", SATURDAY)["filters"][0]["op"] == "="
+
+
+def test_a_steps_read_from_the_one_day_the_words_name_reads_that_day():
+    """For "anything due tomorrow?" the 1.5B read ``due_date >=`` tomorrow in its read step."""
+    due = _read("tasks", {"field": "due_date", "op": ">=", "value": "2026-11-29"})
+    read = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_read", params=due))
+    held = one_day_read(read, "anything due tomorrow?", SATURDAY)
+    assert held.tool_call is not None
+    assert held.tool_call.params["filters"] == [
+        {"field": "due_date", "op": "=", "value": "2026-11-29"}
+    ]
+    assert one_day_read(read, "anything due from tomorrow on?", SATURDAY) == read  # a span
+    assert one_day_read(read, "anything due tomorrow?", None) == read  # no clock, no day
+    update = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_update", params=due))
+    assert one_day_read(update, "anything due tomorrow?", SATURDAY) == update
 
 
 @pytest.mark.parametrize(
