@@ -61,6 +61,7 @@ from domain.enforced.act_rules import (
     unlinked,
     unnamed_meal,
 )
+from domain.enforced.copied import copied, copied_note, without_copied_reads
 from domain.enforced.plan_rules import (
     as_question,
     ask_again,
@@ -75,7 +76,13 @@ from domain.enforced.plan_rules import (
 from domain.intent import names_change
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config
 from domain.nodes import NODE_COMPLEXITY, STEP_COMPLEXITY, ActDecision, output_cap
-from domain.plan_examples import DEFAULT_EXAMPLES, ExampleSet, think_prompt
+from domain.plan_examples import (
+    DEFAULT_EXAMPLES,
+    ExampleSet,
+    own_words,
+    shown_entries,
+    think_prompt,
+)
 from domain.prompts import PERSONAS, RenderedPrompt, act_templates, render, render_many
 from domain.registry import RegistryDelta, SessionIdRegistry
 from domain.step_checks import refs_claimed
@@ -335,7 +342,17 @@ class NodeActivities:
         today = local(request.clock).date() if request.clock else None
         unsaved = registry.unsaved_refs()
         resumed = request.pending is not None
-        if (note := ask_again(result.output, request.message, today, unsaved, resumed)) is not None:
+        own = own_words(shown_entries(self.think_examples, request.message, listed))
+        said = [request.message, *(e.label for e in registry.entries.values())]
+        said += [f"{t.user_message} {t.assistant_response}" for t in state.recent_turns]
+        found = copied(result.output, own, " ".join(said))
+        if (kept := without_copied_reads(result.output, found)) is not None:
+            activity.logger.info("think: copied reads dropped: %s", found)
+            result.output, found = kept, {}
+        note = copied_note(result.output, found) or ask_again(
+            result.output, request.message, today, unsaved, resumed
+        )
+        if note is not None:
             activity.logger.info("think: asked again: %s", note.split("\n", 1)[0])
             try:
                 again = await plan(note)

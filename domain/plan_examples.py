@@ -28,6 +28,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from domain.clock import DAY_TOKEN, Clock, local, named_day
@@ -39,6 +40,7 @@ from domain.intent import (
     requested_change,
     requested_content,
 )
+from domain.kitchen.tables import ENUMS, SUBDOMAINS, TABLES
 from domain.modes import DEFAULT_MODE, mode_config
 from domain.prompts import RenderedPrompt, load, render
 
@@ -155,6 +157,7 @@ class Entry:
 _DAY_TOKEN = re.compile(" ?" + DAY_TOKEN.pattern)
 _CHANGING = re.compile(r'"step_type":\s*"(?:write|generate)"')
 _GENERATES = re.compile(r'"step_type":\s*"generate"')
+_DESCRIPTION = re.compile(r'"description":\s*"([^"]*)"')
 _CHANGED_IN = re.compile(r'"step_type":\s*"(?:write|generate)",\s*"subdomain":\s*"(\w+)"')
 
 
@@ -267,19 +270,80 @@ _LIBRARY_HEAD = (
 )
 
 
+def shown_entries(examples: ExampleSet, message: str, listed: bool = False) -> list[Entry]:
+    """The library entries Think is shown for ``message`` (none: the abstract patterns)."""
+    if examples != "library":
+        return []
+    return pick(message, parse_library(load(LIBRARY).text), listed=listed)
+
+
 def plan_examples(
     examples: ExampleSet, message: str, today: dt.date | None = None, listed: bool = False
 ) -> tuple[str, str, str]:
     """Think's ``$plan_examples`` for ``message`` on ``today`` (``listed``: it names an
     item on the shopping list): (text, template name, version)."""
-    if examples == "library":
+    if chosen := shown_entries(examples, message, listed):
         library = load(LIBRARY)
-        chosen = pick(message, parse_library(library.text), listed=listed)
-        if chosen:
-            lines = "\n".join(e.render(today) for e in chosen)
-            return f"{_LIBRARY_HEAD}\n\n{lines}", library.name, library.version
+        lines = "\n".join(e.render(today) for e in chosen)
+        return f"{_LIBRARY_HEAD}\n\n{lines}", library.name, library.version
     patterns = load(PATTERNS)
     return patterns.text.strip(), patterns.name, patterns.version
+
+
+OWN_AT_MOST = 2
+"""A word in more entries of the library than this is a word of requests of its kind
+("inventory", "list", "soup"), not one request's own."""
+
+
+def unquoted(text: str) -> str:
+    """``text`` without the single quotes around a name ("the task 'Repaint the shed'")."""
+    return re.sub(r"(?<![\w])'|'(?![\w])", " ", text.replace("\u2019", "'"))
+
+
+def own_words(entries: list[Entry]) -> frozenset[str]:
+    """The stems of the things ``entries`` name that are their own: words both a request
+    and its plan say, found so in at most ``OWN_AT_MOST`` entries of the library, and in
+    no entry's cues (the words people use for a kind of request: "pantry", "missing",
+    "recipe box"), nor numbers, days or the kitchen's own words ("shakshuka", "flapjack",
+    "peas"). A plan that names one the user never said copied it from an example
+    (``domain.enforced.copied``)."""
+    if not entries:
+        return frozenset()
+    library = parse_library(load(LIBRARY).text)
+    found = Counter(w for e in library for w in _named(e))
+    cued = {w for e in library for w in content_stems(e.cues)}
+    return frozenset(
+        w
+        for e in entries
+        for w in _named(e)
+        if found[w] <= OWN_AT_MOST and w not in cued and w not in _schema_stems()
+    )
+
+
+def _named(entry: Entry) -> set[str]:
+    """The stems an entry's request and its plan's descriptions both hold, neither numbers
+    nor days: the things the request names that its plan acts on."""
+    said = set(content_stems(entry.request))
+    done = set(content_stems(unquoted(" ".join(_DESCRIPTION.findall(entry.plan)))))
+    return {w for w in said & done if not w.startswith("<") and len(w) > 2}
+
+
+@cache
+def _schema_stems() -> frozenset[str]:
+    """The stems of the kitchen's own words: tables, subdomains, columns and their closed
+    values ("servings", "lunch", "shopping"), which every plan may name."""
+    words = [*TABLES, *SUBDOMAINS]
+    words += [c for spec in TABLES.values() for c in spec.columns]
+    words += [v for values in ENUMS.values() for v in values]
+    return frozenset(content_stems(" ".join(words).replace("_", " ")))
+
+
+def _named(entry: Entry) -> set[str]:
+    """The stems an entry's request and its plan's descriptions both hold, neither numbers
+    nor days: the things the request names that its plan acts on."""
+    said = set(content_stems(entry.request))
+    done = set(content_stems(unquoted(" ".join(_DESCRIPTION.findall(entry.plan)))))
+    return {w for w in said & done if not w.startswith("<") and len(w) > 2}
 
 
 def think_prompt(

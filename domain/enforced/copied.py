@@ -1,0 +1,71 @@
+"""A plan that copies an example: the names another user's request gave, in this user's plan.
+
+Think is shown library entries picked for the request (``domain.plan_examples``), each a
+real request with its plan. A small model copies them: for "what's in my fridge?",
+shown "do we still have any frozen peas?", the 1.5B local model planned a read of the
+peas; for "chili tonight", shown "we'll have the shakshuka for brunch on sunday", it
+planned the Shakshuka; for "the dal only serves 2", the Flapjacks' servings. A word of
+the plan that only the shown entries name (``plan_examples.own_words``: "shakshuka",
+"peas") and that neither the user nor the conversation said (this request, the last
+turns, the rows the session has named) was copied.
+
+- A read step that copies is dropped when steps that do not copy remain: it looks for
+  what nobody asked about, and the rest of the plan answers.
+- A plan left with a copy is asked for once more, told which words were another user's.
+
+Words people use for a kind of request are no one's own (the library's cues hold them:
+"pantry", "recipe box"): a plan may say them in its own right. So "what have i got in
+the fridge", planned as the fridge's read and the pantry's (shown "what's sitting on
+the top shelf of the pantry?"), is left as it is: the kitchen has a pantry too.
+"""
+
+from __future__ import annotations
+
+from domain.nodes import ThinkOutput
+from domain.plan_examples import content_stems, unquoted, words
+
+
+def copied(think: ThinkOutput, own: frozenset[str], said: str) -> dict[int, list[str]]:
+    """Step index -> the words of its description whose stems are in ``own`` and not in
+    ``said`` (the words of the user and of the conversation), as the description spells
+    them."""
+    if think.decision == "clarify" or not own:
+        return {}
+    known = set(content_stems(said))
+    found: dict[int, list[str]] = {}
+    for index, step in enumerate(think.steps):
+        text = unquoted(step.description)
+        taken = [w for w in words(text) if (s := _stem(w)) in own and s not in known]
+        if taken:
+            found[index] = list(dict.fromkeys(taken))
+    return found
+
+
+def _stem(word: str) -> str:
+    stems = content_stems(word)
+    return stems[0] if stems else ""
+
+
+def without_copied_reads(think: ThinkOutput, found: dict[int, list[str]]) -> ThinkOutput | None:
+    """The plan without the read steps that copy (``copied``) when every step left copies
+    nothing; None when a step that copies is not a read, or no step would be left."""
+    if not found or any(think.steps[i].step_type != "read" for i in found):
+        return None
+    kept = [s for i, s in enumerate(think.steps) if i not in found]
+    return think.model_copy(update={"steps": kept}) if kept else None
+
+
+def copied_note(think: ThinkOutput, found: dict[int, list[str]]) -> str | None:
+    """What Think is told when its plan still copies (``copied``): the steps and the
+    words; None when it copies nothing."""
+    if not found:
+        return None
+    said = "\n".join(
+        f'- step {i + 1} ("{think.steps[i].description}"): {", ".join(taken)}'
+        for i, taken in found.items()
+    )
+    return (
+        "Your plan names what this user never said; it comes from another user's request, "
+        f"shown as an example:\n{said}\nAnswer again: plan for this user's request, in "
+        "their words and with what their kitchen holds."
+    )

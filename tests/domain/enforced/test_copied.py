@@ -1,0 +1,60 @@
+"""Specification of a plan held to this user's words when it copies an example's names
+(``domain.enforced.copied``)."""
+
+from __future__ import annotations
+
+from domain.enforced.copied import copied, copied_note, without_copied_reads
+from domain.nodes import ThinkOutput, ThinkStep
+from domain.plan_examples import own_words, shown_entries
+
+
+def step(description: str, kind: str = "read", subdomain: str = "inventory") -> ThinkStep:
+    return ThinkStep(description=description, step_type=kind, subdomain=subdomain, group=0)
+
+
+def plan(*steps: ThinkStep) -> ThinkOutput:
+    return ThinkOutput(goal="goal", decision="plan_direct", steps=list(steps))
+
+
+FRIDGE = step("Read the inventory rows whose location is fridge")
+PEAS = step("Read the inventory rows whose name contains peas")
+
+
+def test_the_words_only_the_shown_examples_name_are_their_own():
+    """Shown "do we still have any frozen peas?" a plan may copy "peas"; a word of every
+    plan, or one people use for a kind of request (a cue: "pantry"), is no one's."""
+    fridge = own_words(shown_entries("library", "what's in my fridge?"))
+    assert "pea" in fridge
+    assert not {"inven", "read", "row", "locat", "pantr"} & fridge
+    assert "shaks" in own_words(shown_entries("library", "chili tonight"))
+    assert own_words(shown_entries("abstract", "what's in my fridge?")) == frozenset()
+
+
+def test_a_read_of_what_only_an_example_named_is_dropped_when_the_rest_answers():
+    """For "what's in my fridge?" the 1.5B local model read the fridge and the peas of
+    the example it was shown."""
+    own = own_words(shown_entries("library", "what's in my fridge?"))
+    both = plan(FRIDGE, PEAS)
+    found = copied(both, own, "what's in my fridge?")
+    assert found == {1: ["peas"]}
+    assert without_copied_reads(both, found) == plan(FRIDGE)
+    # what the user or the conversation said is no copy
+    assert copied(both, own, "what's in my fridge? any peas left?") == {}
+    # a plan of copies only, or one whose copy writes, keeps its steps
+    assert without_copied_reads(plan(PEAS), copied(plan(PEAS), own, "fridge")) is None
+    write = step("Add peas to the inventory, one row", "write")
+    assert without_copied_reads(plan(FRIDGE, write), {1: ["peas"]}) is None
+
+
+def test_a_plan_that_copies_a_dish_or_an_item_is_asked_for_again():
+    """For "chili tonight" the 1.5B local model planned the Shakshuka it was shown."""
+    own = own_words(shown_entries("library", "chili tonight"))
+    shakshuka = plan(step("Add Shakshuka to the meal plan for tonight", "write", "meal_plans"))
+    found = copied(shakshuka, own, "chili tonight")
+    assert found == {0: ["shakshuka"]}
+    note = copied_note(shakshuka, found)
+    assert note is not None and 'step 1 ("Add Shakshuka to the meal plan for tonight")' in note
+    assert "another user's request" in note
+    assert copied_note(shakshuka, {}) is None
+    clarify = ThinkOutput(goal="g", decision="clarify", clarification_questions=["Which?"])
+    assert copied(clarify, own, "") == {}

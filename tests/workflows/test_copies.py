@@ -1,0 +1,61 @@
+"""A plan that copies the example Think was shown (``domain.enforced.copied``), held to
+this user's words in the think activity: the turn runs the plan that stands."""
+
+from __future__ import annotations
+
+from domain.registry import SessionIdRegistry
+from tests.kitchen_helper import Kitchen
+from tests.workflows.conftest import Turns
+from tests.workflows.script import complete, plan, reply, step, tool, understand
+
+
+async def test_a_read_of_the_examples_place_is_dropped_and_the_users_is_read(
+    turns: Turns, executor
+):
+    """For "what have i got in the fridge", shown "what's sitting on the top shelf of the
+    pantry?", the 1.5B local model planned the fridge's read and the pantry's."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "inventory",
+        [{"name": "milk", "location": "fridge"}, {"name": "rice", "location": "pantry"}],
+    )
+    by = {"field": "location", "op": "="}
+    script = turns.script(
+        understand(),
+        plan(
+            "What is in the fridge",
+            step("Read the inventory rows whose location is fridge", "read", "inventory"),
+            step("Read the inventory rows whose name contains peas", "read", "inventory"),
+        ),
+        tool("db_read", table="inventory", filters=[{**by, "value": "fridge"}]),
+        complete("Read the fridge"),
+        reply("Milk."),
+    )
+    async with turns.worker(script):
+        result = await (await turns.start("what's in my fridge?")).result()
+    assert [c.node for c in script.calls].count("think") == 1  # dropped, not asked again
+    assert [c.step for c in script.calls if c.node == "act"] == [0, 0]
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    assert "milk" in reply_call.user and "peas" not in reply_call.user
+    assert result.response.startswith("Milk.")
+
+
+async def test_a_plan_that_copies_the_examples_dish_is_asked_for_again(turns: Turns, executor):
+    """For "chili tonight", shown "we'll have the shakshuka for brunch on sunday", the
+    1.5B local model planned the Shakshuka."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "recipes", [{"name": "Weeknight Chili", "instructions": ["Simmer."]}]
+    )
+    script = turns.script(
+        understand(),
+        plan("Tonight", step("Add Shakshuka to the meal plan for tonight", "write", "meal_plans")),
+        plan("Tonight", step("Read the Weeknight Chili recipe", "read", "recipes")),
+        tool("db_read", table="recipes"),
+        complete("Read the chili"),
+        reply("The chili it is."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("chili tonight")).result()
+    first, again = [c.user for c in script.calls if c.node == "think"]
+    assert "another user's request" not in first
+    assert "Your plan names what this user never said" in again
+    assert '- step 1 ("Add Shakshuka to the meal plan for tonight"): shakshuka' in again
