@@ -57,7 +57,7 @@ TERSE_REPORTS = re.compile(
 milk", "dont need bread anymore", "get rid of the chili recipe", "made the dal"); "got it"
 is no report."""
 STATEMENTS = re.compile(
-    r"(?P<diet>^(?:i'm|i am|we're|we are|(?:my|our)\s+\w+(?:\s+\w+)?(?:\s+is|\s+are|'s))\s+"
+    r"(?P<diet>^(?:i'm|i am|we're|were|we are|(?:my|our)\s+\w+(?:\s+\w+)?(?:\s+is|\s+are|'s))\s+"
     r"(?:now\s+|also\s+)?(?:an?\s+)?(?:allergic|vegan|"
     r"vegetarian|pescatarian|gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|intolerant|"
     r"coeliac|celiac|diabetic|kosher|halal)\b|"
@@ -73,7 +73,8 @@ STATEMENTS = re.compile(
 )
 """A statement that asks for a change without a verb for it: a diet, an allergy or a
 dislike to keep ("I'm allergic to nuts", "my son is allergic to nuts", "we don't eat
-pork", "I don't like coriander"),
+pork", "I don't like coriander"; "were vegetarian now": no clause opens with the past
+"were" before a diet, so it is "we're" typed without its apostrophe),
 food that is gone ("the milk is finished", "the yogurt went off") or an amount that is now
 different ("there are 3 onions left", "we have 6 eggs now"). Statements only: "is the milk
 gone?" asks."""
