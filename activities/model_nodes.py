@@ -349,8 +349,9 @@ class NodeActivities:
         if (kept := without_copied_reads(result.output, found)) is not None:
             activity.logger.info("think: copied reads dropped: %s", found)
             result.output, found = kept, {}
+        names_recipe = bool(request.context.dashboard.named.get("recipes"))
         note = copied_note(result.output, found) or ask_again(
-            result.output, request.message, today, unsaved, resumed
+            result.output, request.message, today, unsaved, resumed, names_recipe
         )
         if note is not None:
             activity.logger.info("think: asked again: %s", note.split("\n", 1)[0])

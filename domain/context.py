@@ -179,7 +179,7 @@ def dashboard_section(dashboard: KitchenDashboard, *, expiry: bool = False) -> s
 
     lines = [
         f"- inventory: {where}{named('inventory')}",
-        f"- recipes: {d.recipe_count}" + (f" ({cuisines})" if cuisines else ""),
+        f"- recipes: {d.recipe_count}" + (f" ({cuisines})" if cuisines else "") + named("recipes"),
         f"- meal plan, next 7 days: {len(d.meal_plan_next_7_days)} slots planned",
         *[f"  - {slot}" for slot in d.meal_plan_next_7_days],
         f"- shopping list: {d.shopping_open} to buy{named('shopping_list')}",

@@ -396,7 +396,9 @@ DEFINITE = re.compile(r"\b(?:the|my|our|that|this|these|those)\b", re.IGNORECASE
 what the words ask for may well be new ("make me fish tacos", "make a soup")."""
 
 
-def invents_unasked(think: ThinkOutput, message: str, unsaved: Sequence[str]) -> bool:
+def invents_unasked(
+    think: ThinkOutput, message: str, unsaved: Sequence[str], names_recipe: bool = False
+) -> bool:
     """Whether Think's plan generates a recipe for a change that asks for none: the words
     ask for a change (``requested_change``) and for nothing new (``requested_content``),
     point at something already there (``DEFINITE``), and no unsaved recipe is there to
@@ -404,17 +406,19 @@ def invents_unasked(think: ThinkOutput, message: str, unsaved: Sequence[str]) ->
     names a recipe the user has; the 1.5B local model planned a new dal, generated, for
     the meal plan. Where the words put a named dish on a day, a generated meal plan is
     as unasked ("actually lets have the chili on monday not the dal": the 1.5B generated
-    the week's meals again, and proposed them)."""
+    the week's meals again, and proposed them). A recipe the dashboard finds named
+    (``names_recipe``: "dal for dinner friday" names the Red Lentil Dal) points as "the"
+    does: the 1.5B chose a new dinner for Friday, and proposed it."""
     revisable = any(
         (p := parse_ref(ref)) is not None and p.type_name == "recipe" for ref in unsaved
     )
     if think.decision == "clarify" or revisable:
         return False
-    kinds = ("recipes", "meal_plans") if change_home(message) == ("meal_plans",) else ("recipes",)
+    kinds = ("recipes", "meal_plans") if "meal_plans" in change_home(message) else ("recipes",)
     generates = any(s.step_type == "generate" and s.subdomain in kinds for s in think.steps)
     if not generates or requested_content(message) is not None:
         return False
-    if not DEFINITE.search(message):
+    if not DEFINITE.search(message) and not names_recipe:
         return False
     return requested_change(message) is not None
 
@@ -438,6 +442,7 @@ def ask_again(
     today: dt.date | None,
     unsaved: Sequence[str] = (),
     answered: bool = False,
+    names_recipe: bool = False,
 ) -> str | None:
     """Why Think is asked for its plan once more, or None: the plan changes nothing the
     words ask to change (``changes_nothing``), thinks of nothing new they ask for
@@ -446,7 +451,8 @@ def ask_again(
     (``looks_elsewhere``), puts no meal on the day they name (``unplanned_meal``) or in
     the meal plan they ask for (``meals_unplanned``), changes another subdomain than the
     one the change belongs in (``misplaced_change``), or invents a recipe for a change
-    that asks for none with nothing ``unsaved`` to revise (``invents_unasked``). Meals
+    that asks for none with nothing ``unsaved`` to revise (``invents_unasked``; a recipe the
+    dashboard finds named, ``names_recipe``, points at one the user has). Meals
     are not asked for again once the user has ``answered`` this turn's pause ("plan
     dinners", asked for how many days: "just add rice")."""
     if asked := changes_nothing(think, message):
@@ -463,7 +469,7 @@ def ask_again(
         return meals_note(think, asked)
     if home := misplaced_change(think, message):
         return home_note(think, message, home)
-    if invents_unasked(think, message, unsaved):
+    if invents_unasked(think, message, unsaved, names_recipe):
         return named_note(think)
     return None
 

@@ -14,6 +14,7 @@ from sqlalchemy import Table, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domain.clock import DEFAULT_TIMEZONE, local_date
+from domain.crud.near import name_words
 from domain.db.models import Base
 from domain.intent import unplaced_delete
 from domain.kitchen import repository
@@ -42,6 +43,8 @@ named item decides the change ("got the bread" ticks it off the list; "milk is f
 is a row of the fridge) and "the eggs" may be in either."""
 OPEN_TASKS_READ = 50
 """Open tasks whose titles a request is matched against (``names_task``)."""
+RECIPES_READ = 500
+"""Recipes whose names a request is matched against (``names_recipe``)."""
 Named = dict[str, list[dict]]
 """Table of ``NAMED_IN``, or ``tasks`` -> its rows the request names."""
 
@@ -57,7 +60,8 @@ def names_task(message: str, title: str) -> bool:
 
 async def rows_named(session: AsyncSession, message: str) -> Named:
     """Table -> its rows (open shopping items) whose name ``message`` holds as whole
-    words, and the open tasks it names (``names_task``)."""
+    words, the open tasks it names (``names_task``) and the recipes, by name only
+    (``names_recipe``)."""
     named: Named = {}
     for table in NAMED_IN:
         for row in await repository.rows_named_in(session, table, message):
@@ -67,7 +71,18 @@ async def rows_named(session: AsyncSession, message: str) -> Named:
     tasks = await repository.list_tasks(session, completed=False, limit=OPEN_TASKS_READ)
     if said := [row for row in tasks if names_task(message, str(row.get("title") or ""))]:
         named["tasks"] = said
+    recipes = await session.scalars(select(_t("recipes").c.name).limit(RECIPES_READ))
+    if said := [{"name": name} for name in recipes.all() if names_recipe(message, name)]:
+        named["recipes"] = said
     return named
+
+
+def names_recipe(message: str, name: str) -> bool:
+    """Whether ``message`` names the recipe ``name`` by its last word, the dish ("dal
+    for dinner friday" names "Red Lentil Dal"; "chili tonight" "Weeknight Chili"). Told
+    nothing of it, the 1.5B local model planned a new dinner for "dal for dinner friday"."""
+    last = re.findall(r"[a-z]{3,}", name.lower())
+    return bool(last) and name_words(last[-1]) <= name_words(message)
 
 
 async def kitchen_dashboard(

@@ -186,6 +186,34 @@ async def dal_asked_again(turns: Turns, executor, first: dict) -> str:
     return again
 
 
+async def test_a_meal_chosen_anew_for_a_saved_dish_the_words_name_is_asked_for_again(
+    turns, executor
+):
+    """For "dal for dinner friday" (no "the": the dashboard finds the saved dal) the 1.5B
+    local model planned a new dinner chosen for Friday, and proposed it."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "recipes", [{"name": "Red Lentil Dal"}]
+    )
+    chosen = plan(
+        "Dinner on Friday",
+        step("Choose a dinner for Friday", "generate", "meal_plans"),
+        step("Add the chosen dinner to the meal plan", "write", "meal_plans", group=1),
+    )
+    again, _, script = await asked_again(
+        turns,
+        "dal for dinner friday",
+        understand(),
+        chosen,
+        plan("Dal on Friday", step("Read the dal recipe by its name", "read", "recipes")),
+        tool("db_read", table="recipes"),
+        complete("Found Red Lentil Dal"),
+        reply("Found it."),
+    )
+    first = [c.user for c in script.calls if c.node == "think"][0]
+    assert "- recipes: 1 (unspecified 1); among them Red Lentil Dal, named in the request" in first
+    assert "The request asks for a change and for no new recipe, and your plan generates" in again
+
+
 async def test_a_thing_needed_planned_into_the_inventory_is_asked_for_again(turns, executor):
     """Shown "we need paper towels", the 1.5B local model planned "need another bag of
     rice" as an inventory row: a thing needed is bought, so the plan is shown to Think

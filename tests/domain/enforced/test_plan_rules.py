@@ -548,6 +548,11 @@ def test_meals_generated_for_a_named_dish_on_a_day_are_asked_for_again():
     assert invents_unasked(week_again, "actually lets have the chili on monday not the dal", ())
     assert not invents_unasked(week_again, "plan the dinners for next week", ())
     assert not invents_unasked(week_again, "have something light on monday", ())
+    # a dish the dashboard finds among the saved recipes points as "the" does
+    assert not invents_unasked(week_again, "dal for dinner friday", ())
+    assert invents_unasked(week_again, "dal for dinner friday", (), names_recipe=True)
+    note = ask_again(week_again, "dal for dinner friday", FRIDAY, names_recipe=True)
+    assert note == named_note(week_again)
 
 
 @pytest.mark.parametrize(

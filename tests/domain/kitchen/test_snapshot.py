@@ -172,6 +172,24 @@ async def test_the_dashboard_names_the_open_tasks_the_request_names_in_its_own_w
     assert await named("what can I cook in the oven?") == {}
 
 
+async def test_the_dashboard_names_the_recipes_the_request_names_by_their_dish(
+    sessions, pantry: Kitchen
+):
+    """ "dal for dinner friday" is the saved Red Lentil Dal: told nothing of it, the 1.5B
+    local model planned a new dinner."""
+    await pantry.create("recipes", [{"name": "Red Lentil Dal"}, {"name": "Weeknight Chili"}])
+
+    async def named(message: str) -> list[str]:
+        async with user_transaction(sessions, pantry.user) as session:
+            context = await turn_context(session, today=TODAY, message=message, ui_changes=[])
+        return context.dashboard.named.get("recipes", [])
+
+    assert await named("dal for dinner friday") == ["Red Lentil Dal"]
+    assert await named("two dals and the chili please") == ["Red Lentil Dal", "Weeknight Chili"]
+    assert await named("any lentils left?") == []  # a word of the name, not the dish
+    assert await named("whats for dinner") == []
+
+
 async def test_a_delete_naming_an_item_in_two_tables_brings_both_rows(sessions, pantry: Kitchen):
     await pantry.create("shopping_list", [{"name": "eggs"}, {"name": "egg noodles"}])
     await pantry.create("shopping_list", [{"name": "rice", "is_purchased": True}])
