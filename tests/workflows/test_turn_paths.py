@@ -416,7 +416,7 @@ async def test_ask_user_answer_resumes_the_same_step(turns: Turns, executor):
         reply("Added 12 eggs."),
     )
     async with turns.worker(script):
-        handle = await turns.start("add eggs")
+        handle = await turns.start("add eggs and milk")
         paused = await awaiting(handle)
         assert paused.pending.kind == "question" and paused.pending.step_index == 0
         await send(handle, answer("answer", "a dozen"))
