@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
+from domain.crud.merge import GROWN_FROM
 from domain.crud.near import near_names, planned_rows
 from domain.kitchen.tables import ENUMS, TABLES
 from domain.tool_results import ToolEntry
@@ -542,6 +543,8 @@ def _write_label(table: str, row: Row) -> str:
         recipe = _text(row.get("_recipe_id_label"))
         cooked = _date(row.get("cooked_at"))
         return _join(recipe, f"on {cooked}" if recipe and cooked else "")
+    if GROWN_FROM in row and (now := _amount(row)):  # added to the row already there
+        return f"{_text(row.get('name'))} (now {now})"
     return _text(row.get("name"))
 
 

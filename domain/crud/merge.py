@@ -15,9 +15,14 @@ from typing import Any
 from sqlalchemy import Table, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from domain.crud.rows import row_to_json, visible_columns
+from domain.crud.rows import row_to_json, to_json, visible_columns
 
 MERGED = ("shopping_list", "inventory")
+GROWN_FROM = "_grown_from"
+"""The key of a merged row that holds its quantity before the merge: a write's confirmation
+says "eggs (now 12 piece)", not only "Added 1 item", so Reply does not guess the total
+(told "Added 1 item to your inventory: eggs" for "bought 6 more eggs", the 1.5B local
+model said there were now 7)."""
 
 
 def _same(column: Any, value: Any) -> Any:
@@ -31,8 +36,8 @@ def _same(column: Any, value: Any) -> Any:
 async def merge_into_existing(
     session: AsyncSession, table: Table, values: dict[str, Any]
 ) -> dict[str, Any] | None:
-    """The row ``values`` adds to, its quantity grown by theirs; None when there is none
-    (the caller inserts a new row)."""
+    """The row ``values`` adds to, its quantity grown by theirs (and the quantity it had,
+    ``GROWN_FROM``); None when there is none (the caller inserts a new row)."""
     if table.name not in MERGED or not values.get("name"):
         return None
     if values.get("ingredient_id") is not None:
@@ -65,4 +70,4 @@ async def merge_into_existing(
         .values(quantity=quantity)
         .returning(*visible_columns(table))
     )
-    return row_to_json(merged.one())
+    return {**row_to_json(merged.one()), GROWN_FROM: to_json(existing.quantity)}

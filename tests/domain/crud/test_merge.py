@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.crud.calls import DbRead
+from domain.formatters import format_write_confirmation
 from tests.kitchen_helper import Kitchen
 
 
@@ -12,6 +13,20 @@ async def test_milk_added_twice_to_the_open_list_is_one_row_with_both_amounts(ki
     assert again.rows[0]["id"] == first.rows[0]["id"]  # the same ref
     rows = (await kitchen.run(DbRead(table="shopping_list"))).rows
     assert [(r["name"], float(r["quantity"])) for r in rows] == [("milk", 3.0)]
+
+
+async def test_a_merged_write_says_how_much_there_is_now(kitchen: Kitchen):
+    """Told "Added 1 item to your inventory: eggs" for "bought 6 more eggs", the 1.5B local
+    model said there were now 7: the confirmation names the total."""
+    eggs = {"name": "eggs", "quantity": 6, "unit": "piece", "location": "fridge"}
+    first = await kitchen.create("inventory", [eggs])
+    assert format_write_confirmation("db_create", "inventory", first.rows) == (
+        "Added 1 item to your inventory: eggs."
+    )
+    more = await kitchen.create("inventory", [eggs])
+    assert format_write_confirmation("db_create", "inventory", more.rows) == (
+        "Added 1 item to your inventory: eggs (now 12 piece)."
+    )
 
 
 async def test_one_batch_naming_an_item_twice_adds_it_once(kitchen: Kitchen):
