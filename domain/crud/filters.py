@@ -137,6 +137,10 @@ def compile_where(
     return and_(*clauses) if clauses else true()
 
 
+CROSSED = "no row can match: "
+"""How the note on filters no row can meet (``crossed``) opens."""
+
+
 def crossed(filters: Sequence[Filter], or_filters: Sequence[Filter]) -> str | None:
     """The note on filters no row can meet (None when some row might): a column held to
     one value by ``filters`` while every ``or_filters`` entry holds it to another. For "got
@@ -155,7 +159,7 @@ def crossed(filters: Sequence[Filter], or_filters: Sequence[Filter]) -> str | No
         return None
     asked = " or ".join(repr(f.value) for f in or_filters)
     return (
-        f"no row can match: filters ask for {name} = {held[0].value!r} and or_filters for "
+        f"{CROSSED}filters ask for {name} = {held[0].value!r} and or_filters for "
         f"{name} = {asked} at once (a row meets every filter and at least one or_filter); "
         f"for rows of any of these, put them all in or_filters, or use {name} in [...]"
     )

@@ -10,11 +10,17 @@ same call again, the system aims it where the note leaves one meaning:
 - ``aimed``: a name that is one row's ("yogurt" is the one 'greek yogurt');
 - ``_made_with``: a one-word recipe name that is only an ingredient ("spinach");
 - ``aimed_plan``: a meal-plan move or delete by the recipe the words name;
-- ``_unset_left_out``: a read without its filters on columns no row sets.
+- ``_unset_left_out``: a read without its filters on columns no row sets;
+- ``_uncrossed``: a call whose filters and or_filters hold a column to different values
+  at once, on the rows of any of them.
 """
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
+from domain.crud.calls import Filter
+from domain.crud.filters import CROSSED, crossed
 from domain.crud.near import (
     MADE_WITH,
     NAMES,
@@ -40,6 +46,8 @@ def aimed(call: ToolCall, missed: ToolEntry, words: str = "") -> ToolCall | None
     the same way (it read "dal" twice, the note naming 'Red Lentil Dal', and put no
     recipe on the meal plan). A meal-plan write has no name: it is aimed by the recipe
     ``words`` name (``aimed_plan``)."""
+    if (either := _uncrossed(call, missed)) is not None:
+        return either
     if call.params.get("table") == "meal_plans" and call.tool != "db_read":
         return aimed_plan(call, missed, words)
     if (wider := _unset_left_out(call, missed)) is not None:
@@ -64,6 +72,32 @@ def aimed(call: ToolCall, missed: ToolEntry, words: str = "") -> ToolCall | None
         return _made_with(call, missed, said, named[0]) if not listed else None
     aimed_at = [*filters[: named[0]], {**flt, "op": "=", "value": row}, *filters[named[0] + 1 :]]
     return call.model_copy(update={"params": {**call.params, "filters": aimed_at}})
+
+
+def _uncrossed(call: ToolCall, missed: ToolEntry) -> ToolCall | None:
+    """A call sent again unchanged whose filters hold a column to one value while its
+    or_filters hold it to others (``domain.crud.filters.crossed``: no row can match, and
+    its result's note said so), with every one of those values in its or_filters: the
+    rows of any of them, which is all the call can mean. For "bin the chili recipe, never
+    liked it" the 1.5B local model deleted ``name = chili recipe`` with ``or_filters``
+    ``name = Weeknight Chili`` three times, and nothing was deleted."""
+    if not any(CROSSED in note for note in missed.notes or []):
+        return None
+    try:
+        filters = [Filter.model_validate(f) for f in call.params.get("filters") or []]
+        either = [Filter.model_validate(f) for f in call.params.get("or_filters") or []]
+    except ValidationError:
+        return None
+    if crossed(filters, either) is None:
+        return None
+    field = either[0].field
+    held = [f for f in filters if f.field == field and f.op == "="]
+    params = {
+        **call.params,
+        "filters": [f.model_dump() for f in filters if f not in held],
+        "or_filters": [f.model_dump() for f in [*held, *either]],
+    }
+    return call.model_copy(update={"params": params})
 
 
 def _unset_left_out(call: ToolCall, missed: ToolEntry) -> ToolCall | None:

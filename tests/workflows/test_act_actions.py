@@ -639,6 +639,33 @@ async def test_a_steps_read_from_the_one_day_the_words_name_reads_that_day(turns
     assert f"due_date = {tomorrow.isoformat()}" in reply_call.user
 
 
+async def test_a_delete_whose_filters_cross_its_or_filters_sent_again_deletes_either(
+    turns: Turns, executor
+):
+    """For "bin the chili recipe, never liked it" the 1.5B local model deleted ``name =
+    chili recipe`` with ``or_filters`` ``name = Weeknight Chili`` three times, told each
+    time that no row could match, and nothing was deleted."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("recipes", [{"name": "Weeknight Chili"}, {"name": "Red Lentil Dal"}])
+    crossed = tool(
+        "db_delete",
+        table="recipes",
+        filters=[{"field": "name", "op": "=", "value": "chili recipe"}],
+        or_filters=[{"field": "name", "op": "=", "value": "Weeknight Chili"}],
+    )
+    script = turns.script(
+        understand(),
+        plan("Bin the chili", step("Delete the chili recipe", "write", "recipes")),
+        crossed,
+        crossed,
+        complete("Deleted Weeknight Chili"),
+        reply("The chili is gone."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("bin the chili recipe, never liked it")).result()
+    assert await kitchen.names("recipes") == ["Red Lentil Dal"]
+
+
 async def test_a_write_that_matched_nothing_sent_again_is_sent_back_with_what_is_there(
     turns: Turns, executor
 ):

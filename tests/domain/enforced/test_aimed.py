@@ -245,3 +245,26 @@ def test_a_missed_meal_plan_write_names_no_one_row_and_is_not_aimed(message: str
         ActFacts(message=message, step=step_only),
     )
     assert held.reason_code == "nothing_matched"
+
+
+def test_a_call_sent_again_whose_filters_cross_its_or_filters_runs_on_any_of_them():
+    """For "bin the chili recipe, never liked it" the 1.5B local model deleted ``name =
+    chili recipe`` with ``or_filters`` ``name = Weeknight Chili`` three times."""
+    by = {"field": "name", "op": "="}
+    params = {
+        "table": "recipes",
+        "filters": [{**by, "value": "chili recipe"}],
+        "or_filters": [{**by, "value": "Weeknight Chili"}],
+    }
+    note = "no row can match: filters ask for name = 'chili recipe' and or_filters for …"
+    missed = ToolEntry(tool="db_delete", params=params, table="recipes", count=0, notes=[note])
+    again = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_delete", params=params))
+    held = hold_act(again, [missed], ActFacts(step=step("write")))
+    assert held.tool_call is not None and held.tool_call.params == {
+        "table": "recipes",
+        "filters": [],
+        "or_filters": [{**by, "value": "chili recipe"}, {**by, "value": "Weeknight Chili"}],
+    }
+    # no such note: the call is not the one that crossed, or it may match
+    plain = missed.model_copy(update={"notes": ["no row matches the filters"]})
+    assert aimed(ToolCall(tool="db_delete", params=params), plain) is None
