@@ -61,7 +61,7 @@ from domain.enforced.act_rules import (
     unlinked,
     unnamed_meal,
 )
-from domain.enforced.copied import copied, copied_note, without_copied_reads
+from domain.enforced.copied import copied, copied_note, other_places, without_copied_reads
 from domain.enforced.plan_rules import (
     as_question,
     ask_again,
@@ -349,6 +349,10 @@ class NodeActivities:
         if (kept := without_copied_reads(result.output, found)) is not None:
             activity.logger.info("think: copied reads dropped: %s", found)
             result.output, found = kept, {}
+        places = [p for p in request.context.dashboard.inventory_by_location if p != "unspecified"]
+        if (kept := other_places(result.output, request.message, places)) is not None:
+            activity.logger.info("think: reads of places the words do not name dropped")
+            result.output = kept
         names_recipe = bool(request.context.dashboard.named.get("recipes"))
         note = copied_note(result.output, found) or ask_again(
             result.output, request.message, today, unsaved, resumed, names_recipe

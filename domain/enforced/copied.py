@@ -14,12 +14,16 @@ turns, the rows the session has named) was copied.
 - A plan left with a copy is asked for once more, told which words were another user's.
 
 Words people use for a kind of request are no one's own (the library's cues hold them:
-"pantry", "recipe box"): a plan may say them in its own right. So "what have i got in
-the fridge", planned as the fridge's read and the pantry's (shown "what's sitting on
-the top shelf of the pantry?"), is left as it is: the kitchen has a pantry too.
+"pantry", "recipe box"): a plan may say them in its own right. A place is held another
+way (``other_places``): where the words name one of the kitchen's places, a read of
+another is dropped while one of that place stays ("what have i got in the fridge",
+planned as the fridge's read and the pantry's, shown "what's sitting on the top shelf of
+the pantry?").
 """
 
 from __future__ import annotations
+
+import re
 
 from domain.nodes import ThinkOutput
 from domain.plan_examples import content_stems, unquoted, words
@@ -69,3 +73,23 @@ def copied_note(think: ThinkOutput, found: dict[int, list[str]]) -> str | None:
         f"shown as an example:\n{said}\nAnswer again: plan for this user's request, in "
         "their words and with what their kitchen holds."
     )
+
+
+def other_places(think: ThinkOutput, message: str, places: list[str]) -> ThinkOutput | None:
+    """The plan without its read steps of another of the kitchen's ``places`` (the
+    inventory's locations) than the one the words name, when a read step of that one
+    stays; None when nothing is dropped. For "what have i got in the fridge", shown
+    "what's sitting on the top shelf of the pantry?", the 1.5B local model read the fridge
+    and the pantry, and the user was told of the rice in the pantry."""
+
+    def where(text: str) -> set[str]:
+        return {p for p in places if re.search(rf"\b{re.escape(p)}\b", text.lower())}
+
+    named = where(message)
+    if think.decision == "clarify" or len(named) != 1:
+        return None
+
+    kept = [s for s in think.steps if s.step_type != "read" or where(s.description) <= named]
+    if len(kept) == len(think.steps) or not any(where(s.description) == named for s in kept):
+        return None
+    return think.model_copy(update={"steps": kept})

@@ -59,3 +59,33 @@ async def test_a_plan_that_copies_the_examples_dish_is_asked_for_again(turns: Tu
     assert "another user's request" not in first
     assert "Your plan names what this user never said" in again
     assert '- step 1 ("Add Shakshuka to the meal plan for tonight"): shakshuka' in again
+
+
+async def test_a_read_of_another_place_than_the_one_asked_about_is_dropped(turns: Turns, executor):
+    """For "what have i got in the fridge", shown "what's sitting on the top shelf of the
+    pantry?", the 1.5B local model read the fridge and the pantry, and the user was told
+    of the rice in the pantry."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "inventory",
+        [{"name": "milk", "location": "fridge"}, {"name": "rice", "location": "pantry"}],
+    )
+    script = turns.script(
+        understand(),
+        plan(
+            "What is in the fridge",
+            step("Read the inventory rows whose location is fridge", "read", "inventory"),
+            step("Read the inventory rows whose location is pantry", "read", "inventory"),
+        ),
+        tool(
+            "db_read",
+            table="inventory",
+            filters=[{"field": "location", "op": "=", "value": "fridge"}],
+        ),
+        complete("Read the fridge"),
+        reply("Milk."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("what have i got in the fridge")).result()
+    assert [c.step for c in script.calls if c.node == "act"] == [0, 0]
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    assert "milk" in reply_call.user and "rice" not in reply_call.user

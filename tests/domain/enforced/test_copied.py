@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from domain.enforced.copied import copied, copied_note, without_copied_reads
+from domain.enforced.copied import copied, copied_note, other_places, without_copied_reads
 from domain.nodes import ThinkOutput, ThinkStep
 from domain.plan_examples import own_words, shown_entries
 
@@ -58,3 +58,21 @@ def test_a_plan_that_copies_a_dish_or_an_item_is_asked_for_again():
     assert copied_note(shakshuka, {}) is None
     clarify = ThinkOutput(goal="g", decision="clarify", clarification_questions=["Which?"])
     assert copied(clarify, own, "") == {}
+
+
+PANTRY = step("Read the inventory rows whose location is pantry")
+
+
+def test_a_read_of_another_place_than_the_one_the_words_name_is_dropped():
+    """For "what have i got in the fridge", shown "what's sitting on the top shelf of the
+    pantry?", the 1.5B local model read the fridge and the pantry."""
+    places = ["fridge", "pantry", "top shelf"]
+    both = plan(FRIDGE, PANTRY)
+    assert other_places(both, "what have i got in the fridge", places) == plan(FRIDGE)
+    assert other_places(both, "whats in the fridge and the pantry", places) is None  # both
+    assert other_places(both, "what have i got", places) is None  # no place named
+    assert other_places(plan(PANTRY), "what have i got in the fridge", places) is None
+    write = step("Move the milk to the pantry", "write")
+    assert other_places(plan(FRIDGE, write), "move the milk from the fridge", places) is None
+    shelf = step("Read the rows whose location is top shelf")
+    assert other_places(plan(shelf, PANTRY), "what's on the top shelf", places) == plan(shelf)
