@@ -61,7 +61,7 @@ from domain.enforced.act_rules import (
     unlinked,
     unnamed_meal,
 )
-from domain.enforced.copied import copied, copied_note, other_places, without_copied_reads
+from domain.enforced.copied import held_to_the_words
 from domain.enforced.plan_rules import (
     as_question,
     ask_again,
@@ -345,16 +345,13 @@ class NodeActivities:
         own = own_words(shown_entries(self.think_examples, request.message, listed))
         said = [request.message, *(e.label for e in registry.entries.values())]
         said += [f"{t.user_message} {t.assistant_response}" for t in state.recent_turns]
-        found = copied(result.output, own, " ".join(said))
-        if (kept := without_copied_reads(result.output, found)) is not None:
-            activity.logger.info("think: copied reads dropped: %s", found)
-            result.output, found = kept, {}
         places = [p for p in request.context.dashboard.inventory_by_location if p != "unspecified"]
-        if (kept := other_places(result.output, request.message, places)) is not None:
-            activity.logger.info("think: reads of places the words do not name dropped")
-            result.output = kept
+        held, note = held_to_the_words(result.output, request.message, own, " ".join(said), places)
+        if held != result.output:
+            activity.logger.info("think: reads nobody asked for dropped: %s", held.steps)
+            result.output = held
         names_recipe = bool(request.context.dashboard.named.get("recipes"))
-        note = copied_note(result.output, found) or ask_again(
+        note = note or ask_again(
             result.output, request.message, today, unsaved, resumed, names_recipe
         )
         if note is not None:

@@ -93,3 +93,56 @@ def other_places(think: ThinkOutput, message: str, places: list[str]) -> ThinkOu
     if len(kept) == len(think.steps) or not any(where(s.description) == named for s in kept):
         return None
     return think.model_copy(update={"steps": kept})
+
+
+PLACE_WORDS = ("fridge", "freezer", "pantry", "cupboard", "larder", "cellar", "shelf", "counter")
+"""Where food is kept, in the words people use, beside the kitchen's own locations."""
+
+
+def place_note(think: ThinkOutput, message: str, places: list[str]) -> str | None:
+    """What Think is told when a step that changes names another place than the one the
+    words name (of ``places`` and ``PLACE_WORDS``), and not that one; None otherwise. For
+    "the rice lives in the cupboard now", shown "move the chicken breasts from the fridge
+    to the freezer", the 1.5B local model set the rice's location to the fridge."""
+    known = list(dict.fromkeys([*places, *PLACE_WORDS]))
+
+    def where(text: str) -> set[str]:
+        return {p for p in known if re.search(rf"\b{re.escape(p)}s?\b", text.lower())}
+
+    named = where(message)
+    if think.decision == "clarify" or len(named) != 1:
+        return None
+    wrong = [
+        (i, sorted(other))
+        for i, s in enumerate(think.steps)
+        if s.step_type in ("write", "generate")
+        and (other := where(s.description) - named)
+        and not where(s.description) & named
+    ]
+    if not wrong:
+        return None
+    (place,) = named
+    said = "\n".join(
+        f'- step {i + 1} ("{think.steps[i].description}"): {", ".join(o)}' for i, o in wrong
+    )
+    return (
+        f"The request names the {place}, and your plan puts things elsewhere:\n{said}\n"
+        f"Answer again: if the user meant the {place}, write that; if they asked for what "
+        "your plan does, give the same plan."
+    )
+
+
+def held_to_the_words(
+    think: ThinkOutput, message: str, own: frozenset[str], said: str, places: list[str]
+) -> tuple[ThinkOutput, str | None]:
+    """Think's plan with the reads that copy or look in another place dropped
+    (``without_copied_reads``, ``other_places``), and what Think is told when the plan
+    that is left still copies or changes things in another place (``copied_note``,
+    ``place_note``; None when it does not). ``own``: the shown entries' own words;
+    ``said``: the user's and the conversation's; ``places``: the inventory's."""
+    found = copied(think, own, said)
+    if (kept := without_copied_reads(think, found)) is not None:
+        think, found = kept, {}
+    if (kept := other_places(think, message, places)) is not None:
+        think = kept
+    return think, copied_note(think, found) or place_note(think, message, places)

@@ -3,6 +3,7 @@ this user's words in the think activity: the turn runs the plan that stands."""
 
 from __future__ import annotations
 
+from domain.crud.calls import DbRead
 from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import Kitchen
 from tests.workflows.conftest import Turns
@@ -89,3 +90,36 @@ async def test_a_read_of_another_place_than_the_one_asked_about_is_dropped(turns
     assert [c.step for c in script.calls if c.node == "act"] == [0, 0]
     (reply_call,) = [c for c in script.calls if c.node == "reply"]
     assert "milk" in reply_call.user and "rice" not in reply_call.user
+
+
+async def test_a_thing_put_in_another_place_than_the_one_named_is_asked_for_again(
+    turns: Turns, executor
+):
+    """For "the rice lives in the cupboard now", shown "move the chicken breasts from the
+    fridge to the freezer", the 1.5B local model set the rice's location to the fridge."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "inventory",
+        [{"name": "rice", "location": "pantry"}, {"name": "milk", "location": "fridge"}],
+    )
+    to = "Set the location of the rice row in the inventory to {}"
+    script = turns.script(
+        understand(),
+        plan("Rice", step(to.format("fridge"), "write", "inventory")),
+        plan("Rice", step(to.format("cupboard"), "write", "inventory")),
+        tool(
+            "db_update",
+            table="inventory",
+            filters=[{"field": "name", "op": "=", "value": "rice"}],
+            data={"location": "cupboard"},
+        ),
+        complete("Moved the rice"),
+        reply("The rice is in the cupboard."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("the rice lives in the cupboard now")).result()
+    again = [c.user for c in script.calls if c.node == "think"][1]
+    assert "The request names the cupboard, and your plan puts things elsewhere:" in again
+    rows = await Kitchen(executor, turns.user_id, SessionIdRegistry()).run(
+        DbRead(table="inventory", filters=[{"field": "name", "op": "=", "value": "rice"}])
+    )
+    assert [r["location"] for r in rows.rows] == ["cupboard"]

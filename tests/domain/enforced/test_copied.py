@@ -3,7 +3,14 @@
 
 from __future__ import annotations
 
-from domain.enforced.copied import copied, copied_note, other_places, without_copied_reads
+from domain.enforced.copied import (
+    copied,
+    copied_note,
+    held_to_the_words,
+    other_places,
+    place_note,
+    without_copied_reads,
+)
 from domain.nodes import ThinkOutput, ThinkStep
 from domain.plan_examples import own_words, shown_entries
 
@@ -76,3 +83,27 @@ def test_a_read_of_another_place_than_the_one_the_words_name_is_dropped():
     assert other_places(plan(FRIDGE, write), "move the milk from the fridge", places) is None
     shelf = step("Read the rows whose location is top shelf")
     assert other_places(plan(shelf, PANTRY), "what's on the top shelf", places) == plan(shelf)
+
+
+def test_a_change_put_in_another_place_than_the_one_the_words_name_is_asked_for_again():
+    """For "the rice lives in the cupboard now", shown "move the chicken breasts from the
+    fridge to the freezer", the 1.5B local model set the rice's location to the fridge."""
+    fridge = step("Set the location of the rice row in the inventory to fridge", "write")
+    note = place_note(plan(fridge), "the rice lives in the cupboard now", ["fridge", "pantry"])
+    assert note is not None and note.startswith(
+        "The request names the cupboard, and your plan puts things elsewhere:\n"
+        '- step 1 ("Set the location of the rice row in the inventory to fridge"): fridge'
+    )
+    cupboard = step("Set the location of the rice row to cupboard, from the pantry", "write")
+    assert place_note(plan(cupboard), "the rice lives in the cupboard now", ["pantry"]) is None
+    assert place_note(plan(fridge), "move the rice", ["fridge"]) is None  # no place named
+    assert place_note(plan(FRIDGE), "what's in the cupboard", ["fridge"]) is None  # a read
+
+
+def test_a_plan_held_to_the_words_drops_reads_and_says_what_is_left():
+    own = own_words(shown_entries("library", "what's in my fridge?"))
+    held, note = held_to_the_words(plan(FRIDGE, PEAS), "what's in my fridge?", own, "", [])
+    assert (held, note) == (plan(FRIDGE), None)
+    write = step("Set the location of the rice row in the inventory to fridge", "write")
+    held, note = held_to_the_words(plan(write), "rice to the cupboard", own, "", ["fridge"])
+    assert held == plan(write) and note is not None and "names the cupboard" in note
