@@ -601,20 +601,21 @@ async def test_a_read_by_a_column_no_row_sets_sent_again_reads_without_it(turns:
     assert "Clean the oven" in reply_call.user and "Call the plumber" in reply_call.user
 
 
-async def past_midnight_soon() -> dt.date:
-    """Today in UTC (the user's timezone here), waited past midnight when it is a minute
+async def the_turns_day(turns: Turns) -> dt.date:
+    """The day a turn started now runs on, in UTC (the user's timezone here): the test
+    server's clock, which time skipping moves on, taken past midnight when it is an hour
     away, so that the turn's day is the one its script names."""
-    now = dt.datetime.now(dt.UTC)
+    now = (await turns.env.get_current_time()).astimezone(dt.UTC)
     midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), dt.UTC)
-    if (left := (midnight - now).total_seconds()) < 60:
-        await asyncio.sleep(left + 1)
-    return dt.datetime.now(dt.UTC).date()
+    if midnight - now < dt.timedelta(hours=1):
+        await turns.env.sleep(midnight - now + dt.timedelta(minutes=1))
+    return (await turns.env.get_current_time()).astimezone(dt.UTC).date()
 
 
 async def test_a_steps_read_from_the_one_day_the_words_name_reads_that_day(turns: Turns, executor):
     """For "anything due tomorrow?" the 1.5B local model read ``due_date >=`` tomorrow,
     and the user was told a task due on another day was due tomorrow."""
-    today = await past_midnight_soon()
+    today = await the_turns_day(turns)
     tomorrow, later = today + dt.timedelta(days=1), today + dt.timedelta(days=3)
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     await kitchen.create(
