@@ -53,6 +53,7 @@ from domain.enforced.act_rules import (
     idle_read,
     one_day,
     one_day_read,
+    others_read,
     repeated_call,
     said_names,
     uncalled_note,
@@ -454,6 +455,7 @@ class NodeActivities:
                 repeated_call(output, request.tool_results, step, request.message)
                 or unnamed_meal(output, known)
                 or idle_read(output)
+                or others_read(output, request.plan, request.step_index, request.tool_results)
             )
 
         asked = time.monotonic()

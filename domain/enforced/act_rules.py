@@ -605,6 +605,48 @@ def idle_read(decision: ActDecision) -> ToolEntry | None:
     )
 
 
+def others_read(
+    decision: ActDecision,
+    plan: Sequence[ThinkStep],
+    index: int,
+    tool_results: Sequence[ToolEntry] = (),
+) -> ToolEntry | None:
+    """A read step's read, before any of its own tables (``tool_results``), of a table
+    that is another read step's of the plan, answered without being run with why it is
+    sent back (None otherwise): that step reads it. Sent back once; the same read again
+    runs. For "want to make the
+    dal this week, put what it needs on my groceries", planned as the dal's read and the
+    inventory's, the 1.5B local model read the inventory in the recipe's step, and the
+    next step named ingredients no read had found."""
+    call = decision.tool_call
+    if call is None or call.tool != "db_read" or not 0 <= index < len(plan):
+        return None
+    step, table = plan[index], str(call.params.get("table"))
+    own = SUBDOMAINS.get(step.subdomain, ())
+    if step.step_type != "read" or table in own or not own:
+        return None
+    if any(t.tool == "db_read" and (t.params or {}).get("table") in own for t in tool_results):
+        return None  # it has read its own: what more it reads is its own to judge
+    other = next(
+        (
+            i
+            for i, s in enumerate(plan)
+            if i != index and s.step_type == "read" and table in SUBDOMAINS.get(s.subdomain, ())
+        ),
+        None,
+    )
+    if other is None:
+        return None
+    return ToolEntry(
+        tool=call.tool,
+        params=call.params,
+        error=(
+            f"not run: step {other + 1} reads {table}. This step is '{step.description}': "
+            f"send its db_read of {own[0]}."
+        ),
+    )
+
+
 SUBJECT_LINKS = {"meal_plans": "recipe_id", "cooking_log": "recipe_id"}
 """The link that says what a row is about (the meal planned, the dish cooked): kept, and
 refused, unless the row's notes say it instead."""

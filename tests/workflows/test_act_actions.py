@@ -667,6 +667,38 @@ async def test_a_delete_whose_filters_cross_its_or_filters_sent_again_deletes_ei
     assert await kitchen.names("recipes") == ["Red Lentil Dal"]
 
 
+async def test_a_read_step_that_reads_another_steps_table_is_sent_back_to_its_own(
+    turns: Turns, executor
+):
+    """For "want to make the dal this week, put what it needs on my groceries" the 1.5B
+    local model read the inventory in the step that reads the dal recipe, and the next
+    step named ingredients no read had found."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("recipes", [{"name": "Red Lentil Dal", "instructions": ["Simmer."]}])
+    script = turns.script(
+        understand(),
+        plan(
+            "The dal's groceries",
+            step("Read the Red Lentil Dal recipe", "read", "recipes"),
+            step("Read the inventory", "read", "inventory", group=1),
+        ),
+        tool("db_read", at_step=0, table="inventory"),
+        tool("db_read", at_step=0, table="recipes"),
+        complete("Read the dal", at_step=0),
+        tool("db_read", at_step=1, table="inventory"),
+        complete("Read the inventory", at_step=1),
+        reply("The dal."),
+    )
+    async with turns.worker(script):
+        await (await turns.start("what does the dal need that i have not got?")).result()
+    second = [c.user for c in script.calls if c.node == "act"][1]
+    assert "not run: step 2 reads inventory. This step is 'Read the Red Lentil Dal recipe'" in (
+        second
+    )
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    assert "Red Lentil Dal" in reply_call.user
+
+
 async def test_a_write_that_matched_nothing_sent_again_is_sent_back_with_what_is_there(
     turns: Turns, executor
 ):

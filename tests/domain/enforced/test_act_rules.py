@@ -27,6 +27,7 @@ from domain.enforced.act_rules import (
     named_meal,
     one_day,
     one_day_read,
+    others_read,
     read_within,
     reread_note,
     said_names,
@@ -1112,3 +1113,24 @@ def test_a_recipe_named_by_one_word_and_more_is_another_recipe():
     decision = ActDecision(action="tool_call", tool_call=call)
     said = ActFacts(message="save the dal and the dal makhani", grounds=("dal makhani",))
     assert hold_act(decision, [created], said) == decision
+
+
+def test_a_read_steps_read_of_another_read_steps_table_is_sent_back_unrun():
+    """For "want to make the dal this week, put what it needs on my groceries" the 1.5B
+    local model read the inventory in the step that reads the dal recipe."""
+    dal = ThinkStep(description="Read the dal recipe", step_type="read", subdomain="recipes")
+    stock = ThinkStep(description="Read the inventory", step_type="read", subdomain="inventory")
+    inventory = ActDecision(
+        action="tool_call", tool_call=ToolCall(tool="db_read", params={"table": "inventory"})
+    )
+    note = others_read(inventory, [dal, stock], 0)
+    assert note is not None and note.error == (
+        "not run: step 2 reads inventory. This step is 'Read the dal recipe': send its db_read "
+        "of recipes."
+    )
+    assert others_read(inventory, [dal, stock], 1) is None  # its own table
+    read_dal = read_entry({"table": "recipes"}, table="recipes", count=1, rows=[{}])
+    assert others_read(inventory, [dal, stock], 0, [read_dal]) is None  # it read its own
+    assert others_read(inventory, [dal], 0) is None  # no other step reads it
+    write = dal.model_copy(update={"step_type": "write"})
+    assert others_read(inventory, [write, stock], 0) is None  # a write reads what it needs
