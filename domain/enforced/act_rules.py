@@ -707,16 +707,29 @@ def repeated_call(
 
 def _made_before(call: ToolCall, tool_results: Sequence[ToolEntry]) -> ToolEntry | None:
     """The step's last call that ran and is the same as ``call`` (whatever the order of
-    its keys)."""
-    key = write_key(call.tool, call.params)
+    its keys; for a read, whatever its columns and order, which change no row it shows:
+    for "what goes in the chili" the 1.5B local model read ``name = Chili``
+    again with an order added, was not aimed at 'Weeknight Chili', and the second empty
+    read stopped the step)."""
+    key = _call_key(call.tool, call.params)
     return next(
         (
             t
             for t in reversed(tool_results)
-            if t.tool == call.tool and not t.failed and write_key(t.tool, t.params or {}) == key
+            if t.tool == call.tool and not t.failed and _call_key(t.tool, t.params or {}) == key
         ),
         None,
     )
+
+
+_MATCHING = ("table", "filters", "or_filters", "limit")
+"""What decides the rows a read shows."""
+
+
+def _call_key(tool: str, params: Mapping[str, Any]) -> str:
+    if tool == "db_read":
+        params = {k: params.get(k) or None for k in _MATCHING}
+    return write_key(tool, params)
 
 
 def reread_note(

@@ -268,3 +268,24 @@ def test_a_call_sent_again_whose_filters_cross_its_or_filters_runs_on_any_of_the
     # no such note: the call is not the one that crossed, or it may match
     plain = missed.model_copy(update={"notes": ["no row matches the filters"]})
     assert aimed(ToolCall(tool="db_delete", params=params), plain) is None
+
+
+def test_a_missed_read_sent_again_with_only_an_order_added_is_aimed_too():
+    """For "what goes in the chili" the 1.5B local model read ``name = Chili`` again with
+    an order added: not aimed at 'Weeknight Chili', its second empty read stopped the step."""
+    by = [{"field": "name", "op": "=", "value": "Chili"}]
+    first = {"table": "recipes", "filters": by, "columns": ["name"], "limit": 1}
+    note = "no row matches the filters; rows whose name shares a word: 'Weeknight Chili'"
+    missed = read_entry(first, table="recipes", count=0, rows=[], notes=[note])
+    ordered = {**first, "order_by": "name", "order_dir": "asc"}
+    again = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_read", params=ordered))
+    held = hold_act(again, [missed], ActFacts(step=step("read")))
+    assert held.tool_call is not None
+    assert held.tool_call.params["filters"] == [
+        {"field": "name", "op": "=", "value": "Weeknight Chili"}
+    ]
+    # another limit is another read: it may show other rows
+    wider = ActDecision(
+        action="tool_call", tool_call=ToolCall(tool="db_read", params={**first, "limit": 50})
+    )
+    assert hold_act(wider, [missed], ActFacts(step=step("read"))) == wider
