@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from domain.crud.calls import DbRead
+from domain.crud.merge import GROWN_FROM
 from domain.formatters import format_write_confirmation
+from domain.tool_results import ToolEntry
 from tests.kitchen_helper import Kitchen
 
 
@@ -27,6 +29,9 @@ async def test_a_merged_write_says_how_much_there_is_now(kitchen: Kitchen):
     assert format_write_confirmation("db_create", "inventory", more.rows) == (
         "Added 1 item to your inventory: eggs (now 12 piece)."
     )
+    # Act is shown the row as it is: shown what it had, the 1.5B added the 6 again (18)
+    shown = ToolEntry.of_call("db_create", {"table": "inventory"}, more, None).as_dict()
+    assert shown["rows"][0]["quantity"] == 12 and GROWN_FROM not in shown["rows"][0]
 
 
 async def test_one_batch_naming_an_item_twice_adds_it_once(kitchen: Kitchen):
