@@ -343,14 +343,19 @@ class NodeActivities:
         today = local(request.clock).date() if request.clock else None
         unsaved = registry.unsaved_refs()
         resumed = request.pending is not None
-        own = own_words(shown_entries(self.think_examples, request.message, listed))
-        said = [request.message, *(e.label for e in registry.entries.values())]
-        said += [f"{t.user_message} {t.assistant_response}" for t in state.recent_turns]
-        places = [p for p in request.context.dashboard.inventory_by_location if p != "unspecified"]
-        held, note = held_to_the_words(result.output, request.message, own, " ".join(said), places)
-        if held != result.output:
-            activity.logger.info("think: reads nobody asked for dropped: %s", held.steps)
-            result.output = held
+        note = None
+        if not resumed:  # after a pause, the plan the user answered stands as they saw it
+            own = own_words(shown_entries(self.think_examples, request.message, listed))
+            said = [request.message, *(e.label for e in registry.entries.values())]
+            said += [f"{t.user_message} {t.assistant_response}" for t in state.recent_turns]
+            dashboard = request.context.dashboard
+            places = [p for p in dashboard.inventory_by_location if p != "unspecified"]
+            held, note = held_to_the_words(
+                result.output, request.message, own, " ".join(said), places
+            )
+            if held != result.output:
+                activity.logger.info("think: reads nobody asked for dropped: %s", held.steps)
+                result.output = held
         names_recipe = bool(request.context.dashboard.named.get("recipes"))
         note = note or ask_again(
             result.output, request.message, today, unsaved, resumed, names_recipe

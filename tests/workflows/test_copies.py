@@ -6,8 +6,17 @@ from __future__ import annotations
 from domain.crud.calls import DbRead
 from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import Kitchen
-from tests.workflows.conftest import Turns
-from tests.workflows.script import complete, plan, reply, step, tool, understand
+from tests.workflows.conftest import Turns, send, wait_for
+from tests.workflows.script import (
+    complete,
+    plan,
+    reply,
+    step,
+    think_clarify,
+    tool,
+    understand,
+)
+from workflows.interface import UserInput
 
 
 async def test_a_read_of_the_examples_place_is_dropped_and_the_users_is_read(
@@ -123,3 +132,26 @@ async def test_a_thing_put_in_another_place_than_the_one_named_is_asked_for_agai
         DbRead(table="inventory", filters=[{"field": "name", "op": "=", "value": "rice"}])
     )
     assert [r["location"] for r in rows.rows] == ["cupboard"]
+
+
+async def test_a_plan_made_after_the_user_answered_a_pause_stands_as_it_is(turns: Turns):
+    """After a pause the user answered, Think's plan is not held to the examples: the user
+    answered the question its words came from (here "peas" in the answer's plan stands)."""
+    script = turns.script(
+        understand(),
+        think_clarify("What to check", "Which shelf?"),
+        understand(),
+        plan(
+            "Check", step("Read the inventory rows whose name contains peas", "read", "inventory")
+        ),
+        tool("db_read", table="inventory"),
+        complete("Read it"),
+        reply("No peas."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("what's in my fridge?")
+        await wait_for(handle, lambda p: p.status == "awaiting_input")
+        await send(handle, UserInput(input_id="a1", action="answer", text="the freezer one"))
+        await handle.result()
+    assert [c.node for c in script.calls].count("think") == 2  # not asked a third time
+    assert [c.step for c in script.calls if c.node == "act"] == [0, 0]
