@@ -274,7 +274,7 @@ def shown_entries(examples: ExampleSet, message: str, listed: bool = False) -> l
     """The library entries Think is shown for ``message`` (none: the abstract patterns)."""
     if examples != "library":
         return []
-    return pick(message, parse_library(load(LIBRARY).text), listed=listed)
+    return pick(message, list(_library(load(LIBRARY).text)), listed=listed)
 
 
 def plan_examples(
@@ -309,9 +309,7 @@ def own_words(entries: list[Entry]) -> frozenset[str]:
     (``domain.enforced.copied``)."""
     if not entries:
         return frozenset()
-    library = parse_library(load(LIBRARY).text)
-    found = Counter(w for e in library for w in _named(e))
-    cued = {w for e in library for w in content_stems(e.cues)}
+    found, cued = _word_counts(load(LIBRARY).text)
     return frozenset(
         w
         for e in entries
@@ -329,6 +327,22 @@ def _named(entry: Entry) -> set[str]:
 
 
 @cache
+def _library(text: str) -> tuple[Entry, ...]:
+    """The library's entries, parsed once per version of its text (every Think call
+    picks from them)."""
+    return tuple(parse_library(text))
+
+
+@cache
+def _word_counts(text: str) -> tuple[Counter[str], frozenset[str]]:
+    """How many of the library's entries name each stem (``_named``), and the stems its
+    cues hold: once per version of its text."""
+    library = _library(text)
+    found = Counter(w for e in library for w in _named(e))
+    return found, frozenset(w for e in library for w in content_stems(e.cues))
+
+
+@cache
 def _schema_stems() -> frozenset[str]:
     """The stems of the kitchen's own words: tables, subdomains, columns and their closed
     values ("servings", "lunch", "shopping"), which every plan may name."""
@@ -336,14 +350,6 @@ def _schema_stems() -> frozenset[str]:
     words += [c for spec in TABLES.values() for c in spec.columns]
     words += [v for values in ENUMS.values() for v in values]
     return frozenset(content_stems(" ".join(words).replace("_", " ")))
-
-
-def _named(entry: Entry) -> set[str]:
-    """The stems an entry's request and its plan's descriptions both hold, neither numbers
-    nor days: the things the request names that its plan acts on."""
-    said = set(content_stems(entry.request))
-    done = set(content_stems(unquoted(" ".join(_DESCRIPTION.findall(entry.plan)))))
-    return {w for w in said & done if not w.startswith("<") and len(w) > 2}
 
 
 def think_prompt(

@@ -75,22 +75,28 @@ def copied_note(think: ThinkOutput, found: dict[int, list[str]]) -> str | None:
     )
 
 
+def places_in(text: str, places: list[str]) -> set[str]:
+    """The ``places`` ``text`` names, as whole words (a plural too: "the fridges")."""
+    said = text.lower()
+    return {p for p in places if re.search(rf"\b{re.escape(p.lower())}s?\b", said)}
+
+
 def other_places(think: ThinkOutput, message: str, places: list[str]) -> ThinkOutput | None:
     """The plan without its read steps of another of the kitchen's ``places`` (the
     inventory's locations) than the one the words name, when a read step of that one
     stays; None when nothing is dropped. For "what have i got in the fridge", shown
     "what's sitting on the top shelf of the pantry?", the 1.5B local model read the fridge
     and the pantry, and the user was told of the rice in the pantry."""
-
-    def where(text: str) -> set[str]:
-        return {p for p in places if re.search(rf"\b{re.escape(p)}\b", text.lower())}
-
-    named = where(message)
+    named = places_in(message, places)
     if think.decision == "clarify" or len(named) != 1:
         return None
 
-    kept = [s for s in think.steps if s.step_type != "read" or where(s.description) <= named]
-    if len(kept) == len(think.steps) or not any(where(s.description) == named for s in kept):
+    kept = [
+        s for s in think.steps if s.step_type != "read" or places_in(s.description, places) <= named
+    ]
+    if len(kept) == len(think.steps) or not any(
+        places_in(s.description, places) == named for s in kept
+    ):
         return None
     return think.model_copy(update={"steps": kept})
 
@@ -105,19 +111,15 @@ def place_note(think: ThinkOutput, message: str, places: list[str]) -> str | Non
     "the rice lives in the cupboard now", shown "move the chicken breasts from the fridge
     to the freezer", the 1.5B local model set the rice's location to the fridge."""
     known = list(dict.fromkeys([*places, *PLACE_WORDS]))
-
-    def where(text: str) -> set[str]:
-        return {p for p in known if re.search(rf"\b{re.escape(p)}s?\b", text.lower())}
-
-    named = where(message)
+    named = places_in(message, known)
     if think.decision == "clarify" or len(named) != 1:
         return None
     wrong = [
         (i, sorted(other))
         for i, s in enumerate(think.steps)
         if s.step_type in ("write", "generate")
-        and (other := where(s.description) - named)
-        and not where(s.description) & named
+        and (other := places_in(s.description, known) - named)
+        and not places_in(s.description, known) & named
     ]
     if not wrong:
         return None
