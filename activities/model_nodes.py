@@ -54,6 +54,7 @@ from domain.enforced.act_rules import (
     one_day,
     one_day_read,
     others_read,
+    read_its_own,
     repeated_call,
     said_names,
     uncalled_note,
@@ -493,6 +494,9 @@ class NodeActivities:
         result.output = unlinked(result.output, set(whole.known_refs()))
         today = local(request.clock).date() if request.clock else None
         result.output = one_day_read(result.output, request.message, today)
+        result.output = read_its_own(
+            result.output, request.plan, request.step_index, request.tool_results
+        )
         held = hold_act(result.output, request.tool_results, facts)
         if held != result.output:
             activity.logger.info("act held: %s -> %s", result.output, held)

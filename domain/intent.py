@@ -318,17 +318,21 @@ KINDS = {
     ),
     "removed": re.compile(
         r"\b(?:remove[sd]?|delete[sd]?|drop(?:ped)?|erase[sd]?|scrap(?:ped)?|cancel(?:led)?|"
-        r"bin|trash|toss|get rid of|take (?:\w+ ){1,4}off|clear (?:\w+ ){0,3}off|"
-        r"empty (?:my|the|our)|(?:don't|do not|no longer) need)\b"
+        r"(?:bin|trash)\s+(?:it|them|that|this|those|these|the|my|our|all|every)|"
+        r"toss|get rid of|take (?:\w+ ){1,4}off|clear (?:\w+ ){0,3}off|"
+        r"empty (?:my|the|our) (?:\w+ )?(?:list|basket|cart)|(?:don't|do not|no longer) need)\b"
     ),
     "counted": re.compile(
         r"\b(?:(?:we|i)(?: have|'ve got| have got)|there (?:are|is|'s)|down to|only)\s+(?:\d+|"
-        r"one|two|three|four|five|six|seven|eight|nine|ten|a dozen)\b|\b\d+ (?:\w+ ){1,3}left\b"
+        r"one|two|three|four|five|six|seven|eight|nine|ten|a dozen)\b|\b\d+ (?:\w+ ){1,3}left\b|"
+        r"\bmake (?:it|that|them|those) (?:\d+|one|two|three|four|five|six|seven|eight|nine|"
+        r"ten|a dozen)\b|\b(?:change|set|update|up|raise|lower)\s+(?:\S+\s+){1,8}?to\s+\d+"
     ),
 }
 """Kinds of change whose words say which: a thing moved to another day, a thing done, a
 thing bought, a thing needed, some of a thing used ("used 4 eggs"), a thing gone (used
-up, finished, thrown out), a thing counted anew ("we have 12 eggs now")."""
+up, finished, thrown out), a thing counted anew ("we have 12 eggs now", "make it 3 rolls of
+paper towels", "change the milk on the list to 2")."""
 OPPOSITES = (
     frozenset({"moved", "done"}),
     frozenset({"acquired", "needed"}),
@@ -337,20 +341,29 @@ OPPOSITES = (
     frozenset({"used", "gone"}),
     frozenset({"added", "removed"}),
     frozenset({"needed", "removed"}),
+    frozenset({"counted", "added"}),
+    frozenset({"counted", "needed"}),
 )
 """Kinds whose plans undo or contradict each other: a chore pushed back is not done; a
 thing got is no longer needed, nor used or gone; a thing partly used is not gone (its
 quantity is lowered, its row not deleted); a thing put on the list is not taken off it
 (shown only "take the basil off the list", "stick sugar and flour on the list" had no
-example of an add), nor is a thing no longer needed a thing needed."""
+example of an add), nor is a thing no longer needed a thing needed; an amount set is no
+thing added or needed (shown only "we need paper towels …", the 1.5B local model added a
+second row of paper towels for "make it 3 rolls of paper towels")."""
 
 
 def change_kinds(text: str) -> frozenset[str]:
     """The kinds of change (``KINDS``) the words of ``text`` name; a chore reported done in
     the past tense and no other kind ("cleaned the oven finally", ``_chore_done``) is
     ``done``: read as a change for the tasks and of no kind, it was shown the likest
-    task entry, which added a chore."""
+    task entry, which added a chore. A reminder is of no kind: "remind me to take the bin
+    out" is a task made, not a thing removed (read as one, it was shown only the task
+    entry that deletes a job); "bin" and "trash" remove only as verbs, before what they
+    bin ("bin the chili recipe", not "empty the recycling bin tomorrow")."""
     said = spelled(text).lower()
+    if REMINDER.match(LEAD_INS.sub("", SYMBOLS.sub("", said.strip()))):
+        return frozenset()  # a task to make, whatever it says to do ("take the bin out")
     kinds = frozenset(kind for kind, words in KINDS.items() if words.search(said))
     if not kinds and (change := _change(text)) is not None and _chore_done(change[0]):
         return frozenset({"done"})

@@ -230,12 +230,15 @@ def pick(
     ``listed``: the message names an item still on the shopping list (the dashboard's
     ``named``); a thing got that is on the list goes there: "got the paper towels and the
     bread", both on the list, was shown "picked up bread …" alone, and the 1.5B added
-    them to the inventory, the list as it was."""
+    them to the inventory, the list as it was; an amount set by a verb that says nowhere
+    ("make it 3 rolls of paper towels", on the list) is set on the list."""
     change = requested_change(message) is not None
     home = frozenset(change_home(message))
     kinds = change_kinds(message)
     if listed and "acquired" in kinds and "shopping" in home:
         home = frozenset({"shopping"})  # a thing got that is on the list is ticked off it
+    if listed and "counted" in kinds and not home:
+        home = frozenset({"shopping"})  # "make it 3 rolls of paper towels", on the list
 
     looks = asks_to_see(message)
 

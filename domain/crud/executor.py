@@ -48,7 +48,14 @@ from domain.crud.rows import (
     to_json,
     visible_columns,
 )
-from domain.crud.validate import check_filter, check_row, column, convert, table_spec
+from domain.crud.validate import (
+    amount_in_name,
+    check_filter,
+    check_row,
+    column,
+    convert,
+    table_spec,
+)
 from domain.db.engine import user_transaction
 from domain.db.models import Base, Operation
 from domain.errors import CrudValidationError, MissingIdempotencyKey
@@ -356,6 +363,8 @@ class CrudExecutor:
                 row.setdefault(real, row.pop(alias))
         row = self._translate_fks(spec, row, registry, where)
         clean = check_row(spec, row, where, partial=False)
+        if amounted := amount_in_name(spec.name, clean, where):
+            raise CrudValidationError(amounted)
         for key, child_table in spec.nested.items():
             items = clean.get(key) or []
             if not isinstance(items, list):

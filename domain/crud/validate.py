@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 import uuid
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -315,3 +316,34 @@ def check_row(
                 f"{where}: missing required column(s) {', '.join(missing)} for {spec.name!r}"
             )
     return clean
+
+
+AMOUNT_NAMED = re.compile(
+    r"^\s*(?P<amount>\d+(?:[.,]\d+)?|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"twelve)\s*(?P<unit>[a-z]+)\s+of\s+(?P<thing>\S.*)$",
+    re.IGNORECASE,
+)
+NUMBER_WORDS = {
+    w: n
+    for n, w in enumerate("two three four five six seven eight nine ten eleven twelve".split(), 2)
+}
+AMOUNTED = frozenset({"inventory", "shopping_list"})
+"""The tables whose rows keep an amount apart from the name (quantity, unit)."""
+
+
+def amount_in_name(table: str, row: dict[str, Any], where: str) -> str | None:
+    """Why a row of ``AMOUNTED`` may not be created with its amount in its name (None when
+    it may): "3 rolls of paper towels" is paper towels, 3, rolls. The 1.5B local model
+    created the list row "3 rolls of paper towels" with quantity 1, which no later "got
+    the paper towels" or "make it 4" finds by its name. Only a number and a unit before
+    "of": "00 flour" and "cream of tartar" are names."""
+    name = row.get("name")
+    found = AMOUNT_NAMED.match(name) if table in AMOUNTED and isinstance(name, str) else None
+    if found is None:
+        return None
+    amount, unit, thing = found.group("amount", "unit", "thing")
+    amount = str(NUMBER_WORDS.get(amount.lower(), amount))
+    return (
+        f"{where}.name: {name!r} holds its amount; name the thing alone ({thing.strip()!r}) "
+        f"and put {amount} in quantity and {unit!r} in unit"
+    )

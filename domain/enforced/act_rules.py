@@ -626,15 +626,8 @@ def others_read(
     if step.step_type != "read" or table in own or not own:
         return None
     if any(t.tool == "db_read" and (t.params or {}).get("table") in own for t in tool_results):
-        return None  # it has read its own: what more it reads is its own to judge
-    other = next(
-        (
-            i
-            for i, s in enumerate(plan)
-            if i != index and s.step_type == "read" and table in SUBDOMAINS.get(s.subdomain, ())
-        ),
-        None,
-    )
+        return None  # it has read its own: held by ``read_its_own``
+    other = _other_reader(plan, index, table)
     if other is None:
         return None
     return ToolEntry(
@@ -645,6 +638,51 @@ def others_read(
             f"send its db_read of {own[0]}."
         ),
     )
+
+
+def _other_reader(plan: Sequence[ThinkStep], index: int, table: str) -> int | None:
+    """Another read step of the plan that reads ``table``, by its index."""
+    return next(
+        (
+            i
+            for i, s in enumerate(plan)
+            if i != index and s.step_type == "read" and table in SUBDOMAINS.get(s.subdomain, ())
+        ),
+        None,
+    )
+
+
+def read_its_own(
+    decision: ActDecision,
+    plan: Sequence[ThinkStep],
+    index: int,
+    tool_results: Sequence[ToolEntry] = (),
+) -> ActDecision:
+    """A read step that has read its own tables, held as ``step_complete`` with that read
+    when it reads a table another read step of the plan reads: that step's rows are the
+    plan's, and a second copy here only muddles what this step found. For "want to make
+    the dal this week, put what it needs on my groceries" (the dal's read and the
+    inventory's, side by side) the 1.5B local model read the dal, then the inventory's
+    eggs, milk and rice in the same step, and the next step took those for the dal's
+    ingredients."""
+    call = decision.tool_call
+    if call is None or call.tool != "db_read" or not 0 <= index < len(plan):
+        return decision
+    step, table = plan[index], str(call.params.get("table"))
+    own = SUBDOMAINS.get(step.subdomain, ())
+    if step.step_type != "read" or table in own or _other_reader(plan, index, table) is None:
+        return decision
+    read = next(
+        (
+            t
+            for t in reversed(tool_results)
+            if t.tool == "db_read" and not t.failed and (t.params or {}).get("table") in own
+        ),
+        None,
+    )
+    if read is None:
+        return decision
+    return ActDecision(action="step_complete", result_summary=_done(read))
 
 
 SUBJECT_LINKS = {"meal_plans": "recipe_id", "cooking_log": "recipe_id"}

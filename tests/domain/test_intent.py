@@ -350,6 +350,15 @@ def test_a_change_verb_is_found_as_said_anywhere_in_the_words():
         ("3 tins of tomatoes left", {"counted"}),
         ("we've got 2 lemons", {"acquired", "counted"}),
         ("weve got 2 lemons", {"acquired", "counted"}),  # typed without its apostrophe
+        ("make it 3 rolls of paper towels", {"counted"}),
+        ("please trash that recipe", {"removed"}),
+        ("empty the recycling bin tomorrow", set()),  # a chore: "bin" is no verb here
+        ("take out the trash tonight", set()),
+        ("remind me to take the bin out on thursday", set()),  # a task made, of no kind
+        ("remind me to delete the old photos", set()),
+        ("change the milk on the list to 2", {"added", "counted"}),
+        ("make the chili serve 8", set()),  # a recipe's servings, no amount of a thing
+        ("move the dal to wednesday", {"moved"}),
         ("we have some eggs", set()),
         ("need to call the plumber", set()),  # a thing to do, not a thing to buy
         ("got to call the plumber", set()),
@@ -368,6 +377,8 @@ def test_kinds_are_opposite_when_every_one_asked_is_undone_by_the_others():
     assert not opposite_kinds(moved, frozenset({"needed"}))
     assert opposite_kinds(frozenset({"used"}), frozenset({"gone"}))  # some is not all
     assert opposite_kinds(frozenset({"gone"}), frozenset({"acquired"}))
+    counted = frozenset({"counted"})  # an amount set is no thing added or needed
+    assert opposite_kinds(counted, {"added"}) and opposite_kinds(counted, {"needed"})
 
 
 @pytest.mark.parametrize(

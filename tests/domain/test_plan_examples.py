@@ -256,6 +256,27 @@ def test_a_thing_counted_anew_is_shown_a_quantity_set():
     assert requests(pick("we have 12 eggs now", LIBRARY)) == ["there are only 2 onions left, not 6"]
 
 
+def test_an_amount_set_is_shown_a_quantity_set_never_a_thing_added():
+    """Shown "we need paper towels and dish soap", the 1.5B local model planned "make it 3
+    rolls of paper towels" as a second row of paper towels."""
+    towels = "make it 3 rolls of paper towels"
+    assert requests(pick(towels, LIBRARY, listed=True)) == [
+        "change the foil to 2 rolls, we get through loads"
+    ]
+    chickpeas = "make it 3 tins of chickpeas"  # like an inventory entry; on the list: set there
+    assert requests(pick(chickpeas, LIBRARY)) == ["used 2 of the tins of tomatoes in the stew"]
+    assert requests(pick(chickpeas, LIBRARY, listed=True)) == [
+        "change the foil to 2 rolls, we get through loads"
+    ]
+
+
+def test_a_reminder_to_take_the_bin_out_is_shown_a_task_made_not_a_job_removed():
+    """Read as a thing removed ("bin"), it was shown only "… remove that job"."""
+    assert requests(pick("remind me to take the bin out on thursday", LIBRARY)) == [
+        "add sharpening the knives to my chores for the weekend"
+    ]
+
+
 def test_a_thing_got_that_is_on_the_list_is_shown_the_list_ticked_off():
     got = "got the paper towels and the bread"
     assert requests(pick(got, LIBRARY, listed=True)) == ["got the tortillas, cross them off"]

@@ -449,6 +449,36 @@ async def test_a_recipe_made_up_to_save_when_nothing_was_unsaved_is_not_saved(
     assert "nothing_to_save" in told.user and "'Example Recipe'" in told.user
 
 
+async def test_a_list_row_named_with_its_amount_is_refused_and_made_again_split(
+    turns: Turns, executor
+):
+    """The refusal tells Act how to split "3 rolls of paper towels"; its next call does."""
+    script = turns.script(
+        understand(),
+        plan(
+            "Towels", step("Add 3 rolls of paper towels to the shopping list", "write", "shopping")
+        ),
+        tool("db_create", table="shopping_list", data=[{"name": "3 rolls of paper towels"}]),
+        tool(
+            "db_create",
+            table="shopping_list",
+            data=[{"name": "paper towels", "quantity": 3, "unit": "roll"}],
+        ),
+        complete("Added paper towels"),
+        reply("Paper towels (3 rolls) are on your list."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("3 rolls of paper towels on the list")
+        result = await handle.result()
+        await keep_history(handle, "amount_in_name")
+    assert result.status == "completed"
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    rows = (await kitchen.run(DbRead(table="shopping_list"))).rows
+    assert [(r["name"], r["quantity"], r["unit"]) for r in rows] == [("paper towels", 3, "roll")]
+    told = [c for c in script.calls if c.node == "act"][1].user
+    assert "name the thing alone ('paper towels') and put 3 in quantity and 'rolls' in unit" in told
+
+
 async def sent_back(turns: Turns, script, message: str, history: str) -> str:
     """Run ``message`` (its history kept as ``<history>_sent_back``): the prompt of the
     Act call that follows the one sent back (the step's third)."""
@@ -697,6 +727,38 @@ async def test_a_read_step_that_reads_another_steps_table_is_sent_back_to_its_ow
     )
     (reply_call,) = [c for c in script.calls if c.node == "reply"]
     assert "Red Lentil Dal" in reply_call.user
+
+
+async def test_a_read_step_done_with_its_own_read_ends_when_it_reads_another_steps_table(
+    turns: Turns, executor
+):
+    """The dal's step read the dal, then the inventory's eggs, milk and rice; the next
+    step took those for the dal's ingredients. The step ends with its own read."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("recipes", [{"name": "Red Lentil Dal", "instructions": ["Simmer."]}])
+    await kitchen.create("inventory", [{"name": "eggs", "quantity": 6}])
+    script = turns.script(
+        understand(),
+        plan(
+            "The dal's groceries",
+            step("Read the Red Lentil Dal recipe", "read", "recipes"),
+            step("Read the inventory", "read", "inventory", group=1),
+        ),
+        tool("db_read", at_step=0, table="recipes"),
+        tool("db_read", at_step=0, table="inventory"),
+        tool("db_read", at_step=1, table="inventory"),
+        complete("Read the inventory", at_step=1),
+        reply("The dal."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("what does the dal need that i have not got?")
+        await handle.result()
+        await keep_history(handle, "read_its_own")
+    first_step = [c for c in script.calls if c.node == "act" and c.step == 0]
+    assert len(first_step) == 2  # its inventory read was its last: held as done
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    first = reply_call.user.split("Step 0 (read, recipes)")[1].split("Step 1 (read, inventory)")[0]
+    assert "recipe_1" in first and "inv_1" not in first  # the inventory's rows are step 2's
 
 
 async def test_a_write_that_matched_nothing_sent_again_is_sent_back_with_what_is_there(

@@ -187,3 +187,37 @@ async def test_a_negative_quantity_can_still_be_read_for(kitchen):
     await kitchen.create("inventory", [{"name": "rice", "quantity": 1, "unit": "kg"}])
     read = await kitchen.run(DbRead(table="inventory", filters=[f("quantity", ">", -1)]))
     assert read.count == 1
+
+
+async def test_a_list_row_named_with_its_amount_is_refused_saying_how_to_split_it(kitchen):
+    """The 1.5B local model created "3 rolls of paper towels" with quantity 1: no later
+    "got the paper towels" finds it by its name."""
+    message = await refused(
+        kitchen,
+        DbCreate(
+            table="shopping_list",
+            data=[{"name": "bread"}, {"name": "3 rolls of paper towels", "quantity": 1}],
+        ),
+    )
+    assert message == (
+        "data[1].name: '3 rolls of paper towels' holds its amount; name the thing alone "
+        "('paper towels') and put 3 in quantity and 'rolls' in unit"
+    )
+    assert await kitchen.names("shopping_list") == []  # the whole call is refused
+    split = r"alone \('flour'\) and put 2 in quantity and 'bags' in unit"
+    with pytest.raises(CrudValidationError, match=split):
+        await kitchen.create("inventory", [{"name": "Two bags of flour"}])
+
+
+@pytest.mark.parametrize(
+    "name", ["00 flour", "cream of tartar", "7up", "a bag of apples", "cup of noodles"]
+)
+async def test_names_that_hold_no_number_and_unit_before_of_are_kept(kitchen, name):
+    await kitchen.create("shopping_list", [{"name": name}])
+    assert await kitchen.names("shopping_list") == [name]
+
+
+async def test_a_task_may_say_an_amount_in_its_title(kitchen):
+    """Only stock and list rows keep their amount apart from their name."""
+    await kitchen.create("tasks", [{"title": "3 loads of washing"}])
+    assert await kitchen.names("tasks") == ["3 loads of washing"]

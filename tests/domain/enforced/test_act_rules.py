@@ -28,6 +28,7 @@ from domain.enforced.act_rules import (
     one_day,
     one_day_read,
     others_read,
+    read_its_own,
     read_within,
     reread_note,
     said_names,
@@ -1134,3 +1135,23 @@ def test_a_read_steps_read_of_another_read_steps_table_is_sent_back_unrun():
     assert others_read(inventory, [dal], 0) is None  # no other step reads it
     write = dal.model_copy(update={"step_type": "write"})
     assert others_read(inventory, [write, stock], 0) is None  # a write reads what it needs
+
+
+def test_a_read_step_that_has_read_its_own_completes_when_it_reads_another_steps_table():
+    """The 1.5B local model read the dal, then in the same step the inventory's eggs, milk
+    and rice, which the next step took for the dal's ingredients."""
+    dal = ThinkStep(description="Read the dal recipe", step_type="read", subdomain="recipes")
+    stock = ThinkStep(description="Read the inventory", step_type="read", subdomain="inventory")
+    inventory = ActDecision(
+        action="tool_call", tool_call=ToolCall(tool="db_read", params={"table": "inventory"})
+    )
+    read_dal = read_entry({"table": "recipes"}, table="recipes", count=1, rows=[{}])
+    held = read_its_own(inventory, [dal, stock], 0, [read_dal])
+    assert held == ActDecision(action="step_complete", result_summary="Read 1 row(s) from recipes.")
+    assert read_its_own(inventory, [dal, stock], 0) == inventory  # not read its own yet
+    failed = read_dal.model_copy(update={"error": "refused", "count": None, "rows": None})
+    assert read_its_own(inventory, [dal, stock], 0, [failed]) == inventory
+    assert read_its_own(inventory, [dal], 0, [read_dal]) == inventory  # no other step reads it
+    assert read_its_own(inventory, [dal, stock], 1, [read_dal]) == inventory  # its own table
+    write = stock.model_copy(update={"step_type": "write"})
+    assert read_its_own(inventory, [dal, write], 0, [read_dal]) == inventory  # a write's read
