@@ -697,27 +697,36 @@ async def test_a_delete_whose_filters_cross_its_or_filters_sent_again_deletes_ei
     assert await kitchen.names("recipes") == ["Red Lentil Dal"]
 
 
+DAL = {"name": "Red Lentil Dal", "instructions": ["Simmer."]}
+DAL_AND_STOCK = (
+    understand(),
+    plan(
+        "The dal's groceries",
+        step("Read the Red Lentil Dal recipe", "read", "recipes"),
+        step("Read the inventory", "read", "inventory", group=1),
+    ),
+)
+"""A turn that reads the dal (step 1) and the inventory (step 2)."""
+STOCK_READ = (
+    tool("db_read", at_step=1, table="inventory"),
+    complete("Read the inventory", at_step=1),
+    reply("The dal."),
+)
+
+
 async def test_a_read_step_that_reads_another_steps_table_is_sent_back_to_its_own(
     turns: Turns, executor
 ):
     """For "want to make the dal this week, put what it needs on my groceries" the 1.5B
     local model read the inventory in the step that reads the dal recipe, and the next
     step named ingredients no read had found."""
-    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
-    await kitchen.create("recipes", [{"name": "Red Lentil Dal", "instructions": ["Simmer."]}])
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create("recipes", [DAL])
     script = turns.script(
-        understand(),
-        plan(
-            "The dal's groceries",
-            step("Read the Red Lentil Dal recipe", "read", "recipes"),
-            step("Read the inventory", "read", "inventory", group=1),
-        ),
+        *DAL_AND_STOCK,
         tool("db_read", at_step=0, table="inventory"),
         tool("db_read", at_step=0, table="recipes"),
         complete("Read the dal", at_step=0),
-        tool("db_read", at_step=1, table="inventory"),
-        complete("Read the inventory", at_step=1),
-        reply("The dal."),
+        *STOCK_READ,
     )
     async with turns.worker(script):
         await (await turns.start("what does the dal need that i have not got?")).result()
@@ -735,20 +744,13 @@ async def test_a_read_step_done_with_its_own_read_ends_when_it_reads_another_ste
     """The dal's step read the dal, then the inventory's eggs, milk and rice; the next
     step took those for the dal's ingredients. The step ends with its own read."""
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
-    await kitchen.create("recipes", [{"name": "Red Lentil Dal", "instructions": ["Simmer."]}])
+    await kitchen.create("recipes", [DAL])
     await kitchen.create("inventory", [{"name": "eggs", "quantity": 6}])
     script = turns.script(
-        understand(),
-        plan(
-            "The dal's groceries",
-            step("Read the Red Lentil Dal recipe", "read", "recipes"),
-            step("Read the inventory", "read", "inventory", group=1),
-        ),
+        *DAL_AND_STOCK,
         tool("db_read", at_step=0, table="recipes"),
         tool("db_read", at_step=0, table="inventory"),
-        tool("db_read", at_step=1, table="inventory"),
-        complete("Read the inventory", at_step=1),
-        reply("The dal."),
+        *STOCK_READ,
     )
     async with turns.worker(script):
         handle = await turns.start("what does the dal need that i have not got?")
