@@ -52,8 +52,8 @@ from domain.crud.validate import (
     amount_in_name,
     check_filter,
     check_row,
-    column,
     convert,
+    ordering,
     table_spec,
 )
 from domain.db.engine import user_transaction
@@ -163,10 +163,10 @@ class CrudExecutor:
             )
             query = select(*(table.c[c] for c in selected)).where(where).limit(limit)
             if request.order_by:
-                order_col = table.c[column(spec, request.order_by, "order_by").name]
+                name, direction = ordering(spec, request.order_by, request.order_dir)
+                order_col = table.c[name]
                 query = query.order_by(
-                    order_col.desc() if request.order_dir == "desc" else order_col.asc(),
-                    table.c.id,
+                    order_col.desc() if direction == "desc" else order_col.asc(), table.c.id
                 )
             else:
                 query = query.order_by(*_default_order(table))

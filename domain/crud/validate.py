@@ -59,6 +59,20 @@ def column(spec: TableSpec, name: str, where: str) -> Column:
     return found
 
 
+ORDER_SUFFIX = re.compile(r"^\s*(?P<name>\w+)\s+(?P<direction>asc|desc)\s*$", re.IGNORECASE)
+
+
+def ordering(spec: TableSpec, order_by: str, order_dir: str | None) -> tuple[str, str]:
+    """The column a read orders by and its direction. "created_at DESC", as SQL writes it,
+    is the column and its direction (the 1.5B local model sent it with ``order_dir``
+    "desc" as well, was refused twice, and its write step ended without the write); any
+    other name that is no column is refused."""
+    said = ORDER_SUFFIX.match(order_by)
+    if said is not None and said.group("name") in spec.columns:
+        order_by, order_dir = said.group("name"), said.group("direction").lower()
+    return column(spec, order_by, "order_by").name, order_dir or "asc"
+
+
 def check_filter(spec: TableSpec, flt: Filter, where: str) -> Column:
     """Validate one filter's column, operator and value shape; return its column."""
     col = column(spec, flt.field, f"{where}.field")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.crud.calls import DbRead
+from domain.errors import CrudValidationError
 from tests.kitchen_helper import Kitchen, f
 
 CASES = [
@@ -76,3 +77,27 @@ async def test_order_and_limit(pantry: Kitchen):
         DbRead(table="inventory", order_by="quantity", order_dir="desc", limit=2)
     )
     assert [r["name"] for r in result.rows] == ["eggs", "milk"]
+
+
+@pytest.mark.parametrize(
+    ("order_by", "order_dir"),
+    [("quantity DESC", "desc"), ("quantity desc", None), (" quantity  Desc ", "asc")],
+)
+async def test_an_order_written_as_sql_writes_it_is_its_column_and_direction(
+    pantry: Kitchen, order_by, order_dir
+):
+    """The 1.5B local model sent order_by "created_at DESC" (and order_dir "desc"), was
+    refused twice, and its write step ended without the write. The direction it names
+    wins over ``order_dir``."""
+    read = DbRead(table="inventory", order_by=order_by, limit=2)
+    if order_dir is not None:
+        read.order_dir = order_dir
+    result = await pantry.run(read)
+    assert [r["name"] for r in result.rows] == ["eggs", "milk"]
+
+
+async def test_an_order_by_no_column_is_refused_whatever_its_direction(pantry: Kitchen):
+    with pytest.raises(CrudValidationError, match="order_by: unknown column 'price DESC'"):
+        await pantry.run(DbRead(table="inventory", order_by="price DESC"))
+    with pytest.raises(CrudValidationError, match="order_by: unknown column 'user_id'"):
+        await pantry.run(DbRead(table="inventory", order_by="user_id desc"))
