@@ -170,8 +170,15 @@ def _location_key(location: str) -> tuple[int, str]:
     return (2, "")
 
 
-def _format_inventory(rows: list[Row]) -> str:
-    header = f"{_plural(len(rows), 'item')} in your inventory:"
+def _items(rows: list[Row], matching: bool) -> str:
+    """"2 items", or for a read with filters "2 matching items": told "1 item on your
+    shopping list" of a read by name, the 1.5B local model said the list held one item
+    (it held three)."""
+    return _plural(len(rows), "matching item" if matching else "item")
+
+
+def _format_inventory(rows: list[Row], matching: bool = False) -> str:
+    header = f"{_items(rows, matching)} in your inventory:"
     if not any(_text(r.get("location")) for r in rows):
         return _lines(header, [_inventory_line(r) for r in rows])
     groups: dict[str, list[Row]] = {}
@@ -202,7 +209,7 @@ def _checkbox(done: Any) -> str:
     return "[x] " if done else "[ ] "
 
 
-def _format_shopping(rows: list[Row]) -> str:
+def _format_shopping(rows: list[Row], matching: bool = False) -> str:
     def line(row: Row) -> str:
         amount = _amount(row)
         text = _name(row, "Unnamed item") + (f" ({amount})" if amount else "")
@@ -212,7 +219,7 @@ def _format_shopping(rows: list[Row]) -> str:
     to_buy = [r for r in rows if r.get("is_purchased") is False]
     unknown = [r for r in rows if r.get("is_purchased") is None]
     bought = [r for r in rows if r.get("is_purchased") not in (False, None)]
-    header = f"{_plural(len(rows), 'item')} on your shopping list"
+    header = f"{_items(rows, matching)} on your shopping list"
     if not unknown:
         header += f", {len(to_buy)} still to buy"
     return _lines(header + ":", [line(r) for r in [*to_buy, *unknown, *bought]])
@@ -470,9 +477,13 @@ def _format_cooking_log(rows: list[Row]) -> str:
     )
 
 
-_TABLE_FORMATTERS: dict[str, Callable[[list[Row]], str]] = {
+_MATCHING_FORMATTERS: dict[str, Callable[[list[Row], bool], str]] = {
     "inventory": _format_inventory,
     "shopping_list": _format_shopping,
+}
+"""Tables whose header names the place ("on your shopping list"), and so says "matching"
+for a read with filters: the rows are not all the place holds."""
+_TABLE_FORMATTERS: dict[str, Callable[[list[Row]], str]] = {
     "recipes": _format_recipes,
     "recipe_ingredients": _format_recipe_ingredients,
     "meal_plans": _format_meal_plans,
@@ -498,6 +509,8 @@ def format_quick_result(
             whole, matched = _EMPTY_BY_TABLE[table]
             return matched if filtered else whole
         return empty_response(subdomain, filtered=filtered)
+    if table in _MATCHING_FORMATTERS:
+        return _MATCHING_FORMATTERS[table](rows_, filtered)
     formatter = _TABLE_FORMATTERS.get(table)
     return formatter(rows_) if formatter else None
 

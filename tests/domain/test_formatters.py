@@ -277,6 +277,16 @@ class TestShoppingList:
         text = quick("shopping", "shopping_list", [{"id": "shop_1", "name": "milk"}])
         assert text == "1 item on your shopping list:\n- milk"
 
+    def test_a_read_with_filters_counts_matching_items_not_the_whole_list(self) -> None:
+        """Told "1 item on your shopping list" of a read by name, the 1.5B local model said
+        the list held one item (it held three)."""
+        oil = [{"id": "shop_1", "name": "olive oil", "is_purchased": False}]
+        text = format_quick_result("shopping", "shopping_list", oil, filtered=True)
+        assert text == "1 matching item on your shopping list, 1 still to buy:\n- [ ] olive oil"
+        stock = format_quick_result("inventory", "inventory", INVENTORY[:2], filtered=True)
+        assert stock is not None and stock.startswith("2 matching items in your inventory:")
+        assert quick("inventory", "inventory", INVENTORY[:2]).startswith("2 items in your")
+
 
 class TestRecipes:
     def test_summary_line_shows_cuisine_total_time_and_servings(self) -> None:
