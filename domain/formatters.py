@@ -171,7 +171,7 @@ def _location_key(location: str) -> tuple[int, str]:
 
 
 def _items(rows: list[Row], matching: bool) -> str:
-    """"2 items", or for a read with filters "2 matching items": told "1 item on your
+    """ "2 items", or for a read with filters "2 matching items": told "1 item on your
     shopping list" of a read by name, the 1.5B local model said the list held one item
     (it held three)."""
     return _plural(len(rows), "matching item" if matching else "item")

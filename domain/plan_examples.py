@@ -60,6 +60,9 @@ MIN_SIMILARITY = 0.2
 """Below this an entry shares little more than an item's name with the message: not shown."""
 
 _WORD = re.compile(r"[a-z0-9']+(?:-[a-z0-9']+)*")
+_POSSESSIVE = re.compile(r"'s$|^'+|'+$")
+"""A word's "'s" and its quotes: "milk's down to half" names the milk (read as "milk'", the
+milk in the plan was taken for a word only the shown example said)."""
 _NUMBERS = frozenset(
     "two three four five six seven eight nine ten eleven twelve dozen half couple".split()
 )
@@ -70,7 +73,7 @@ _STOP = frozenset(
     """a about above after again all already also am an and any are as at be been before
     being below both but by can could did do does doing don't for from further get
     got had has have having he her here hers him his how i i'd i'll i'm i've if in into is
-    isn't it it's its itself just let's me more most much my myself next no nor not now of
+    isn't it it's its itself just let let's me more most much my myself next no nor not now of
     off on once one only or other our ours out over own please same she should so some
     still such than that that's the their them then there these they this those through to
     too under until up us very was we we're were what what's when where which while who
@@ -92,9 +95,9 @@ def words(text: str) -> list[str]:
     text = text.lower().replace("\u2019", "'")
     text = _DISLIKE.sub("dislike", text)
     text = re.sub(r"\d{4}-\d{2}-\d{2}", " today ", text)
+    found = (_POSSESSIVE.sub("", w) for w in _WORD.findall(text))
     return [
-        "<n>" if w.isdigit() or w in _NUMBERS else "<day>" if w in _DAYS else w
-        for w in _WORD.findall(text)
+        "<n>" if w.isdigit() or w in _NUMBERS else "<day>" if w in _DAYS else w for w in found if w
     ]
 
 
