@@ -68,7 +68,8 @@ STATEMENTS = re.compile(
     r"\b(?:ran out|went (?:off|bad|mouldy|moldy))$|"
     r"^(?:there(?:'s| is| are)|(?:i|we)(?:'ve| have)(?: got)?|(?:i|we) have|have|got)\s+"
     r"(?:only\s+|just\s+)?(?:\d[\d.,]*|a|an|one|two|three|four|five|six|seven|eight|nine|"
-    r"ten|half|no)\b.*\b(?:left|now|remaining)$|^only\s+\d.*\bleft$",
+    r"ten|half|no)\b.*\b(?:left|now|remaining)$|^(?:only\s+)?(?:\d|half\b).*\bleft$|"
+    r"\b(?:is|are|'s|'re)\s+(?:only\s+|just\s+)?down\s+to\b",
     re.IGNORECASE,
 )
 """A statement that asks for a change without a verb for it: a diet, an allergy or a
@@ -76,8 +77,8 @@ dislike to keep ("I'm allergic to nuts", "my son is allergic to nuts", "we don't
 pork", "I don't like coriander"; "were vegetarian now": no clause opens with the past
 "were" before a diet, so it is "we're" typed without its apostrophe),
 food that is gone ("the milk is finished", "the yogurt went off") or an amount that is now
-different ("there are 3 onions left", "we have 6 eggs now"). Statements only: "is the milk
-gone?" asks."""
+different ("there are 3 onions left", "we have 6 eggs now", "half a bag of rice left",
+"the milk's down to 1 litre"). Statements only: "is the milk gone?" asks."""
 DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 LINES = re.compile(
     r"^\+\s*\d*\s*\w|"
@@ -324,7 +325,8 @@ KINDS = {
     ),
     "counted": re.compile(
         r"\b(?:(?:we|i)(?: have|'ve got| have got)|there (?:are|is|'s)|down to|only)\s+(?:\d+|"
-        r"one|two|three|four|five|six|seven|eight|nine|ten|a dozen)\b|\b\d+ (?:\w+ ){1,3}left\b|"
+        r"one|two|three|four|five|six|seven|eight|nine|ten|a dozen|half)\b|"
+        r"\b(?:\d+|half) (?:\w+ ){1,4}left\b|"
         r"\bmake (?:it|that|them|those) (?:\d+|one|two|three|four|five|six|seven|eight|nine|"
         r"ten|a dozen)\b|\b(?:change|set|update|up|raise|lower)\s+(?:\S+\s+){1,8}?to\s+\d+"
     ),
@@ -343,14 +345,17 @@ OPPOSITES = (
     frozenset({"needed", "removed"}),
     frozenset({"counted", "added"}),
     frozenset({"counted", "needed"}),
+    frozenset({"counted", "acquired"}),
+    frozenset({"counted", "used"}),
 )
 """Kinds whose plans undo or contradict each other: a chore pushed back is not done; a
 thing got is no longer needed, nor used or gone; a thing partly used is not gone (its
 quantity is lowered, its row not deleted); a thing put on the list is not taken off it
 (shown only "take the basil off the list", "stick sugar and flour on the list" had no
 example of an add), nor is a thing no longer needed a thing needed; an amount set is no
-thing added or needed (shown only "we need paper towels …", the 1.5B local model added a
-second row of paper towels for "make it 3 rolls of paper towels")."""
+thing added, needed, got or used: it is set, not grown or lowered (shown only "we need
+paper towels …", the 1.5B local model added a second row of paper towels for "make it 3
+rolls of paper towels")."""
 
 
 def change_kinds(text: str) -> frozenset[str]:

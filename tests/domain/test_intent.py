@@ -68,6 +68,9 @@ from domain.intent import (
         ("the yogurt went off.", "went off"),
         ("there are 3 onions left", "there are 3 onions left"),
         ("we have 6 eggs now", "we have 6 eggs now"),
+        ("half a bag of rice left", "half a bag of rice left"),
+        ("milk's down to half", "'s down to"),
+        ("the eggs are down to 2", "are down to"),
         ("I'm off dairy now", "i'm off d"),
         ("milk's gone off", "'s gone off"),
         # a change jotted down as a line, no verb for it
@@ -351,6 +354,8 @@ def test_a_change_verb_is_found_as_said_anywhere_in_the_words():
         ("we've got 2 lemons", {"acquired", "counted"}),
         ("weve got 2 lemons", {"acquired", "counted"}),  # typed without its apostrophe
         ("make it 3 rolls of paper towels", {"counted"}),
+        ("milk's down to half", {"counted"}),
+        ("half a bag of rice left", {"counted"}),
         ("please trash that recipe", {"removed"}),
         ("empty the recycling bin tomorrow", set()),  # a chore: "bin" is no verb here
         ("take out the trash tonight", set()),
@@ -379,6 +384,8 @@ def test_kinds_are_opposite_when_every_one_asked_is_undone_by_the_others():
     assert opposite_kinds(frozenset({"gone"}), frozenset({"acquired"}))
     counted = frozenset({"counted"})  # an amount set is no thing added or needed
     assert opposite_kinds(counted, {"added"}) and opposite_kinds(counted, {"needed"})
+    assert opposite_kinds(counted, {"acquired"}) and opposite_kinds(counted, {"used"})
+    assert not opposite_kinds(counted, {"acquired", "counted"})  # "we've got 2 lemons"
 
 
 @pytest.mark.parametrize(

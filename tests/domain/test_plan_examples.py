@@ -263,10 +263,11 @@ def test_an_amount_set_is_shown_a_quantity_set_never_a_thing_added():
     assert requests(pick(towels, LIBRARY, listed=True)) == [
         "change the foil to 2 rolls, we get through loads"
     ]
-    chickpeas = "make it 3 tins of chickpeas"  # like an inventory entry; on the list: set there
-    assert requests(pick(chickpeas, LIBRARY)) == ["used 2 of the tins of tomatoes in the stew"]
-    assert requests(pick(chickpeas, LIBRARY, listed=True)) == [
-        "change the foil to 2 rolls, we get through loads"
+    eggs = "make it 6 eggs"  # on the list: set there, where its words say nowhere
+    assert "come up with a gluten-free birthday cake" in requests(pick(eggs, LIBRARY))
+    assert requests(pick(eggs, LIBRARY, listed=True)) == [
+        "change the foil to 2 rolls, we get through loads",
+        "stock up for the moussaka recipe, whatever I don't have in already",
     ]
 
 
