@@ -406,7 +406,8 @@ def _words(text: str) -> list[str]:
 
 CONTENT_VERBS = frozenset("suggest invent recommend propose brainstorm devise".split())
 CONTENT_PHRASES = re.compile(
-    r"^(?:come up with|think (?:of|up)|give me (?:some |an )?ideas?|any (?:ideas|suggestions))\b"
+    r"^(?:come up with|think (?:of|up)|dream up|give me (?:some |an )?ideas?|"
+    r"any (?:ideas|suggestions)|(?:some )?(?:ideas?|suggestions?|inspiration) (?:for|on))\b"
 )
 
 
@@ -435,12 +436,14 @@ model read the inventory for the oven)."""
 YES_NO = re.compile(
     r"^(?:any|anything|am|is|are|do|does|did|have|has|was|were)\b.*\?$|"
     r"^(?:do|does|did|have|has)\s+(?:i|we)\b|^(?:is|are|was|were)\s+there\b|"
+    r"^(?:does|did|is|are|was|were)\s+(?:the|my|our|this|that|these|those|it)\b|"
     r"^(?:am|is|are)\s+(?:i|we)\b"
 )
 """A yes-no question ("anything i need to do this week?", "is the milk still good?"), or
 one typed without its question mark that opens as only a question does ("do i have any
-mexican recipes", "is there rice left"): it asks to know unless a change verb is in it
-("is it ok to add milk?", "any chance you could add eggs?", "do we have to add milk")."""
+mexican recipes", "is there rice left", "does the dal have spinach in it"): it asks to
+know unless a change verb is in it ("is it ok to add milk?", "any chance you could add
+eggs?", "do we have to add milk")."""
 
 
 def asks_to_see(message: str) -> bool:

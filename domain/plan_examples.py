@@ -244,10 +244,13 @@ def pick(
         home = frozenset({"shopping"})  # "make it 3 rolls of paper towels", on the list
 
     looks = asks_to_see(message)
+    asks_new = requested_content(message) is not None
 
     def fits(entry: Entry) -> bool:
         if looks:
             return not entry.changes
+        if not change and entry.generates and not asks_new:
+            return False  # "plumber is coming tuesday now" is no "come up with a … cake"
         return not change or (
             entry.changes
             and (not home or bool(entry.changed & home))
@@ -264,7 +267,6 @@ def pick(
         return [entries[index] for _, index in scored[:shown]]
     # the words say where the change goes or what kind it is: the likest entry of its
     # kind, else (where it goes) the first entry there
-    asks_new = requested_content(message) is not None
     homely = [i for i, e in enumerate(entries) if fits(e) and (asks_new or not e.generates)]
     alike = sorted((-scores[i], i) for i in homely if kinds & entries[i].kinds)
     chosen = [i for _, i in alike] or (homely if home else [])

@@ -241,6 +241,9 @@ def test_a_delete_that_says_what_but_not_where(message: str, unplaced: bool):
         ("could u suggest something with leeks", "suggest"),
         ("any ideas for dinner?", "any ideas"),
         ("come up with a menu", "come up with"),
+        ("ideas for a picnic lunch?", "ideas for"),
+        ("some inspiration for sunday lunch", "some inspiration for"),
+        ("ideas are welcome", None),
         ("what's in my fridge?", None),
         ("show me my recipes", None),
     ],
@@ -304,6 +307,9 @@ def test_a_forget_with_anything_more_or_naming_something_is_not_only_a_forget(me
         ("where are the eggs", True),
         ("do i have any mexican recipes", True),  # a question without its question mark
         ("is there rice left", True),
+        ("does the dal have spinach in it", True),
+        ("are the eggs in the fridge", True),
+        ("have the dal on monday", False),  # a request, whatever its first word
         ("do we have to add milk", False),
         ("do the dishes tonight", False),  # an imperative, not a question
         ("have you got any ideas for dinner", False),  # asks for ideas: Think's to judge

@@ -271,6 +271,15 @@ def test_an_amount_set_is_shown_a_quantity_set_never_a_thing_added():
     ]
 
 
+def test_a_message_that_asks_for_nothing_new_is_shown_nothing_generated():
+    """Like "come up with a gluten-free birthday cake" only in "come", "plumber is coming
+    tuesday now" was shown it, and the 1.5B local model read the meal plans."""
+    assert pick("plumber is coming tuesday now", LIBRARY) == []
+    assert requests(pick("ideas for a picnic lunch?", LIBRARY)) == [
+        "give me a couple of ideas for a rainy-day soup"
+    ]
+
+
 def test_a_reminder_to_take_the_bin_out_is_shown_a_task_made_not_a_job_removed():
     """Read as a thing removed ("bin"), it was shown only "… remove that job"."""
     assert requests(pick("remind me to take the bin out on thursday", LIBRARY)) == [
