@@ -98,7 +98,8 @@ LINES = re.compile(
     rf"(?P<dated>^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*|is|are|do|does|any|show|"
     rf"see|talk|bye|good)\b)\w[\w' ]*\s(?:(?:on|for)\s+"
     rf"(?:(?:breakfast|lunch|dinner)\s+(?:on\s+)?)?{DAY}|"
-    rf"(?:(?:for\s+)?(?:breakfast|lunch|dinner)\s+)?(?:tonight|tomorrow))"
+    rf"(?:(?:for\s+)?(?:breakfast|lunch|dinner)\s+)?(?:tonight|tomorrow)|"
+    rf"(?:(?:on|this|next)\s+)?{DAY}\s+now)"
     rf"(?:\s+(?:night|evening|morning|breakfast|lunch|dinner))?(?:\s+please)?$)|"
     r"(?P<later>^(?!(?:what\w*|which|who\w*|when\w*|where\w*|how\w*)\b)\w[\w' ]*\s"
     r"can\s+wait\b.*$)|"
@@ -114,8 +115,9 @@ LINES = re.compile(
 """A line as people jot a change down, without a verb for it: list items ("+ milk", "milk
 x2", "eggs on the list", "shopping: milk, eggs", "rice used up") or a meal on a day
 ("i'd like dal on tuesday", "we're having chili tonight", "fish on friday night
-please", "chili tonight"), a thing put off ("the plumber can wait till thursday") or
-a recipe's servings ("the dal only serves 2").
+please", "chili tonight"), a thing's day said as news ("plumber is coming tuesday now"),
+a thing put off ("the plumber can wait till thursday") or a recipe's servings ("the dal
+only serves 2").
 Statements only, like ``STATEMENTS``.
 A thing to do by a day ("descale the kettle by friday", "need to call the plumber before
 the weekend") is a task. Its ``meal``, ``dated``, ``later``, ``task`` and ``due`` groups say
@@ -294,7 +296,8 @@ def _chore_done(clause: str) -> str | None:
 KINDS = {
     "moved": re.compile(
         r"\b(?:move[sd]?|moving|push(?:ed|ing)?|postpon\w*|reschedul\w*|bump(?:ed)?|"
-        r"shift(?:ed)?|delay(?:ed)?|put (?:it |them )?(?:off|back)|can wait)\b"
+        r"shift(?:ed)?|delay(?:ed)?|put (?:it |them )?(?:off|back)|can wait|"
+        rf"{DAY} now)\b"
     ),
     "done": re.compile(
         r"\b(?:done|complete[sd]?|sorted|(?:tick|cross|check)(?:ed)?(?: \w+)? off|can go)\b"
