@@ -27,8 +27,8 @@ CHANGE_VERBS = frozenset(
 )
 REPORTS = re.compile(
     r"(?<!\bhave\s)(?<!\bhas\s)(?<!\bhad\s)(?<!\bdid\s)"
-    r"\b(?:i|we)(?:'ve| have)?\s+(?:just\s+)?(?:bought|got|used(?: up)?(?! to\b)|finished|ate|"
-    r"cooked|made(?=\s+(?:the|some|that|this|our|my)\b)|threw out|ran out of)\b|"
+    r"\b(?:i|we)(?:'ve| have)?\s+(?:just\s+)?(?:bought|got|found|used(?: up)?(?! to\b)|finished|"
+    r"ate|cooked|made(?=\s+(?:the|some|that|this|our|my)\b)|threw out|ran out of)\b|"
     r"\b(?:ate|eaten|drank|had|used up|finished(?: off)?)\s+(?:all|the last|the rest)\b|"
     r"\b(?:i'm|we're|i am|we are)\s+(?:almost\s+|nearly\s+|"
     r"all\s+|running\s+|getting\s+)?(?:out of|low on)\b",
@@ -44,7 +44,7 @@ LEAD_INS = re.compile(
     re.IGNORECASE,
 )
 TERSE_REPORTS = re.compile(
-    r"^(?:just\s+)?(?:bought|picked up|used up|used the last|ran out of|threw out|"
+    r"^(?:just\s+)?(?:bought|picked up|found|used up|used the last|ran out of|threw out|"
     r"finished off|finished the|ate the|cooked|made the|ticked off|crossed off|"
     r"(?:almost |nearly |all )?out of|"
     r"(?:running |getting )?low on|running out of|no more|get rid of)\s+\w|"
@@ -53,9 +53,9 @@ TERSE_REPORTS = re.compile(
     re.IGNORECASE,
 )
 """A report or request without its "I" or "we", as people type it ("bought 2 onions",
-"got milk", "just used up the rice", "used 2 eggs", "out of milk", "low on rice", "need
-milk", "dont need bread anymore", "get rid of the chili recipe", "made the dal"); "got it"
-is no report."""
+"got milk", "found a bottle of olive oil in the cupboard", "just used up the rice", "used
+2 eggs", "out of milk", "low on rice", "need milk", "dont need bread anymore", "get rid of
+the chili recipe", "made the dal"); "got it" is no report."""
 STATEMENTS = re.compile(
     r"(?P<diet>^(?:i'm|i am|we're|were|we are|(?:my|our)\s+\w+(?:\s+\w+)?(?:\s+is|\s+are|'s))\s+"
     r"(?:now\s+|also\s+)?(?:an?\s+)?(?:allergic|vegan|"
@@ -302,7 +302,10 @@ KINDS = {
     "done": re.compile(
         r"\b(?:done|complete[sd]?|sorted|(?:tick|cross|check)(?:ed)?(?: \w+)? off|can go)\b"
     ),
-    "acquired": re.compile(r"\b(?:bought|got(?!\s+(?:to|any|rid)\b)|picked up|purchased)\b"),
+    "acquired": re.compile(
+        r"\b(?:bought|got(?!\s+(?:to|any|rid)\b)|picked up|purchased|found(?=\s+(?:a|an|some|"
+        r"\d+|two|three|four|five|six|more|another)\b))\b"
+    ),
     "needed": re.compile(
         r"\b(?:(?<!n't )(?<!not )(?<!longer )need(?:s|ed)?(?!\s+to\b)|out of|low on|"
         r"run(?:ning)? out|ran out)\b"
@@ -343,6 +346,7 @@ OPPOSITES = (
     frozenset({"acquired", "needed"}),
     frozenset({"acquired", "used"}),
     frozenset({"acquired", "gone"}),
+    frozenset({"acquired", "moved"}),
     frozenset({"used", "gone"}),
     frozenset({"added", "removed"}),
     frozenset({"needed", "removed"}),
@@ -351,14 +355,14 @@ OPPOSITES = (
     frozenset({"counted", "acquired"}),
     frozenset({"counted", "used"}),
 )
-"""Kinds whose plans undo or contradict each other: a chore pushed back is not done; a
-thing got is no longer needed, nor used or gone; a thing partly used is not gone (its
-quantity is lowered, its row not deleted); a thing put on the list is not taken off it
-(shown only "take the basil off the list", "stick sugar and flour on the list" had no
+"""Kinds whose plans undo or contradict each other: a chore pushed back is not done; a thing
+got is no longer needed, nor used or gone, nor moved elsewhere; a thing partly used is not
+gone (its quantity is lowered, its row not deleted); a thing put on the list is not taken
+off it (shown only "take the basil off the list", "stick sugar and flour on the list" had no
 example of an add), nor is a thing no longer needed a thing needed; an amount set is no
-thing added, needed, got or used: it is set, not grown or lowered (shown only "we need
-paper towels …", the 1.5B local model added a second row of paper towels for "make it 3
-rolls of paper towels")."""
+thing added, needed, got or used: it is set, not grown or lowered (shown only "we need paper
+towels …", the 1.5B local model added a second row of paper towels for "make it 3 rolls of
+paper towels")."""
 
 
 def change_kinds(text: str) -> frozenset[str]:

@@ -33,6 +33,7 @@ from typing import Literal
 
 from domain.clock import DAY_TOKEN, Clock, local, named_day
 from domain.intent import (
+    KEPT_IN,
     asks_to_see,
     change_home,
     change_kinds,
@@ -233,12 +234,14 @@ def pick(
     ``listed``: the message names an item still on the shopping list (the dashboard's
     ``named``); a thing got that is on the list goes there: "got the paper towels and the
     bread", both on the list, was shown "picked up bread …" alone, and the 1.5B added
-    them to the inventory, the list as it was; an amount set by a verb that says nowhere
+    them to the inventory, the list as it was (unless the words say where it is kept: "found
+    a bottle of olive oil in the cupboard" is stock); an amount set by a verb that says nowhere
     ("make it 3 rolls of paper towels", on the list) is set on the list."""
     change = requested_change(message) is not None
     home = frozenset(change_home(message))
     kinds = change_kinds(message)
-    if listed and "acquired" in kinds and "shopping" in home:
+    stocked = KEPT_IN["inventory"].search(message.lower()) is not None  # "in the cupboard"
+    if listed and "acquired" in kinds and "shopping" in home and not stocked:
         home = frozenset({"shopping"})  # a thing got that is on the list is ticked off it
     if listed and "counted" in kinds and not home:
         home = frozenset({"shopping"})  # "make it 3 rolls of paper towels", on the list

@@ -41,6 +41,8 @@ from domain.intent import (
         ("I would like to add milk", "add"),
         ("we need to buy eggs", "buy"),
         ("bought 2 onions", "bought"),
+        ("found a bottle of olive oil in the cupboard", "found"),
+        ("we found 2 tins of beans at the back", "we found"),
         ("got milk and eggs", "got"),
         ("just used up the rice", "used up"),
         ("ran out of rice", "ran out of"),
@@ -364,6 +366,8 @@ def test_a_change_verb_is_found_as_said_anywhere_in_the_words():
         ("make it 3 rolls of paper towels", {"counted"}),
         ("milk's down to half", {"counted"}),
         ("book club is on thursday now", {"moved"}),
+        ("found a bottle of olive oil in the cupboard", {"acquired"}),
+        ("found the recipe i wanted", set()),  # no thing got
         ("half a bag of rice left", {"counted"}),
         ("please trash that recipe", {"removed"}),
         ("empty the recycling bin tomorrow", set()),  # a chore: "bin" is no verb here
@@ -395,6 +399,7 @@ def test_kinds_are_opposite_when_every_one_asked_is_undone_by_the_others():
     assert opposite_kinds(counted, {"added"}) and opposite_kinds(counted, {"needed"})
     assert opposite_kinds(counted, {"acquired"}) and opposite_kinds(counted, {"used"})
     assert not opposite_kinds(counted, {"acquired", "counted"})  # "we've got 2 lemons"
+    assert opposite_kinds(frozenset({"acquired"}), {"moved"})  # got is not moved elsewhere
 
 
 @pytest.mark.parametrize(

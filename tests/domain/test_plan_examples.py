@@ -297,6 +297,10 @@ def test_a_thing_got_that_is_on_the_list_is_shown_the_list_ticked_off():
     assert requests(pick(got, LIBRARY)) == [
         "picked up bread, a bag of apples and some greek yogurt on the way home"
     ]
+    found = "found a bottle of olive oil in the cupboard"  # where it is kept: stock
+    assert requests(pick(found, LIBRARY, listed=True)) == [
+        "picked up bread, a bag of apples and some greek yogurt on the way home"
+    ]
     needed = "running low on rice, put it on the list"  # needed, not got: as without the list
     assert pick(needed, LIBRARY, listed=True) == pick(needed, LIBRARY)
 
