@@ -65,6 +65,8 @@ from domain.intent import (
         ("we dont eat pork", "we don't eat"),
         ("we don't eat pork", "we don't eat"),
         ("I hate coriander", "i hate"),
+        ("cant stand coriander", "can't stand"),  # no "I", no apostrophe
+        ("really hate olives", "really hate"),
         ("I don't like coriander", "i don't like"),
         ("the milk is gone", "is gone"),
         ("the yogurt went off.", "went off"),
@@ -196,6 +198,7 @@ def test_questions_and_lookups_are_not(message: str):
         ("were vegetarian now", ("preferences",)),  # "we're" without its apostrophe
         ("we don't eat pork", ("preferences",)),
         ("we don't like olives", ("preferences",)),
+        ("cant stand coriander", ("preferences",)),
         ("i'd like the dal on tuesday", ("meal_plans",)),
         ("fish on friday please", ("meal_plans", "tasks")),
         ("we're having chili tonight", ("meal_plans",)),
