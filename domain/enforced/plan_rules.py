@@ -252,12 +252,18 @@ def lookup_note(think: ThinkOutput) -> str:
     )
 
 
-def looks_elsewhere(think: ThinkOutput, message: str) -> tuple[str, ...]:
+def looks_elsewhere(
+    think: ThinkOutput, message: str, names_recipe: bool = False
+) -> tuple[str, ...]:
     """The places a question's words name (``domain.intent.places_named``: "anything i
-    need to do this week?" names the tasks) when the plan, changing nothing, reads or
-    analyzes none of them; empty otherwise. For that question the 1.5B local model read
-    only the meal plans, found none, and answered about meal plans."""
+    need to do this week?" names the tasks; a saved recipe the dashboard finds named,
+    ``names_recipe``, the recipes) when the plan, changing nothing, reads or analyzes none
+    of them; empty otherwise. For that question the 1.5B local model read only the meal
+    plans, found none, and answered about meal plans; for "does the dal have spinach in
+    it" it read the inventory's spinach and said the dal had none."""
     named = places_named(message)
+    if names_recipe and asks_to_see(message) and "recipes" not in named:
+        named = (*named, "recipes")
     if not named or not _only_reads(think):
         return ()
     return () if {s.subdomain for s in think.steps} & set(named) else named
@@ -461,7 +467,7 @@ def ask_again(
         return invent_note(think, asked)
     if writes_unasked(think, message):
         return lookup_note(think)
-    if named := looks_elsewhere(think, message):
+    if named := looks_elsewhere(think, message, names_recipe):
         return elsewhere_note(think, named)
     if today is not None and (days := unplanned_meal(think, message, today)):
         return meal_plan_note(think, days)

@@ -349,6 +349,26 @@ async def test_a_question_read_elsewhere_than_its_words_say_is_asked_for_again(t
     assert response.startswith("Clean the oven is still to do.")
 
 
+async def test_a_question_about_a_saved_recipe_read_elsewhere_is_asked_for_again(turns, executor):
+    """ "does the dal have spinach in it" planned as a read of the inventory's spinach (the
+    1.5B local model's, which said the dal had none); the dashboard names the saved dal,
+    so Think is told the words ask about recipes."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("recipes", [{"name": "Red Lentil Dal", "instructions": ["Simmer."]}])
+    again, response, _ = await asked_again(
+        turns,
+        "does the dal have spinach in it",
+        understand(),
+        plan("Spinach", step("Read the inventory for spinach", "read", "inventory")),
+        plan("Spinach", step("Read the Red Lentil Dal recipe", "read", "recipes")),
+        tool("db_read", table="recipes"),
+        complete("Read the dal"),
+        reply("The dal has no spinach saved."),
+    )
+    assert "## Your plan, asked again\nThe request asks about recipes, and your plan " in again
+    assert response.startswith("The dal has no spinach saved.")
+
+
 async def test_a_question_that_asks_for_a_change_in_its_words_keeps_its_writes(turns, executor):
     """ "how about adding eggs to the list?" reads as a question (``asks_to_see``) but
     names a change: the plan that writes, given twice, runs as planned."""

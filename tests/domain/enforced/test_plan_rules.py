@@ -712,6 +712,22 @@ def test_a_question_read_elsewhere_than_its_words_say_is_asked_for_again(
     assert note.startswith(f"The request asks about {named[0]}, and your plan reads only meal_")
 
 
+def test_a_question_about_a_saved_recipe_read_elsewhere_is_asked_for_again():
+    """For "does the dal have spinach in it" (the dashboard names the Red Lentil Dal) the
+    1.5B local model read the inventory's spinach and said the dal had none."""
+    message = "does the dal have spinach in it"
+    stock = plan(step("read", subdomain="inventory"))
+    assert looks_elsewhere(stock, message, names_recipe=True) == ("recipes",)
+    assert ask_again(stock, message, FRIDAY, names_recipe=True) == elsewhere_note(
+        stock, ("recipes",)
+    )
+    assert looks_elsewhere(stock, message) == ()  # no saved recipe named: no place
+    both = plan(step("read", subdomain="recipes"), step("read", subdomain="inventory"))
+    assert looks_elsewhere(both, message, names_recipe=True) == ()
+    cooked = "cook the dal tonight"  # a change: another rule's
+    assert looks_elsewhere(stock, cooked, names_recipe=True) == ()
+
+
 @pytest.mark.parametrize(
     ("think", "message"),
     [
