@@ -887,8 +887,9 @@ def at_the_limit(tool_results: Sequence[ToolEntry], step: ThinkStep | None) -> T
 def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFacts) -> ActDecision:
     """Act's decision, as ``step_complete`` when it repeats the step's last call and that
     call succeeded, creates again rows the step has created (``SAME_ROW``), or sets
-    values the rows the step has just written already hold (``_holds_already``) or sets
-    again what its update of the same rows set (``_set_before``); as
+    values the rows the step has just written already hold (``_holds_already``), sets
+    again what its update of the same rows set (``_set_before``) or sets a made-up
+    quantity on rows it has just created (``_grown_after_made``); as
     ``blocked`` when the repeated call was refused (a read step that read its own tables
     completes with that read instead) or it creates a recipe that nothing in
     the ``facts``' grounds (the words and content the turn can save from) named; as
@@ -916,6 +917,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
         return ActDecision(action="step_complete", result_summary=_done(holding))
     if (setting := _set_before(call.tool, call.params, tool_results, facts.message)) is not None:
         return ActDecision(action="step_complete", result_summary=_done(setting))
+    if (made := _grown_after_made(call.tool, call.params, tool_results, facts.message)) is not None:
+        return ActDecision(action="step_complete", result_summary=_done(made))
     if (wrote := at_the_limit(tool_results, facts.step)) is not None:
         return ActDecision(action="step_complete", result_summary=f"{_done(wrote)} {LIMIT_NOTE}")
     if invented := invented_recipe(call.tool, call.params, facts.grounds):
@@ -1091,6 +1094,33 @@ def _set_before(
             and _where_key(t.params) == where
             and isinstance(t.params.get("data"), dict)
             and set(t.params["data"]) == set(changes)
+        ),
+        None,
+    )
+
+
+def _grown_after_made(
+    tool: str, params: Mapping[str, Any], tool_results: Sequence[ToolEntry], message: str
+) -> ToolEntry | None:
+    """The step's create of the rows this update picks (every ``filters`` equality holds
+    on some of them) when it sets their quantity to an amount the user's words do not
+    give: the step has written the rows as it planned them, and a count of its own after
+    that is made up. For "found a bottle of olive oil in the cupboard" the 1.5B local
+    model created the oil (1 bottle), then set it to 2, then to 3; the reply said 1."""
+    data = params.get("data")
+    if tool != "db_update" or not isinstance(data, dict) or "quantity" not in data:
+        return None
+    filters = params.get("filters") or []
+    if not filters or params.get("or_filters") or _said(data["quantity"], message):
+        return None
+    return next(
+        (
+            t
+            for t in reversed(tool_results)
+            if t.tool == "db_create"
+            and t.succeeded_write()
+            and _table(t) == params.get("table")
+            and any(all(_holds(r, f) for f in filters) for r in t.rows or [])
         ),
         None,
     )

@@ -697,6 +697,29 @@ async def test_a_delete_whose_filters_cross_its_or_filters_sent_again_deletes_ei
     assert await kitchen.names("recipes") == ["Red Lentil Dal"]
 
 
+async def test_a_made_up_quantity_set_on_the_row_just_created_is_not_run(turns, executor):
+    """For "found a bottle of olive oil in the cupboard" the 1.5B local model created the
+    oil (1 bottle), then set it to 2, then to 3, and the reply said 1."""
+    oil = {"name": "olive oil", "quantity": 1, "unit": "bottle", "location": "cupboard"}
+    named = [{"field": "name", "op": "=", "value": "olive oil"}]
+    script = turns.script(
+        understand(),
+        plan(
+            "Oil", step("Add to the inventory one row: olive oil (1 bottle)", "write", "inventory")
+        ),
+        tool("db_create", table="inventory", data=[oil]),
+        tool("db_update", table="inventory", filters=named, data={"quantity": 2}),
+        reply("The olive oil is in your cupboard."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("found a bottle of olive oil in the cupboard")
+        await handle.result()
+        await keep_history(handle, "grown_after_made")
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    rows = (await kitchen.run(DbRead(table="inventory"))).rows
+    assert [(r["name"], r["quantity"]) for r in rows] == [("olive oil", 1)]
+
+
 DAL = {"name": "Red Lentil Dal", "instructions": ["Simmer."]}
 DAL_AND_STOCK = (
     understand(),

@@ -272,7 +272,7 @@ def test_a_write_of_values_the_rows_just_written_hold_completes_the_step(tool, p
 @pytest.mark.parametrize(
     ("params", "earlier"),
     [
-        ({"table": "inventory", "filters": BY_NAME, "data": {"quantity": 4}}, [ADDED]),
+        ({"table": "inventory", "filters": BY_NAME, "data": {"location": "fridge"}}, [ADDED]),
         (  # rows the step did not write
             {
                 "table": "inventory",
@@ -403,6 +403,38 @@ def test_an_update_setting_again_what_the_step_set_on_the_same_rows_completes_th
     answered = ActFacts(message="change the amount of eggs I have\n(answered: 1)")
     correction = ActDecision(action="tool_call", tool_call=again)
     assert hold_act(correction, [TWO_EGGS], answered) == correction  # the user's own amount
+
+
+def test_a_made_up_quantity_set_on_rows_the_step_just_created_completes_the_step():
+    """For "found a bottle of olive oil in the cupboard" the 1.5B local model created the
+    oil (1 bottle), then set it to 2, then to 3; the reply said 1."""
+    oil = {"name": "olive oil", "quantity": 1, "unit": "bottle"}
+    made = ToolEntry(
+        tool="db_create",
+        params={"table": "inventory", "data": [oil]},
+        table="inventory",
+        count=1,
+        rows=[{"id": "inv_4", **oil}],
+    )
+    by_name = {
+        "table": "inventory",
+        "filters": [{"field": "name", "op": "=", "value": "olive oil"}],
+    }
+    two = ActDecision(
+        action="tool_call",
+        tool_call=ToolCall(tool="db_update", params={**by_name, "data": {"quantity": 2}}),
+    )
+    found = ActFacts(message="found a bottle of olive oil in the cupboard")
+    held = hold_act(two, [made], found)
+    assert held == ActDecision(
+        action="step_complete", result_summary="Added 1 item to your inventory: olive oil."
+    )
+    said = ActFacts(message="found 2 bottles of olive oil")  # the user's own amount: it runs
+    assert hold_act(two, [made], said) == two
+    assert hold_act(two, [], found) == two  # nothing created: an update like any other
+    where = by_name | {"data": {"location": "pantry"}}
+    moved = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_update", params=where))
+    assert hold_act(moved, [made], found) == moved  # no quantity set
 
 
 def test_a_read_step_that_read_its_own_tables_completes_with_that_read_after_a_refused_call():
