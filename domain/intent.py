@@ -27,8 +27,9 @@ CHANGE_VERBS = frozenset(
 )
 REPORTS = re.compile(
     r"(?<!\bhave\s)(?<!\bhas\s)(?<!\bhad\s)(?<!\bdid\s)"
-    r"\b(?:i|we)(?:'ve| have)?\s+(?:just\s+)?(?:bought|got|found|used(?: up)?(?! to\b)|finished|"
-    r"ate|cooked|made(?=\s+(?:the|some|that|this|our|my)\b)|threw out|ran out of)\b|"
+    r"\b(?:i|we)(?:'ve| have)?\s+(?:just\s+)?(?:bought|got|found(?! out\b)|"
+    r"used(?: up)?(?! to\b)|finished|ate|cooked|made(?=\s+(?:the|some|that|this|our|my)\b)|"
+    r"threw out|ran out of)\b|"
     r"\b(?:ate|eaten|drank|had|used up|finished(?: off)?)\s+(?:all|the last|the rest)\b|"
     r"\b(?:i'm|we're|i am|we are)\s+(?:almost\s+|nearly\s+|"
     r"all\s+|running\s+|getting\s+)?(?:out of|low on)\b",
@@ -44,7 +45,7 @@ LEAD_INS = re.compile(
     re.IGNORECASE,
 )
 TERSE_REPORTS = re.compile(
-    r"^(?:just\s+)?(?:bought|picked up|found|used up|used the last|ran out of|threw out|"
+    r"^(?:just\s+)?(?:bought|picked up|found(?! out\b)|used up|used the last|ran out of|threw out|"
     r"finished off|finished the|ate the|cooked|made the|ticked off|crossed off|"
     r"(?:almost |nearly |all )?out of|"
     r"(?:running |getting )?low on|running out of|no more|get rid of)\s+\w|"
