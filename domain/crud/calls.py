@@ -106,3 +106,9 @@ def cut_short(limit: int, total: int) -> str:
 def was_cut_short(notes: list[str] | None) -> bool:
     """Whether a read's ``notes`` say its limit left matching rows out (``cut_short``)."""
     return any(note.endswith(CUT_SHORT) for note in notes or [])
+
+
+HELD_ALREADY = "every row it matched already held these values, so nothing was changed"
+"""The note on an update that changed no value: told "Updated 1 item" when the milk it set
+to 1 l was already 1 l, the 1.5B local model's next update, setting the half it meant, was
+held as the same change made twice (``act_rules._set_before``)."""

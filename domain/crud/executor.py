@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domain.crud import ingredients
 from domain.crud.calls import (
+    HELD_ALREADY,
     CrudResult,
     DbCreate,
     DbDelete,
@@ -516,16 +517,27 @@ class CrudExecutor:
                     notes,
                     smart=False,
                 )
+                held = 0
+                if isinstance(request, DbUpdate) and values:
+                    same = [table.c[k].is_not_distinct_from(v) for k, v in values.items()]
+                    count = select(func.count()).select_from(table).where(where, *same)
+                    held = await session.scalar(count) or 0
                 stmt = (
                     update(table).where(where).values(**values)
                     if isinstance(request, DbUpdate)
                     else delete(table).where(where)
                 )
                 result = await self._run(session, stmt.returning(*_visible(table)))
-                recorded = {"rows": [row_to_json(r) for r in result.all()]}
+                rows = [row_to_json(r) for r in result.all()]
+                recorded = {
+                    "rows": rows,
+                    "notes": [HELD_ALREADY] if rows and held == len(rows) else [],
+                }
                 await self._record(session, user_id, key, recorded)
             out = await self._to_refs(session, recorded["rows"], spec.name, registry, action=action)
-            notes = [] if out else [await self._unchanged(session, spec.name, request, action)]
+            notes = list(recorded.get("notes") or [])
+            if not out:
+                notes = [await self._unchanged(session, spec.name, request, action)]
         return CrudResult(
             tool=request.tool,
             table=spec.name,

@@ -85,7 +85,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from domain.conversation import ConversationState, StepResult
-from domain.crud.calls import WRITE_TOOLS, DbRead, was_cut_short
+from domain.crud.calls import HELD_ALREADY, WRITE_TOOLS, DbRead, was_cut_short
 from domain.crud.filters import never_empty
 from domain.crud.near import NAMES
 from domain.enforced.aimed import aimed, naming
@@ -1077,7 +1077,9 @@ def _set_before(
     relative to what was read ("the quantity read less 4") is not made twice. For "used
     4 eggs for the cake" the 1.5B local model set the eggs from 6 to 2, then, shown its
     write's result, to 0. A value the user gave is a correction, and runs: the milk set
-    to 1, then to the 3 the user answered when asked how much."""
+    to 1, then to the 3 the user answered when asked how much. An update that changed no
+    value (``HELD_ALREADY``) made no change to repeat: for "milk's down to half" the 1.5B
+    set the milk to the 1 l it held, then to 0.5."""
     if tool != "db_update" or not isinstance(changes := params.get("data"), dict) or not changes:
         return None
     if any(_said(value, message) for value in changes.values()):
@@ -1090,6 +1092,7 @@ def _set_before(
             if t.tool == "db_update"
             and t.succeeded_write()
             and t.count
+            and HELD_ALREADY not in (t.notes or ())
             and t.params is not None
             and _where_key(t.params) == where
             and isinstance(t.params.get("data"), dict)

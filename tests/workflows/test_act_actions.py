@@ -720,6 +720,30 @@ async def test_a_made_up_quantity_set_on_the_row_just_created_is_not_run(turns, 
     assert [(r["name"], r["quantity"]) for r in rows] == [("olive oil", 1)]
 
 
+async def test_an_update_after_one_that_changed_nothing_runs(turns, executor):
+    """For "milk's down to half" the 1.5B local model set the milk to the 1 l it held, then
+    to 0.5; the second update was held as the same change made twice."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("inventory", [{"name": "milk", "quantity": 1, "unit": "l"}])
+    named = [{"field": "name", "op": "=", "value": "milk"}]
+    script = turns.script(
+        understand(),
+        plan(
+            "Milk", step("Set the quantity of the milk row in the inventory", "write", "inventory")
+        ),
+        tool("db_update", table="inventory", filters=named, data={"quantity": 1}),
+        tool("db_update", table="inventory", filters=named, data={"quantity": 0.5}),
+        complete("Set the milk to half"),
+        reply("The milk is down to half a litre."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("milk's down to half")
+        await handle.result()
+        await keep_history(handle, "held_already")
+    rows = (await kitchen.run(DbRead(table="inventory"))).rows
+    assert [(r["name"], r["quantity"]) for r in rows] == [("milk", 0.5)]
+
+
 DAL = {"name": "Red Lentil Dal", "instructions": ["Simmer."]}
 DAL_AND_STOCK = (
     understand(),

@@ -4,7 +4,7 @@ filtered on created_at = now, found nothing, and told the user the list was empt
 
 from __future__ import annotations
 
-from domain.crud.calls import DbDelete, DbRead, DbUpdate
+from domain.crud.calls import HELD_ALREADY, DbDelete, DbRead, DbUpdate
 from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import Kitchen, f
 
@@ -257,3 +257,22 @@ async def test_a_read_by_a_column_no_row_sets_says_the_column_is_empty_in_every_
     await kitchen.create("tasks", [{"title": "Mop the floor", "category": "cleanup"}])
     set_once = await kitchen.run(DbRead(table="tasks", filters=[f("category", "=", "prep")]))
     assert set_once.notes == ["no row matches the filters; tasks holds 3 row(s) in all"]
+
+
+async def test_an_update_that_changes_no_value_says_so_and_says_it_again_on_a_retry(kitchen):
+    """Told "Updated 1 item" when the milk it set to 1 l was already 1 l, the 1.5B local
+    model's next update, to the half it meant, was held as the same change made twice."""
+    await kitchen.create("inventory", [{"name": "milk", "quantity": 1, "unit": "l"}])
+    same = DbUpdate(table="inventory", filters=[f("name", "=", "milk")], data={"quantity": 1})
+    retried = "same-update"
+    first = await kitchen.run(same, idempotency_key=retried)
+    assert first.count == 1 and first.notes == [HELD_ALREADY]
+    again = await kitchen.run(same, idempotency_key=retried)  # the activity's retry
+    assert again.replayed and again.notes == [HELD_ALREADY]
+    half = DbUpdate(table="inventory", filters=[f("name", "=", "milk")], data={"quantity": 0.5})
+    changed = await kitchen.run(half)
+    assert changed.count == 1 and changed.notes == []
+    unit_too = DbUpdate(
+        table="inventory", filters=[f("name", "=", "milk")], data={"quantity": 0.5, "unit": "L"}
+    )
+    assert (await kitchen.run(unit_too)).notes == []  # one value changed: a change

@@ -14,7 +14,7 @@ from domain.conversation import (
     LandedHandoff,
     TurnRecord,
 )
-from domain.crud.calls import cut_short
+from domain.crud.calls import HELD_ALREADY, cut_short
 from domain.enforced.act_rules import (
     ActFacts,
     act_facts,
@@ -403,6 +403,16 @@ def test_an_update_setting_again_what_the_step_set_on_the_same_rows_completes_th
     answered = ActFacts(message="change the amount of eggs I have\n(answered: 1)")
     correction = ActDecision(action="tool_call", tool_call=again)
     assert hold_act(correction, [TWO_EGGS], answered) == correction  # the user's own amount
+
+
+def test_an_update_after_one_that_changed_no_value_is_no_change_made_twice():
+    """For "milk's down to half" the 1.5B local model set the milk to the 1 l it held,
+    then to 0.5: the second update is the change."""
+    unchanged = TWO_EGGS.model_copy(update={"notes": [HELD_ALREADY]})
+    again = ToolCall(tool="db_update", params={**EGGS, "data": {"quantity": 1}})
+    decision = ActDecision(action="tool_call", tool_call=again)
+    assert hold_act(decision, [unchanged], ActFacts()) == decision
+    assert hold_act(decision, [TWO_EGGS], ActFacts()).action == "step_complete"
 
 
 def test_a_made_up_quantity_set_on_rows_the_step_just_created_completes_the_step():
