@@ -276,3 +276,20 @@ async def test_an_update_that_changes_no_value_says_so_and_says_it_again_on_a_re
         table="inventory", filters=[f("name", "=", "milk")], data={"quantity": 0.5, "unit": "L"}
     )
     assert (await kitchen.run(unit_too)).notes == []  # one value changed: a change
+
+
+async def test_arrays_and_json_set_to_what_they_hold_change_nothing(kitchen):
+    """Compared as values, as PostgreSQL stores them (an array, a JSON document)."""
+    await kitchen.create("recipes", [{"name": "Dal", "tags": ["quick", "vegan"]}])
+    dal = [f("name", "=", "Dal")]
+    same = await kitchen.run(
+        DbUpdate(table="recipes", filters=dal, data={"tags": ["quick", "vegan"]})
+    )
+    assert same.notes == [HELD_ALREADY]
+    other = await kitchen.run(DbUpdate(table="recipes", filters=dal, data={"tags": ["vegan"]}))
+    assert other.notes == []
+    guidance = [{"subdomain": "recipes", "guidance": "short ones"}]
+    await kitchen.run(DbUpdate(table="preferences", data={"subdomain_guidance": guidance}))
+    adults = [f("household_adults", "is_null")]  # named by a filter: an update like any other
+    again = DbUpdate(table="preferences", filters=adults, data={"subdomain_guidance": guidance})
+    assert (await kitchen.run(again)).notes == [HELD_ALREADY]
