@@ -35,6 +35,7 @@ from domain.execution_summary import (
 )
 from domain.formatters import format_done, format_read, format_write_confirmation
 from domain.kitchen.entities import BY_TABLE, compute_label
+from domain.kitchen.stocked import stock_compared
 from domain.kitchen.tables import schema_for_subdomain
 from domain.mentions import plain_text
 from domain.nodes import ThinkStep, UnderstandOutput
@@ -578,6 +579,11 @@ def act_context(
             ),
             Section(f"Schema: {step.subdomain}", schema, 90),
             Section("Previous steps this turn", "\n\n".join(results), 70),
+            Section(
+                "Recipes against the inventory (compared by the system, from the reads above)",
+                stock_compared(prior_results) if step.step_type == "analyze" else "",
+                88,
+            ),
             Section(
                 "This step's tool results so far",
                 "\n".join(_json(t.as_dict()) for t in tool_results),

@@ -570,6 +570,29 @@ def test_act_sees_the_last_two_turns_step_results_in_full():
 # --- each node sees what it needs, and nothing false -----------------------------------------
 
 
+def test_an_analyze_step_sees_the_recipes_read_against_the_inventory_read():
+    """For "want to make the dal this week, put what it needs on my groceries" the 1.5B
+    local model named the inventory's milk, eggs and rice as the dal's missing ones."""
+    dal = {"id": "recipe_1", "name": "Dal", "recipe_ingredients": [{"name": "red lentils"}]}
+    reads = [
+        StepResult(
+            step_index=i,
+            description="read",
+            step_type="read",
+            subdomain=table,
+            tool_results=[ToolEntry(tool="db_read", params={"table": table}, rows=rows)],
+        )
+        for i, (table, rows) in enumerate([("recipes", [dal]), ("inventory", [{"name": "milk"}])])
+    ]
+    heading = "## Recipes against the inventory (compared by the system, from the reads above)"
+    analyze = act_text(("read", "read", "analyze"), 2, reads)
+    assert (
+        f"{heading}\n- Dal: among the inventory rows read: none; not among them: red lentils"
+        in analyze
+    )
+    assert heading not in act_text(("read", "read", "write"), 2, reads)  # analyze steps only
+
+
 def test_act_sees_the_users_own_words_for_the_turn():
     state, registry = kitchen_session()
     words = "save my dal: 200 g red lentils, 1 onion, 2 tsp cumin"

@@ -810,6 +810,45 @@ async def test_a_read_step_done_with_its_own_read_ends_when_it_reads_another_ste
     assert "recipe_1" in first and "inv_1" not in first  # the inventory's rows are step 2's
 
 
+async def test_an_analyze_step_is_shown_the_recipe_against_the_inventory(turns, executor):
+    """For "want to make the dal this week, put what it needs on my groceries" the 1.5B
+    local model read the dal and the inventory, then named the inventory's milk, eggs and
+    rice as the dal's missing ingredients."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    lentils = {"name": "red lentils", "quantity": 200, "unit": "g"}
+    await kitchen.create("recipes", [{**DAL, "recipe_ingredients": [lentils, {"name": "onion"}]}])
+    await kitchen.create("inventory", [{"name": "onions", "quantity": 2}, {"name": "milk"}])
+    script = turns.script(
+        understand(),
+        plan(
+            "The dal's groceries",
+            step("Read the Red Lentil Dal recipe with its ingredients", "read", "recipes"),
+            step("Read the inventory", "read", "inventory"),
+            step(
+                "Work out which of the dal's ingredients the inventory lacks",
+                "analyze",
+                "shopping",
+                group=1,
+            ),
+        ),
+        tool("db_read", at_step=0, table="recipes", columns=["name", "recipe_ingredients"]),
+        complete("Read the dal", at_step=0),
+        tool("db_read", at_step=1, table="inventory"),
+        complete("Read the inventory", at_step=1),
+        complete("The dal needs red lentils", at_step=2),
+        reply("The dal needs red lentils."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("what does the dal need that i have not got?")
+        await handle.result()
+        await keep_history(handle, "stock_compared")
+    analyze = next(c for c in script.calls if c.node == "act" and c.step == 2)
+    assert (
+        "## Recipes against the inventory (compared by the system, from the reads above)\n"
+        "- Red Lentil Dal: among the inventory rows read: onion; not among them: red lentils"
+    ) in analyze.user
+
+
 async def test_a_write_that_matched_nothing_sent_again_is_sent_back_with_what_is_there(
     turns: Turns, executor
 ):

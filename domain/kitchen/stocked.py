@@ -1,0 +1,68 @@
+"""Which of a recipe's ingredients the inventory holds, as this turn's reads show them.
+
+A comparison that needs no judgment: the recipes read with their ingredients against the
+inventory rows read, matched by catalog ingredient (the same ``ingredient_id`` ref) or,
+where a row has none, by the words of its name ("red lentils" is "red lentil"). An
+analyze step is shown it beside the reads (``domain.context.act_context``): for "want to
+make the dal this week, put what it needs on my groceries" the 1.5B local model read the
+dal (red lentils, onion, spinach) and the inventory (milk, eggs, rice), and named milk,
+eggs and rice as the dal's missing ingredients, twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from domain.conversation import StepResult
+from domain.crud.near import name_words
+
+
+def _rows(results: Sequence[StepResult], table: str) -> list[dict[str, Any]]:
+    """The rows this turn's successful reads of ``table`` found, each once (by its ref)."""
+    found: dict[str, dict[str, Any]] = {}
+    for result in results:
+        for entry in result.tool_results:
+            params = entry.params or {}
+            if entry.tool != "db_read" or entry.failed or params.get("table") != table:
+                continue
+            for row in entry.rows or []:
+                if isinstance(row, dict):
+                    found[str(row.get("id") or len(found))] = row
+    return list(found.values())
+
+
+def _holds(stock: Iterable[dict[str, Any]], ingredient: dict[str, Any]) -> bool:
+    """Whether a stock row is ``ingredient``: the same catalog ref, else the same words."""
+    ref = ingredient.get("ingredient_id")
+    words = name_words(str(ingredient.get("name") or ""))
+    for row in stock:
+        if ref and row.get("ingredient_id") == ref:
+            return True
+        if words and words <= name_words(str(row.get("name") or "")):
+            return True
+    return False
+
+
+def stock_compared(results: Sequence[StepResult]) -> str:
+    """One line per recipe read with its ingredients, when the inventory was read too:
+    the ingredients among the inventory rows read and those not among them. Empty
+    otherwise."""
+    recipes = [r for r in _rows(results, "recipes") if r.get("recipe_ingredients")]
+    stock = _rows(results, "inventory")
+    if not recipes or not any(
+        e.tool == "db_read" and not e.failed and (e.params or {}).get("table") == "inventory"
+        for result in results
+        for e in result.tool_results
+    ):
+        return ""
+    lines = []
+    for recipe in recipes:
+        items = [i for i in recipe["recipe_ingredients"] if isinstance(i, dict) and i.get("name")]
+        held = [str(i["name"]) for i in items if _holds(stock, i)]
+        missing = [str(i["name"]) for i in items if not _holds(stock, i)]
+        lines.append(
+            f"- {recipe.get('name') or 'A recipe'}: among the inventory rows read: "
+            f"{', '.join(held) or 'none'}; not among them: {', '.join(missing) or 'none'}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,67 @@
+"""Specification of a recipe's ingredients compared with the inventory rows read
+(``domain.kitchen.stocked``)."""
+
+from __future__ import annotations
+
+from domain.conversation import StepResult
+from domain.kitchen.stocked import stock_compared
+from domain.tool_results import ToolEntry
+
+DAL = {
+    "id": "recipe_1",
+    "name": "Red Lentil Dal",
+    "recipe_ingredients": [
+        {"name": "red lentils", "ingredient_id": "ing_4"},
+        {"name": "onion", "ingredient_id": "ing_5"},
+        {"name": "spinach"},
+    ],
+}
+STOCK = [
+    {"id": "inv_1", "name": "milk", "ingredient_id": "ing_1"},
+    {"id": "inv_2", "name": "eggs", "ingredient_id": "ing_2"},
+    {"id": "inv_3", "name": "rice", "ingredient_id": "ing_3"},
+]
+
+
+def read(table: str, rows: list[dict], index: int = 0, **params) -> StepResult:
+    entry = ToolEntry(tool="db_read", params={"table": table, **params}, rows=rows, count=len(rows))
+    return StepResult(
+        step_index=index,
+        description="read",
+        step_type="read",
+        subdomain=table,
+        tool_results=[entry],
+    )
+
+
+def test_the_dals_ingredients_none_of_which_the_inventory_read_holds():
+    """The 1.5B local model named milk, eggs and rice as the dal's missing ingredients."""
+    compared = stock_compared([read("recipes", [DAL]), read("inventory", STOCK, 1)])
+    assert compared == (
+        "- Red Lentil Dal: among the inventory rows read: none; "
+        "not among them: red lentils, onion, spinach"
+    )
+
+
+def test_ingredients_are_matched_by_catalog_ref_or_by_the_words_of_their_name():
+    onion = {"id": "inv_4", "name": "brown onion", "ingredient_id": "ing_5"}  # the same ref
+    lentils = {"id": "inv_5", "name": "Red Lentil"}  # no ref: the same words, singular
+    stock = read("inventory", [*STOCK, onion, lentils], 1, filters=[{"field": "name"}])
+    assert stock_compared([read("recipes", [DAL]), stock]) == (
+        "- Red Lentil Dal: among the inventory rows read: red lentils, onion; "
+        "not among them: spinach"
+    )
+
+
+def test_nothing_is_compared_without_both_reads():
+    no_ingredients = {"id": "recipe_2", "name": "Weeknight Chili"}
+    assert stock_compared([read("recipes", [DAL])]) == ""
+    assert stock_compared([read("inventory", STOCK)]) == ""
+    assert stock_compared([read("recipes", [no_ingredients]), read("inventory", STOCK)]) == ""
+    empty = read("inventory", [])  # an empty inventory read: nothing is held
+    assert "not among them: red lentils, onion, spinach" in stock_compared(
+        [read("recipes", [DAL]), empty]
+    )
+    refused = read("inventory", STOCK).model_copy()
+    refused.tool_results[0] = refused.tool_results[0].model_copy(update={"error": "refused"})
+    assert stock_compared([read("recipes", [DAL]), refused]) == ""
