@@ -22,6 +22,7 @@ from domain.crud.calls import OPERATORS, Filter
 from domain.db.models import Base
 from domain.errors import CrudValidationError
 from domain.kitchen.tables import ENUMS, HIDDEN, SYSTEM_SET, TABLES, Column, TableSpec
+from domain.recipe_fit import NUMBERS
 
 POSITIVE = frozenset({"quantity", "servings"})
 """Columns that hold an amount: a write of zero or less is refused, whatever the table."""
@@ -333,14 +334,10 @@ def check_row(
 
 
 AMOUNT_NAMED = re.compile(
-    r"^\s*(?P<amount>\d+(?:[.,]\d+)?|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-    r"twelve)\s*(?P<unit>[a-z]+)\s+of\s+(?P<thing>\S.*)$",
+    rf"^\s*(?P<amount>\d+(?:[.,]\d+)?|{'|'.join(w for w in NUMBERS if w != 'one')})"
+    r"\s*(?P<unit>[a-z]+)\s+of\s+(?P<thing>\S.*)$",
     re.IGNORECASE,
 )
-NUMBER_WORDS = {
-    w: n
-    for n, w in enumerate("two three four five six seven eight nine ten eleven twelve".split(), 2)
-}
 AMOUNTED = frozenset({"inventory", "shopping_list"})
 """The tables whose rows keep an amount apart from the name (quantity, unit)."""
 
@@ -356,7 +353,7 @@ def amount_in_name(table: str, row: dict[str, Any], where: str) -> str | None:
     if found is None:
         return None
     amount, unit, thing = found.group("amount", "unit", "thing")
-    amount = str(NUMBER_WORDS.get(amount.lower(), amount))
+    amount = str(NUMBERS.get(amount.lower(), amount))
     return (
         f"{where}.name: {name!r} holds its amount; name the thing alone ({thing.strip()!r}) "
         f"and put {amount} in quantity and {unit!r} in unit"

@@ -16,20 +16,25 @@ from typing import Any
 
 from domain.conversation import StepResult
 from domain.crud.near import name_words
+from domain.tool_results import ToolEntry
 
 
-def _rows(results: Sequence[StepResult], table: str) -> list[dict[str, Any]]:
-    """The rows this turn's successful reads of ``table`` found, each once (by its ref)."""
-    found: dict[str, dict[str, Any]] = {}
-    for result in results:
-        for entry in result.tool_results:
-            params = entry.params or {}
-            if entry.tool != "db_read" or entry.failed or params.get("table") != table:
-                continue
-            for row in entry.rows or []:
-                if isinstance(row, dict):
-                    found[str(row.get("id") or len(found))] = row
-    return list(found.values())
+def _reads(results: Sequence[StepResult], table: str) -> list[ToolEntry]:
+    """This turn's successful reads of ``table``."""
+    return [
+        entry
+        for result in results
+        for entry in result.tool_results
+        if entry.tool == "db_read"
+        and not entry.failed
+        and (entry.params or {}).get("table") == table
+    ]
+
+
+def _rows(reads: Sequence[ToolEntry]) -> list[dict[str, Any]]:
+    """The rows ``reads`` found, each once (by its ref)."""
+    rows = enumerate(row for entry in reads for row in entry.rows or [])
+    return list({str(row.get("id") or i): row for i, row in rows}.values())
 
 
 def _holds(stock: Iterable[dict[str, Any]], ingredient: dict[str, Any]) -> bool:
@@ -48,14 +53,11 @@ def stock_compared(results: Sequence[StepResult]) -> str:
     """One line per recipe read with its ingredients, when the inventory was read too:
     the ingredients among the inventory rows read and those not among them. Empty
     otherwise."""
-    recipes = [r for r in _rows(results, "recipes") if r.get("recipe_ingredients")]
-    stock = _rows(results, "inventory")
-    if not recipes or not any(
-        e.tool == "db_read" and not e.failed and (e.params or {}).get("table") == "inventory"
-        for result in results
-        for e in result.tool_results
-    ):
+    recipes = [r for r in _rows(_reads(results, "recipes")) if r.get("recipe_ingredients")]
+    stock_reads = _reads(results, "inventory")
+    if not recipes or not stock_reads:
         return ""
+    stock = _rows(stock_reads)
     lines = []
     for recipe in recipes:
         items = [i for i in recipe["recipe_ingredients"] if isinstance(i, dict) and i.get("name")]
