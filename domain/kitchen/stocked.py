@@ -51,8 +51,10 @@ def _holds(stock: Iterable[dict[str, Any]], ingredient: dict[str, Any]) -> bool:
 
 def stock_compared(results: Sequence[StepResult]) -> str:
     """One line per recipe read with its ingredients, when the inventory was read too:
-    the ingredients among the inventory rows read and those not among them. Empty
-    otherwise."""
+    how many of its ingredients are among the inventory rows read, which, and which are
+    missing ("- Weeknight Chili: 0 of its 3 ingredients in the inventory read; missing:
+    beef mince, ..."). Empty otherwise. Shown "among the inventory rows read: none", the
+    1.5B local model's analyze step still named the chili as a recipe it could cook."""
     recipes = [r for r in _rows(_reads(results, "recipes")) if r.get("recipe_ingredients")]
     stock_reads = _reads(results, "inventory")
     if not recipes or not stock_reads:
@@ -63,8 +65,13 @@ def stock_compared(results: Sequence[StepResult]) -> str:
         items = [i for i in recipe["recipe_ingredients"] if isinstance(i, dict) and i.get("name")]
         held = [str(i["name"]) for i in items if _holds(stock, i)]
         missing = [str(i["name"]) for i in items if not _holds(stock, i)]
-        lines.append(
-            f"- {recipe.get('name') or 'A recipe'}: among the inventory rows read: "
-            f"{', '.join(held) or 'none'}; not among them: {', '.join(missing) or 'none'}"
-        )
+        name = recipe.get("name") or "A recipe"
+        if not missing:
+            line = f"every ingredient in the inventory read ({', '.join(held)})"
+        else:
+            plural = "" if len(items) == 1 else "s"
+            count = f"{len(held)} of its {len(items)} ingredient{plural} in the inventory read"
+            line = count + (f" ({', '.join(held)})" if held else "")
+            line += f"; missing: {', '.join(missing)}"
+        lines.append(f"- {name}: {line}")
     return "\n".join(lines)

@@ -587,7 +587,7 @@ def test_an_analyze_step_sees_the_recipes_read_against_the_inventory_read():
     heading = "## Recipes against the inventory (compared by the system, from the reads above)"
     analyze = act_text(("read", "read", "analyze"), 2, reads)
     assert (
-        f"{heading}\n- Dal: among the inventory rows read: none; not among them: red lentils"
+        f"{heading}\n- Dal: 0 of its 1 ingredient in the inventory read; missing: red lentils"
         in analyze
     )
     assert heading not in act_text(("read", "read", "write"), 2, reads)  # analyze steps only

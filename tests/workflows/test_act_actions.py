@@ -845,7 +845,8 @@ async def test_an_analyze_step_is_shown_the_recipe_against_the_inventory(turns, 
     analyze = next(c for c in script.calls if c.node == "act" and c.step == 2)
     assert (
         "## Recipes against the inventory (compared by the system, from the reads above)\n"
-        "- Red Lentil Dal: among the inventory rows read: onion; not among them: red lentils"
+        "- Red Lentil Dal: 1 of its 2 ingredients in the inventory read (onion); "
+        "missing: red lentils"
     ) in analyze.user
 
 

@@ -38,8 +38,8 @@ def test_the_dals_ingredients_none_of_which_the_inventory_read_holds():
     """The 1.5B local model named milk, eggs and rice as the dal's missing ingredients."""
     compared = stock_compared([read("recipes", [DAL]), read("inventory", STOCK, 1)])
     assert compared == (
-        "- Red Lentil Dal: among the inventory rows read: none; "
-        "not among them: red lentils, onion, spinach"
+        "- Red Lentil Dal: 0 of its 3 ingredients in the inventory read; "
+        "missing: red lentils, onion, spinach"
     )
 
 
@@ -48,9 +48,24 @@ def test_ingredients_are_matched_by_catalog_ref_or_by_the_words_of_their_name():
     lentils = {"id": "inv_5", "name": "Red Lentil"}  # no ref: the same words, singular
     stock = read("inventory", [*STOCK, onion, lentils], 1, filters=[{"field": "name"}])
     assert stock_compared([read("recipes", [DAL]), stock]) == (
-        "- Red Lentil Dal: among the inventory rows read: red lentils, onion; "
-        "not among them: spinach"
+        "- Red Lentil Dal: 2 of its 3 ingredients in the inventory read (red lentils, onion); "
+        "missing: spinach"
     )
+
+
+def test_a_recipe_whose_every_ingredient_is_held_says_all_and_misses_none():
+    """The 1.5B local model, shown the chili with none of its ingredients held, said it
+    could cook the dal and the chili: the count says which is which."""
+    spinach = {"id": "inv_6", "name": "baby spinach"}
+    stock = read("inventory", [*STOCK, spinach], 1)
+    lentils = {"id": "inv_7", "name": "red lentils"}
+    onion = {"id": "inv_8", "name": "onion"}
+    full = read("inventory", [lentils, onion, spinach], 2)
+    compared = stock_compared([read("recipes", [DAL]), stock, full])
+    assert compared == (
+        "- Red Lentil Dal: every ingredient in the inventory read (red lentils, onion, spinach)"
+    )
+    assert "missing" not in compared
 
 
 def test_nothing_is_compared_without_both_reads():
@@ -59,8 +74,9 @@ def test_nothing_is_compared_without_both_reads():
     assert stock_compared([read("inventory", STOCK)]) == ""
     assert stock_compared([read("recipes", [no_ingredients]), read("inventory", STOCK)]) == ""
     empty = read("inventory", [])  # an empty inventory read: nothing is held
-    assert "not among them: red lentils, onion, spinach" in stock_compared(
-        [read("recipes", [DAL]), empty]
+    assert (
+        "0 of its 3 ingredients in the inventory read; missing: red lentils, onion, spinach"
+        in stock_compared([read("recipes", [DAL]), empty])
     )
     refused = read("inventory", STOCK).model_copy()
     refused.tool_results[0] = refused.tool_results[0].model_copy(update={"error": "refused"})
