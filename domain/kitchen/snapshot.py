@@ -21,7 +21,7 @@ from domain.kitchen import repository
 from domain.kitchen.entities import BY_TABLE
 from domain.kitchen.tables import TABLES
 from domain.mentions import parse_mentions
-from domain.plan_examples import content_stems
+from domain.plan_examples import content_stems, stem, words
 from domain.turn_context import FreshEntity, KitchenDashboard, TurnContext
 
 EXPIRING_DAYS = 3
@@ -52,10 +52,35 @@ Named = dict[str, list[dict]]
 def names_task(message: str, title: str) -> bool:
     """Whether ``message`` names the task ``title`` in its own words: every content word
     of the title is there in some form ("forget about the oven cleaning" names "Clean the
-    oven"; "call" and "plumber" must both be said for "Call the plumber"). The 1.5B local
-    model, told nothing of the task, deleted "the oven cleaning" as a recipe."""
+    oven"), or the thing the title acts on, said as what the message is about ("tick off
+    the plumber", "plumber is coming tuesday now" name "Call the plumber"; "what can I
+    cook in the oven?" says "oven" as a place and names no task). The 1.5B local model,
+    told nothing of the task, deleted "the oven cleaning" as a recipe and put "plumber is
+    coming tuesday now" on the shopping list."""
     wanted = set(content_stems(title))
-    return bool(wanted) and wanted <= set(content_stems(message))
+    if wanted and wanted <= set(content_stems(message)):
+        return True
+    thing = _THING.search(title.lower())
+    if thing is None:
+        return False
+    said = words(message)
+    return any(
+        stem(word) == stem(thing.group(1)) and not _placed(said[:at])
+        for at, word in enumerate(said)
+    )
+
+
+_THING = re.compile(r"\b(?:the|my|our)\s+([a-z]+)\s*$")
+"""The thing a task's title acts on: its last word, after "the" ("Call the plumber")."""
+_PLACES = frozenset({"in", "into", "inside", "on", "onto", "at", "under", "from", "with", "using"})
+_DETERMINERS = frozenset({"the", "a", "an", "my", "our", "your", "this", "that"})
+
+
+def _placed(before: list[str]) -> bool:
+    """Whether the word after ``before`` is the object of a preposition ("in the oven")."""
+    while before and before[-1] in _DETERMINERS:
+        before = before[:-1]
+    return bool(before) and before[-1] in _PLACES
 
 
 async def rows_named(session: AsyncSession, message: str) -> Named:
