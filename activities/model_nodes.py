@@ -57,6 +57,7 @@ from domain.enforced.act_rules import (
     read_its_own,
     repeated_call,
     said_names,
+    said_read,
     uncalled_note,
     unchanged,
     unchanged_block,
@@ -494,6 +495,9 @@ class NodeActivities:
         result.output = unlinked(result.output, set(whole.known_refs()))
         today = local(request.clock).date() if request.clock else None
         result.output = one_day_read(result.output, request.message, today)
+        said = [request.message, step.description, request.goal]
+        said += [r.model_dump_json() for r in [*request.prior_results, *request.tool_results]]
+        result.output = said_read(result.output, "\n".join(said))
         result.output = read_its_own(
             result.output, request.plan, request.step_index, request.tool_results
         )

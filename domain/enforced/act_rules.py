@@ -453,16 +453,22 @@ def _stems(text: str) -> set[str]:
     return {w for w in words_of(text) if len(w) >= 3}
 
 
+SAID = (*NAMES, "location")
+"""The columns a read filters by what the words say: a row's name or title, and where it
+is kept."""
+
+
 def said_names(params: dict[str, Any], said: str) -> dict[str, Any]:
-    """A quick read without its filters by a name (or title) that shares no word with
-    ``said`` (the user's message and Understand's intent): the quick path answers the
-    words, and such a filter can only hide rows. For "what's on my shopping list?" the
-    1.5B local model read the list's rows named like the recipe of the turn before,
-    and answered "I couldn't find that on your shopping list"."""
+    """A read without its filters by a name, a title or a place (``SAID``) that shares no
+    word with ``said`` (the user's words, and what the turn has read): such a filter can
+    only hide rows. For "what's on my shopping list?" the 1.5B local model read the list's
+    rows named like the recipe of the turn before, and answered "I couldn't find that on
+    your shopping list"; for "where are the eggs" it read the pantry's rows, and answered
+    that the eggs were in the pantry."""
     words = _stems(said)
 
     def unsaid(flt: Any) -> bool:
-        if not isinstance(flt, dict) or flt.get("field") not in NAMES:
+        if not isinstance(flt, dict) or flt.get("field") not in SAID:
             return False
         value = flt.get("value")
         values = value if isinstance(value, list) else [value]
@@ -477,6 +483,18 @@ def said_names(params: dict[str, Any], said: str) -> dict[str, Any]:
         if isinstance(params.get(key), list)
     }
     return {**params, **kept}
+
+
+def said_read(decision: ActDecision, said: str) -> ActDecision:
+    """A step's read held to what was said (``said_names``), as a quick read is: ``said``
+    is the user's words, the step's description and every result the turn has."""
+    call = decision.tool_call
+    if call is None or call.tool != "db_read":
+        return decision
+    held = said_names(call.params, said)
+    if held == call.params:
+        return decision
+    return decision.model_copy(update={"tool_call": call.model_copy(update={"params": held})})
 
 
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")

@@ -670,6 +670,30 @@ async def test_a_steps_read_from_the_one_day_the_words_name_reads_that_day(turns
     assert f"due_date = {tomorrow.isoformat()}" in reply_call.user
 
 
+async def test_a_steps_read_by_a_place_no_one_said_reads_every_place(turns: Turns, executor):
+    """``domain.enforced.act_rules.said_read``: for "where are the eggs" the 1.5B local
+    model read the pantry's rows, and answered that the eggs were in the pantry."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create(
+        "inventory",
+        [{"name": "eggs", "location": "fridge"}, {"name": "rice", "location": "pantry"}],
+    )
+    pantry = [{"field": "location", "op": "=", "value": "pantry"}]
+    script = turns.script(
+        understand(),
+        plan("Where the eggs are", step("Read the inventory", "read", "inventory")),
+        tool("db_read", table="inventory", filters=pantry),
+        complete("Read the inventory"),
+        reply("The eggs are in the fridge."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("where are the eggs")
+        await handle.result()
+        await keep_history(handle, "said_read")
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    assert "eggs" in reply_call.user and "fridge" in reply_call.user
+
+
 async def test_a_delete_whose_filters_cross_its_or_filters_sent_again_deletes_either(
     turns: Turns, executor
 ):

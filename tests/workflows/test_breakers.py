@@ -40,7 +40,7 @@ async def test_a_fourth_tool_call_in_one_step_is_refused(turns: Turns, executor)
         reply("Your inventory is empty."),
     )
     async with turns.worker(script):
-        handle = await turns.start("look around")
+        handle = await turns.start("look around the fridge")
         result = await handle.result()
         state = await progress(handle)
     assert state.steps[0].tool_calls == 3
@@ -71,7 +71,7 @@ async def test_a_second_empty_read_of_one_table_ends_the_step(turns: Turns):
         reply("Your list is empty."),
     )
     async with turns.worker(script):
-        handle = await turns.start("what's on my list?")
+        handle = await turns.start("any milk or eggs on my list?")
         result = await handle.result()
         state = await progress(handle)
     assert state.breakers == ["duplicate_empty_query: Read list"]

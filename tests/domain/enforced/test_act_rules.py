@@ -32,6 +32,7 @@ from domain.enforced.act_rules import (
     read_within,
     reread_note,
     said_names,
+    said_read,
     uncalled_note,
     unchanged,
     unchanged_block,
@@ -1145,6 +1146,34 @@ def test_a_quick_reads_filter_by_a_name_the_words_never_said_is_dropped():
         {"field": "name", "op": "=", "value": "rum"},
     ]
     assert said_names({"or_filters": either}, "any milk?") == {"or_filters": either[:1]}
+
+
+def test_a_reads_filter_by_a_place_the_words_never_said_is_dropped():
+    """For "where are the eggs" the 1.5B local model read the pantry's rows, and answered
+    that the eggs were in the pantry (they were in the fridge)."""
+    pantry = {"field": "location", "op": "=", "value": "pantry"}
+    read = {"table": "inventory", "filters": [pantry], "or_filters": []}
+    assert said_names(read, "where are the eggs\nread inventory") == {**read, "filters": []}
+    assert said_names(read, "whats in the pantry") == read
+
+
+def test_a_steps_read_keeps_what_the_words_or_the_turns_results_say():
+    def reading(**params) -> ActDecision:
+        call = {"tool": "db_read", "params": {"table": "inventory", **params}}
+        return ActDecision(action="tool_call", tool_call=call)
+
+    pantry = [{"field": "location", "op": "=", "value": "pantry"}]
+    said = "where are the eggs\nRead the inventory"
+    assert said_read(reading(filters=pantry), said) == reading(filters=[])
+    lentils = [{"field": "name", "op": "in", "value": ["red lentils", "onion"]}]
+    read_before = '{"rows": [{"name": "red lentils"}, {"name": "onion"}]}'
+    kept = reading(filters=lentils)  # names a recipe read earlier in the turn gave
+    assert said_read(kept, f"put what the dal needs on my list\n{read_before}") == kept
+    write = ActDecision(
+        action="tool_call",
+        tool_call={"tool": "db_update", "params": {"table": "inventory", "filters": pantry}},
+    )
+    assert said_read(write, said) == write  # reads only
 
 
 def test_a_recipe_named_by_one_word_and_more_is_another_recipe():
