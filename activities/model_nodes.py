@@ -71,6 +71,7 @@ from domain.enforced.plan_rules import (
     hold_plan,
     hold_understand,
     only_reads,
+    read_there,
     retrievable,
     undated_plan,
     where_asked,
@@ -309,7 +310,8 @@ class NodeActivities:
         the words name, is asked for once more (``ask_again``), in this activity, so the
         history holds the plan that stands. When that second call fails, the first plan
         stands. A plan that still writes for a question runs its reads only
-        (``only_reads``)."""
+        (``only_reads``); one that still reads elsewhere than the question's words name
+        reads there too (``read_there``)."""
         config = mode_config(request.mode)
         listed = bool(request.context.dashboard.named.get("shopping_list"))
         prompt = think_prompt(
@@ -376,6 +378,9 @@ class NodeActivities:
                 request.message
             ):  # a question, still, with no word of a change in it
                 result.output = only_reads(result.output)
+            result.output = read_there(
+                result.output, request.message, config.max_steps, names_recipe
+            )
         if request.pending is None and (question := where_asked(result.output, request.message)):
             activity.logger.info("think: the plan still changes elsewhere: asked where")
             result.output = as_question(result.output, question)

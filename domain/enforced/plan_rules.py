@@ -281,6 +281,36 @@ def elsewhere_note(think: ThinkOutput, named: tuple[str, ...]) -> str:
     )
 
 
+READ_THERE = {
+    "tasks": "Read the tasks",
+    "shopping": "Read the shopping list",
+    "inventory": "Read the inventory",
+    "meal_plans": "Read the meal plan",
+    "recipes": "Read the recipes",
+    "preferences": "Read the preferences",
+}
+
+
+def read_there(
+    think: ThinkOutput, message: str, max_steps: int, names_recipe: bool = False
+) -> ThinkOutput:
+    """A plan that, asked again, still reads elsewhere than the question's words name
+    (``looks_elsewhere``), with a read of each place they name added to its first group:
+    where an answer is kept needs no judgment, and a read changes nothing. Unchanged when
+    the steps would pass ``max_steps``. Told that "anything i need to do this week?" asks
+    about the tasks, the 1.5B local model planned the meal plans' read again, and the
+    user was told no meals were planned."""
+    named = looks_elsewhere(think, message, names_recipe)
+    if not named or len(think.steps) + len(named) > max_steps:
+        return think
+    first = min(step.group for step in think.steps)
+    added = [
+        ThinkStep(description=READ_THERE[place], step_type="read", subdomain=place, group=first)
+        for place in named
+    ]
+    return think.model_copy(update={"steps": [*added, *think.steps]})
+
+
 def unplanned_meal(think: ThinkOutput, message: str, today: dt.date) -> list[str]:
     """The days ``message`` names (``named_days``) when it asks for a change and Think's
     plan writes or generates recipes but has no meal_plans step: a meal on a day is a

@@ -6,7 +6,7 @@ from __future__ import annotations
 from domain.crud.calls import DbRead
 from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import PANTRY, Kitchen
-from tests.workflows.conftest import Turns, progress
+from tests.workflows.conftest import Turns, keep_history, progress
 from tests.workflows.script import complete, plan, quick, reply, step, tool, understand
 from workflows.interface import TurnLimits
 
@@ -347,6 +347,33 @@ async def test_a_question_read_elsewhere_than_its_words_say_is_asked_for_again(t
     read = next(c for c in script.calls if c.node == "act")
     assert "Read the open tasks" in read.user
     assert response.startswith("Clean the oven is still to do.")
+
+
+async def test_a_question_still_read_elsewhere_reads_where_its_words_say(turns, executor):
+    """``domain.enforced.plan_rules.read_there``: told that "anything i need to do this
+    week?" asks about the tasks, the 1.5B local model planned the meal plans' read again
+    and the user was told no meals were planned; the tasks are read beside it."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("tasks", {"title": "clean the oven"})
+    meals = plan("This week", step("Read the meal plan for the next 7 days", "read", "meal_plans"))
+    script = turns.script(
+        understand(),
+        meals,
+        meals,
+        tool("db_read", at_step=0, table="tasks"),
+        complete("Read the tasks", at_step=0),
+        tool("db_read", at_step=1, table="meal_plans"),
+        complete("No meals planned", at_step=1),
+        reply("Clean the oven is still to do."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("anything i need to do this week?")
+        await handle.result()
+        await keep_history(handle, "read_there")
+    steps = [c.user for c in script.calls if c.node == "act"]
+    assert "Read the tasks" in steps[0]
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    assert "clean the oven" in reply_call.user
 
 
 async def test_a_question_about_a_saved_recipe_read_elsewhere_is_asked_for_again(turns, executor):

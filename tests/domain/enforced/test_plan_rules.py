@@ -29,6 +29,7 @@ from domain.enforced.plan_rules import (
     misplaced_change,
     named_note,
     only_reads,
+    read_there,
     replan_note,
     retrievable,
     undated_plan,
@@ -726,6 +727,29 @@ def test_a_question_about_a_saved_recipe_read_elsewhere_is_asked_for_again():
     assert looks_elsewhere(both, message, names_recipe=True) == ()
     cooked = "cook the dal tonight"  # a change: another rule's
     assert looks_elsewhere(stock, cooked, names_recipe=True) == ()
+
+
+def test_a_question_still_read_elsewhere_when_asked_again_reads_where_its_words_say():
+    """Told that "anything i need to do this week?" asks about the tasks, the 1.5B local
+    model planned the meal plans' read again, and the user was told no meals were planned."""
+    message = "anything i need to do this week?"
+    elsewhere = plan(step("read", subdomain="meal_plans"), step("analyze", 1, "meal_plans"))
+    held = read_there(elsewhere, message, max_steps=8)
+    assert [(s.description, s.subdomain, s.group) for s in held.steps] == [
+        ("Read the tasks", "tasks", 0),
+        ("read it", "meal_plans", 0),
+        ("analyze it", "meal_plans", 1),
+    ]
+    assert read_there(elsewhere, message, max_steps=2) == elsewhere  # no room: as it was
+    there = plan(step("read", subdomain="tasks"))
+    assert read_there(there, message, max_steps=8) == there
+    spinach = "does the dal have spinach in it"
+    stock = plan(step("read", subdomain="inventory"))
+    assert [s.subdomain for s in read_there(stock, spinach, 8, names_recipe=True).steps] == [
+        "recipes",
+        "inventory",
+    ]
+    assert read_there(stock, spinach, 8) == stock  # no saved recipe named
 
 
 @pytest.mark.parametrize(
