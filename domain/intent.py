@@ -318,7 +318,8 @@ KINDS = {
     "gone": re.compile(
         r"\b(?:used up|(?:ate|drank|finished) (?:it|them|all|off)|last of|all gone|none left|"
         r"(?:is|are|was|were) (?:finished|gone)|threw (?:\w+ )?(?:out|away)|"
-        r"thrown (?:out|away)|binned|got rid of|went (?:off|bad))\b"
+        r"thrown (?:out|away)|binned|got rid of|went (?:off|bad)|(?:ran|run) out of|"
+        r"(?:'re|are|'m|am) (?:all |completely )?out of)\b"
     ),
     "added": re.compile(
         r"\b(?:add(?:ed)?|stick|pop)\b|\bput\b(?!\s+(?:\w+\s+){0,3}(?:off|back)\b)|"

@@ -349,6 +349,9 @@ def test_a_change_verb_is_found_as_said_anywhere_in_the_words():
         ("picked up the olive oil", {"acquired"}),
         ("we need paper towels", {"needed"}),
         ("running low on rice", {"needed"}),
+        ("running out of milk", {"needed"}),  # some left: on the list, still in stock
+        ("we're out of eggs", {"gone", "needed"}),  # none left: gone from stock, needed
+        ("ran out of rice", {"gone", "needed"}),
         ("used 4 eggs for the cake", {"used"}),
         ("drank some of the juice", {"used"}),
         ("I used up the rice", {"gone"}),

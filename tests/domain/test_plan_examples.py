@@ -121,6 +121,7 @@ def test_parse_keeps_the_plans_lines_reads_the_optional_cues_and_skips_the_pream
     [
         ("we've run out of coffee filters, put some on the shopping list", "we need paper towels"),
         ("the cheese has gone mouldy, I binned it", "the spinach went slimy"),
+        ("we are all out of bread", "the spinach went slimy"),  # none left: gone
         ("what do we have in the freezer", "do we still have any frozen peas?"),
         ("dream up a new dessert", "come up with a gluten-free birthday cake"),
         ("what meals are planned for the weekend", "when is the lasagna on the menu"),
