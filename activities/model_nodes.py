@@ -313,9 +313,9 @@ class NodeActivities:
         (``only_reads``); one that still reads elsewhere than the question's words name
         reads there too (``read_there``)."""
         config = mode_config(request.mode)
-        listed = bool(request.context.dashboard.named.get("shopping_list"))
+        named = [table for table, rows in request.context.dashboard.named.items() if rows]
         prompt = think_prompt(
-            request.mode, self.think_examples, request.message, request.clock, listed
+            request.mode, self.think_examples, request.message, request.clock, named
         )
         state, registry, _ = await self._state(request.state_ref)  # read once, for both calls
 
@@ -349,7 +349,7 @@ class NodeActivities:
         resumed = request.pending is not None
         note = None
         if not resumed:  # after a pause, the plan the user answered stands as they saw it
-            own = own_words(shown_entries(self.think_examples, request.message, listed))
+            own = own_words(shown_entries(self.think_examples, request.message, named))
             said = [request.message, *(e.label for e in registry.entries.values())]
             said += [f"{t.user_message} {t.assistant_response}" for t in state.recent_turns]
             dashboard = request.context.dashboard

@@ -27,6 +27,7 @@ import datetime as dt
 import math
 import re
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
@@ -210,7 +211,7 @@ def similarities(message: str, entries: list[Entry]) -> list[float]:
 
 
 def pick(
-    message: str, entries: list[Entry], shown: int = SHOWN, listed: bool = False
+    message: str, entries: list[Entry], shown: int = SHOWN, named: Collection[str] = ()
 ) -> list[Entry]:
     """The entries most like ``message``, highest similarity first (ties in file order),
     at least ``MIN_SIMILARITY``, at most ``shown``. For a message that asks for a change,
@@ -231,12 +232,17 @@ def pick(
     (docs/EVALS.md, sixteenth session): "cleaned the oven finally" lost the entry that
     ticked the oven off, and the requests it kept from their item-alike entries failed as
     before.
-    ``listed``: the message names an item still on the shopping list (the dashboard's
-    ``named``); a thing got that is on the list goes there: "got the paper towels and the
-    bread", both on the list, was shown "picked up bread …" alone, and the 1.5B added
-    them to the inventory, the list as it was (unless the words say where it is kept: "found
-    a bottle of olive oil in the cupboard" is stock); an amount set by a verb that says nowhere
-    ("make it 3 rolls of paper towels", on the list) is set on the list."""
+    ``named``: the tables whose rows the message names (the dashboard's ``named``). An
+    item still on the shopping list: a thing got that is on the list goes there: "got the
+    paper towels and the bread", both on the list, was shown "picked up bread …" alone, and
+    the 1.5B added them to the inventory, the list as it was (unless the words say where it
+    is kept: "found a bottle of olive oil in the cupboard" is stock); an amount set by a
+    verb that says nowhere ("make it 3 rolls of paper towels", on the list) is set on the
+    list. A saved recipe: a change that asks for nothing new is shown no plan that thinks
+    one up ("chili for saturday lunch please", shown "sort out lunches for the work week",
+    had the 1.5B generate "a chili recipe from the recipe box", twice)."""
+    listed = "shopping_list" in named
+    recipe_named = "recipes" in named
     change = requested_change(message) is not None
     home = frozenset(change_home(message))
     kinds = change_kinds(message)
@@ -252,7 +258,7 @@ def pick(
     def fits(entry: Entry) -> bool:
         if looks:
             return not entry.changes
-        if not change and entry.generates and not asks_new:
+        if (not change or recipe_named) and entry.generates and not asks_new:
             return False  # "plumber is coming tuesday now" is no "come up with a … cake"
         return not change or (
             entry.changes
@@ -281,19 +287,20 @@ _LIBRARY_HEAD = (
 )
 
 
-def shown_entries(examples: ExampleSet, message: str, listed: bool = False) -> list[Entry]:
-    """The library entries Think is shown for ``message`` (none: the abstract patterns)."""
+def shown_entries(examples: ExampleSet, message: str, named: Collection[str] = ()) -> list[Entry]:
+    """The library entries Think is shown for ``message`` (none: the abstract patterns;
+    ``named``: the tables whose rows it names, ``pick``)."""
     if examples != "library":
         return []
-    return pick(message, list(_library(load(LIBRARY).text)), listed=listed)
+    return pick(message, list(_library(load(LIBRARY).text)), named=named)
 
 
 def plan_examples(
-    examples: ExampleSet, message: str, today: dt.date | None = None, listed: bool = False
+    examples: ExampleSet, message: str, today: dt.date | None = None, named: Collection[str] = ()
 ) -> tuple[str, str, str]:
-    """Think's ``$plan_examples`` for ``message`` on ``today`` (``listed``: it names an
-    item on the shopping list): (text, template name, version)."""
-    if chosen := shown_entries(examples, message, listed):
+    """Think's ``$plan_examples`` for ``message`` on ``today`` (``named``: the tables whose
+    rows it names): (text, template name, version)."""
+    if chosen := shown_entries(examples, message, named):
         library = load(LIBRARY)
         lines = "\n".join(e.render(today) for e in chosen)
         return f"{_LIBRARY_HEAD}\n\n{lines}", library.name, library.version
@@ -368,14 +375,14 @@ def think_prompt(
     examples: ExampleSet,
     message: str,
     clock: Clock | None = None,
-    listed: bool = False,
+    named: Collection[str] = (),
 ) -> RenderedPrompt:
     """Think's system prompt for a request: the mode's variables and the plan examples
-    chosen for ``message`` (``listed``: it names an item on the shopping list), dated from
-    the turn's ``clock``; the call records both templates and their versions."""
+    chosen for ``message`` (``named``: the tables whose rows it names), dated from the
+    turn's ``clock``; the call records both templates and their versions."""
     config = mode_config(mode)
     today = local(clock).date() if clock else None
-    text, name, version = plan_examples(examples, message, today, listed)
+    text, name, version = plan_examples(examples, message, today, named)
     think = render(
         "think",
         mode=mode or DEFAULT_MODE,

@@ -261,12 +261,12 @@ def test_an_amount_set_is_shown_a_quantity_set_never_a_thing_added():
     """Shown "we need paper towels and dish soap", the 1.5B local model planned "make it 3
     rolls of paper towels" as a second row of paper towels."""
     towels = "make it 3 rolls of paper towels"
-    assert requests(pick(towels, LIBRARY, listed=True)) == [
+    assert requests(pick(towels, LIBRARY, named=["shopping_list"])) == [
         "change the foil to 2 rolls, we get through loads"
     ]
     eggs = "make it 6 eggs"  # on the list: set there, where its words say nowhere
     assert "come up with a gluten-free birthday cake" in requests(pick(eggs, LIBRARY))
-    assert requests(pick(eggs, LIBRARY, listed=True)) == [
+    assert requests(pick(eggs, LIBRARY, named=["shopping_list"])) == [
         "change the foil to 2 rolls, we get through loads",
         "stock up for the moussaka recipe, whatever I don't have in already",
     ]
@@ -285,6 +285,18 @@ def test_a_message_that_asks_for_nothing_new_is_shown_nothing_generated():
     ]
 
 
+def test_a_change_naming_a_saved_recipe_is_shown_nothing_thought_up():
+    """Shown "sort out lunches for the work week …", the 1.5B local model planned "chili
+    for saturday lunch please", the chili saved, as a chili recipe generated, twice."""
+    message = "goulash for friday lunch"
+    unnamed = pick(message, LIBRARY)
+    assert any(entry.generates for entry in unnamed)
+    named = pick(message, LIBRARY, named=["recipes"])
+    assert named == [entry for entry in unnamed if not entry.generates] != []
+    new = "dream up a goulash for friday lunch"  # asks for something new
+    assert any(e.generates for e in pick(new, LIBRARY, named=["recipes"]))
+
+
 def test_a_reminder_to_take_the_bin_out_is_shown_a_task_made_not_a_job_removed():
     """Read as a thing removed ("bin"), it was shown only "… remove that job"."""
     assert requests(pick("remind me to take the bin out on thursday", LIBRARY)) == [
@@ -294,16 +306,17 @@ def test_a_reminder_to_take_the_bin_out_is_shown_a_task_made_not_a_job_removed()
 
 def test_a_thing_got_that_is_on_the_list_is_shown_the_list_ticked_off():
     got = "got the paper towels and the bread"
-    assert requests(pick(got, LIBRARY, listed=True)) == ["got the tortillas, cross them off"]
+    listed = requests(pick(got, LIBRARY, named=["shopping_list"]))
+    assert listed == ["got the tortillas, cross them off"]
     assert requests(pick(got, LIBRARY)) == [
         "picked up bread, a bag of apples and some greek yogurt on the way home"
     ]
     found = "found a bottle of olive oil in the cupboard"  # where it is kept: stock
-    assert requests(pick(found, LIBRARY, listed=True)) == [
+    assert requests(pick(found, LIBRARY, named=["shopping_list"])) == [
         "picked up bread, a bag of apples and some greek yogurt on the way home"
     ]
     needed = "running low on rice, put it on the list"  # needed, not got: as without the list
-    assert pick(needed, LIBRARY, listed=True) == pick(needed, LIBRARY)
+    assert pick(needed, LIBRARY, named=["shopping_list"]) == pick(needed, LIBRARY)
 
 
 def test_a_lookup_is_shown_only_plans_that_read():
