@@ -297,11 +297,13 @@ def read_there(
     """A plan that, asked again, still reads elsewhere than the question's words name
     (``looks_elsewhere``), with a read of each place they name added to its first group:
     where an answer is kept needs no judgment, and a read changes nothing. Unchanged when
-    the steps would pass ``max_steps``. Told that "anything i need to do this week?" asks
-    about the tasks, the 1.5B local model planned the meal plans' read again, and the
-    user was told no meals were planned."""
+    the steps would pass ``max_steps``, and for a plan that reads nothing (an answer from
+    what a model knows: "how long do eggs keep in the fridge?"). Told that "anything i
+    need to do this week?" asks about the tasks, the 1.5B local model planned the meal
+    plans' read again, and the user was told no meals were planned."""
     named = looks_elsewhere(think, message, names_recipe)
-    if not named or len(think.steps) + len(named) > max_steps:
+    reads = any(step.step_type == "read" for step in think.steps)
+    if not named or not reads or len(think.steps) + len(named) > max_steps:
         return think
     first = min(step.group for step in think.steps)
     added = [

@@ -741,6 +741,8 @@ def test_a_question_still_read_elsewhere_when_asked_again_reads_where_its_words_
         ("analyze it", "meal_plans", 1),
     ]
     assert read_there(elsewhere, message, max_steps=2) == elsewhere  # no room: as it was
+    known = plan(step("analyze", subdomain="recipes"))  # reads nothing: answers from what it knows
+    assert read_there(known, "how long do eggs keep in the fridge?", 8) == known
     there = plan(step("read", subdomain="tasks"))
     assert read_there(there, message, max_steps=8) == there
     spinach = "does the dal have spinach in it"
