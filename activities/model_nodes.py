@@ -21,7 +21,7 @@ from temporalio.exceptions import ApplicationError
 from activities.failures import to_application_error
 from activities.heartbeat import heartbeating
 from activities.llm.gateway import LlmGateway, LlmResult
-from activities.llm.provider import AnswerStream, LlmError, LlmRequest
+from activities.llm.provider import AnswerStream, LlmError, LlmRequest, Usage
 from activities.model_metrics import record_call, record_failure
 from activities.payloads import (
     ActQuickRequest,
@@ -30,6 +30,7 @@ from activities.payloads import (
     ActResult,
     BypassRequest,
     BypassResult,
+    FailedCallCost,
     NodeCall,
     ReplyRequest,
     ReplyResult,
@@ -55,6 +56,7 @@ from domain.enforced.act_rules import (
     one_day_read,
     others_read,
     read_its_own,
+    read_made,
     repeated_call,
     said_names,
     said_read,
@@ -222,6 +224,18 @@ async def call_node(
 
 def _result(model: type[BaseModel], output: dict[str, Any], call: NodeCall) -> Any:
     return model.model_validate({**call.model_dump(), "output": output})
+
+
+def _failed_cost(error: ApplicationError) -> dict[str, Any]:
+    """The cost of the call that failed for good (``activities.failures``), as a
+    ``NodeCall``'s fields: its tokens and repairs are spent whatever stands in for its
+    answer."""
+    if not error.details:
+        return {}
+    cost = FailedCallCost.model_validate(error.details[0])
+    usage = Usage(**cost.model_dump(include=set(Usage.model_fields)))
+    attempts = cost.repairs + 1
+    return {"usage": usage, "model": cost.model, "price": cost.price, "llm_attempts": attempts}
 
 
 class NodeActivities:
@@ -471,7 +485,14 @@ class NodeActivities:
             )
 
         asked = time.monotonic()
-        result = await decide(request.tool_results)
+        try:
+            result = await decide(request.tool_results)
+        except ApplicationError as error:
+            made = read_made(request.tool_results, step)
+            if error.type != "invalid_output" or made is None:
+                raise
+            activity.logger.warning("act: answer unusable (%s); the read step ends", error)
+            return ActResult(output=made, **_failed_cost(error))
         slowest = time.monotonic() - asked
         told: list[str | None] = []
         while len(told) < MAX_SENT_BACK and (note := sent_back(result.output)) is not None:

@@ -703,6 +703,19 @@ def read_its_own(
     return ActDecision(action="step_complete", result_summary=_done(read))
 
 
+def read_made(tool_results: Sequence[ToolEntry], step: ThinkStep | None) -> ActDecision | None:
+    """A read step's end when Act's answer could not be used, once the step has read its
+    own tables (``_read_its_own``): the rows are what the step was for, and the step's
+    summary says what was read. None otherwise (the step is blocked, as any other). For
+    "plan the dal for the day after tomorrow" the 1.5B local model read the dal, then
+    wrote a summary past the read step's output cap three times; the step was blocked and
+    the meal plan's write after it never ran."""
+    read = _read_its_own(tool_results, step)
+    if read is None:
+        return None
+    return ActDecision(action="step_complete", result_summary=_done(read))
+
+
 SUBJECT_LINKS = {"meal_plans": "recipe_id", "cooking_log": "recipe_id"}
 """The link that says what a row is about (the meal planned, the dish cooked): kept, and
 refused, unless the row's notes say it instead."""

@@ -13,6 +13,7 @@ from tests.workflows.wire import http_error
 
 ADD = step("Add milk to the shopping list", "write", "shopping")
 TASK = step("Add a task to buy bread", "write", "tasks")
+EGGS = step("Add eggs to the shopping list", "write", "shopping")
 BAD_QUICK_READ = {
     "node": "act_quick",
     "output": {
@@ -60,6 +61,35 @@ async def test_an_act_step_without_a_usable_decision_is_blocked_and_the_reply_sa
     assert "invalid_model_output" in reply_request
     assert "Step 2 stopped: the model's answer could not be used" in reply_request
     assert state.usage.repairs == 2 and state.llm_calls == 9  # 3 act calls for step 2
+
+
+async def test_a_read_step_that_has_read_ends_with_its_rows_when_its_answer_is_unusable(
+    turns: Turns, executor
+):
+    """``domain.enforced.act_rules.read_made``: for "plan the dal for the day after
+    tomorrow" the 1.5B local model read the dal, then wrote a summary past the read
+    step's output cap three times; the step was blocked and the meal plan never written."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("shopping_list", [{"name": "milk"}])
+    script = turns.script(
+        understand(),
+        plan("Eggs too", step("Read the shopping list", "read", "shopping"), {**EGGS, "group": 1}),
+        tool("db_read", at_step=0, table="shopping_list"),
+        *[{**BROKEN_ACT, "step": 0}] * 3,
+        tool("db_create", 1, table="shopping_list", data={"name": "eggs"}),
+        complete("Added eggs", at_step=1),
+        reply("Eggs are on your list with the milk."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("put eggs on my list too")
+        result = await handle.result()
+        state = await progress(handle)
+        await keep_history(handle, "read_made")
+    assert [s.status for s in state.steps] == ["completed", "completed"]
+    assert state.steps[0].summary == "Read 1 row(s) from shopping_list."
+    assert result.fallbacks == []
+    assert await kitchen.names("shopping_list") == ["eggs", "milk"]
+    assert state.usage.repairs == 2  # the unusable answers still count
 
 
 async def test_a_model_that_stops_answering_after_a_write_ends_with_what_was_saved(

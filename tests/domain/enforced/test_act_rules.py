@@ -29,6 +29,7 @@ from domain.enforced.act_rules import (
     one_day_read,
     others_read,
     read_its_own,
+    read_made,
     read_within,
     reread_note,
     said_names,
@@ -1226,3 +1227,18 @@ def test_a_read_step_that_has_read_its_own_completes_when_it_reads_another_steps
     assert read_its_own(inventory, [dal, stock], 1, [read_dal]) == inventory  # its own table
     write = stock.model_copy(update={"step_type": "write"})
     assert read_its_own(inventory, [dal, write], 0, [read_dal]) == inventory  # a write's read
+
+
+def test_a_read_step_whose_answer_is_unusable_ends_with_its_own_read():
+    """For "plan the dal for the day after tomorrow" the 1.5B local model read the dal,
+    then wrote a summary past the read step's cap three times, and the plan's write
+    never ran."""
+    dal = ThinkStep(description="Read the dal recipe", step_type="read", subdomain="recipes")
+    read_dal = read_entry({"table": "recipes"}, table="recipes", count=1, rows=[{}])
+    plans = read_entry({"table": "meal_plans"}, table="meal_plans", count=0, rows=[])
+    made = ActDecision(action="step_complete", result_summary="Read 1 row(s) from recipes.")
+    assert read_made([read_dal, plans], dal) == made  # its own table's read, not the last
+    assert read_made([plans], dal) is None  # nothing of its own read: blocked
+    assert read_made([], dal) is None
+    write = dal.model_copy(update={"step_type": "write"})
+    assert read_made([read_dal], write) is None  # a write step's reads are no result
