@@ -54,6 +54,7 @@ from domain.crud.validate import (
     check_filter,
     check_row,
     convert,
+    in_pieces,
     ordering,
     table_spec,
 )
@@ -363,7 +364,7 @@ class CrudExecutor:
             if alias in row:
                 row.setdefault(real, row.pop(alias))
         row = self._translate_fks(spec, row, registry, where)
-        clean = check_row(spec, row, where, partial=False)
+        clean = in_pieces(spec.name, check_row(spec, row, where, partial=False))
         if amounted := amount_in_name(spec.name, clean, where):
             raise CrudValidationError(amounted)
         for key, child_table in spec.nested.items():
@@ -500,6 +501,7 @@ class CrudExecutor:
                 "data",
                 partial=True,
             )
+            values = in_pieces(spec.name, values)
         table = _table(spec.name)
         action = "updated" if isinstance(request, DbUpdate) else "deleted"
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from domain.crud.calls import DbRead
+from domain.crud.calls import DbRead, DbUpdate, Filter
 from domain.crud.merge import GROWN_FROM
 from domain.formatters import format_write_confirmation
 from domain.tool_results import ToolEntry
 from tests.kitchen_helper import Kitchen
+
+NAMED_EGGS = Filter(field="name", op="=", value="eggs")
 
 
 async def test_milk_added_twice_to_the_open_list_is_one_row_with_both_amounts(kitchen: Kitchen):
@@ -51,3 +53,20 @@ async def test_an_amount_without_a_quantity_leaves_the_one_there(kitchen: Kitche
     await kitchen.create("shopping_list", [{"name": "eggs"}])
     rows = (await kitchen.run(DbRead(table="shopping_list"))).rows
     assert [(r["name"], float(r["quantity"])) for r in rows] == [("eggs", 6.0)]
+
+
+async def test_a_dozen_eggs_bought_are_twelve_pieces_added_to_the_eggs_in_stock(kitchen: Kitchen):
+    """The 1.5B local model put "a dozen" eggs on the list as 1 dozen; counted in
+    dozens, they would stand beside the eggs counted in pieces, never merged."""
+    await kitchen.create("inventory", [{"name": "eggs", "quantity": 6, "unit": "piece"}])
+    await kitchen.create("inventory", [{"name": "eggs", "quantity": 1, "unit": "Dozen"}])
+    listed = await kitchen.create(
+        "shopping_list", [{"name": "socks", "quantity": 2, "unit": "pairs"}]
+    )
+    rows = (await kitchen.run(DbRead(table="inventory"))).rows
+    assert [(r["name"], float(r["quantity"]), r["unit"]) for r in rows] == [("eggs", 18.0, "piece")]
+    assert (float(listed.rows[0]["quantity"]), listed.rows[0]["unit"]) == (4.0, "piece")
+    await kitchen.run(
+        DbUpdate(table="inventory", filters=[NAMED_EGGS], data={"quantity": 2, "unit": "dozen"})
+    )
+    assert float((await kitchen.run(DbRead(table="inventory"))).rows[0]["quantity"]) == 24.0
