@@ -52,6 +52,7 @@ from domain.enforced.act_rules import (
     created_for_a_change,
     hold_act,
     idle_read,
+    known_filters,
     one_day,
     one_day_read,
     others_read,
@@ -524,6 +525,7 @@ class NodeActivities:
         said = [request.message, step.description, request.goal]
         said += [r.model_dump_json() for r in [*request.prior_results, *request.tool_results]]
         result.output = said_read(result.output, "\n".join(said))
+        result.output = known_filters(result.output, set(whole.known_refs()))
         result.output = read_its_own(
             result.output, request.plan, request.step_index, request.tool_results
         )

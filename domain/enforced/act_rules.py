@@ -497,6 +497,35 @@ def said_read(decision: ActDecision, said: str) -> ActDecision:
     return decision.model_copy(update={"tool_call": call.model_copy(update={"params": held})})
 
 
+def known_filters(decision: ActDecision, known: Container[str]) -> ActDecision:
+    """A read without its filters by a ref nothing in the turn has issued (``known``: the
+    registry's refs), and a list of refs without those: such a filter can only be
+    refused, and a read without it finds the rows. For "when are we having the dal" the
+    1.5B local model read the meal plans of ``recipe_id = gen_recipe_1`` (no such
+    recipe), was refused twice, and the step ended with nothing read."""
+    call = decision.tool_call
+    if call is None or call.tool != "db_read":
+        return decision
+
+    def unknown(value: Any) -> bool:
+        return isinstance(value, str) and is_ref(value) and value not in known
+
+    def kept(flt: Any) -> Any:
+        value = flt.get("value") if isinstance(flt, dict) else None
+        if isinstance(value, list) and any(unknown(v) for v in value):
+            rest = [v for v in value if not unknown(v)]
+            return {**flt, "value": rest} if rest else None
+        return None if unknown(value) else flt
+
+    params = dict(call.params)
+    for key in ("filters", "or_filters"):
+        if isinstance(params.get(key), list):
+            params[key] = [f for f in map(kept, params[key]) if f is not None]
+    if params == call.params:
+        return decision
+    return decision.model_copy(update={"tool_call": call.model_copy(update={"params": params})})
+
+
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 MEALS = re.compile(r"\b(breakfast|brunch|lunch|dinner|supper|tea|snack)(?:e?s)?\b", re.IGNORECASE)
 """The meals words name, and the meal type each is (``MEAL_TYPE``)."""

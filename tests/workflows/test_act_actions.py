@@ -694,6 +694,34 @@ async def test_a_steps_read_by_a_place_no_one_said_reads_every_place(turns: Turn
     assert "eggs" in reply_call.user and "fridge" in reply_call.user
 
 
+async def test_a_steps_read_by_a_ref_nothing_issued_reads_without_it(turns: Turns, executor):
+    """``domain.enforced.act_rules.known_filters``: for "when are we having the dal" the
+    1.5B local model read the meal plans of ``recipe_id = gen_recipe_1`` (no such recipe),
+    refused twice, and the step ended with nothing read."""
+    today = await the_turns_day(turns)
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    (dal,) = (await kitchen.create("recipes", [{"name": "Red Lentil Dal"}])).rows
+    monday = (today + dt.timedelta(days=3)).isoformat()
+    await kitchen.create(
+        "meal_plans", [{"date": monday, "meal_type": "dinner", "recipe_id": dal["id"]}]
+    )
+    made_up = [{"field": "recipe_id", "op": "=", "value": "gen_recipe_1"}]
+    script = turns.script(
+        understand(),
+        plan("When the dal is", step("Read the meal plan", "read", "meal_plans")),
+        tool("db_read", table="meal_plans", filters=made_up),
+        complete("Read the meal plan"),
+        reply("The dal is planned."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("when are we having the dal")
+        await handle.result()
+        await keep_history(handle, "known_filters")
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    assert monday in reply_call.user and "Red Lentil Dal" in reply_call.user
+    assert "unknown ref" not in reply_call.user
+
+
 async def test_a_delete_whose_filters_cross_its_or_filters_sent_again_deletes_either(
     turns: Turns, executor
 ):

@@ -24,6 +24,7 @@ from domain.enforced.act_rules import (
     dated_ids,
     hold_act,
     idle_read,
+    known_filters,
     named_meal,
     one_day,
     one_day_read,
@@ -1242,3 +1243,27 @@ def test_a_read_step_whose_answer_is_unusable_ends_with_its_own_read():
     assert read_made([], dal) is None
     write = dal.model_copy(update={"step_type": "write"})
     assert read_made([read_dal], write) is None  # a write step's reads are no result
+
+
+def test_a_reads_filter_by_a_ref_nothing_issued_is_dropped():
+    """For "when are we having the dal" the 1.5B local model read the meal plans of
+    ``recipe_id = gen_recipe_1`` (no such recipe) twice, refused each time."""
+
+    def reading(*filters: dict) -> ActDecision:
+        call = {"tool": "db_read", "params": {"table": "meal_plans", "filters": list(filters)}}
+        return ActDecision(action="tool_call", tool_call=call)
+
+    made_up = {"field": "recipe_id", "op": "=", "value": "gen_recipe_1"}
+    dated = {"field": "date", "op": ">=", "value": "2026-11-30"}
+    assert known_filters(reading(made_up, dated), {"recipe_1"}) == reading(dated)
+    known = {**made_up, "value": "recipe_1"}
+    assert known_filters(reading(known), {"recipe_1"}) == reading(known)
+    some = {"field": "recipe_id", "op": "in", "value": ["recipe_1", "recipe_9"]}
+    assert known_filters(reading(some), {"recipe_1"}) == reading({**some, "value": ["recipe_1"]})
+    words = {"field": "notes", "op": "=", "value": "leftovers"}  # no ref: as it is
+    assert known_filters(reading(words), set()) == reading(words)
+    write = ActDecision(
+        action="tool_call",
+        tool_call={"tool": "db_delete", "params": {"table": "meal_plans", "filters": [made_up]}},
+    )
+    assert known_filters(write, set()) == write  # a write's filters are refused, not widened
