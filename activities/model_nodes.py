@@ -393,9 +393,8 @@ class NodeActivities:
                 request.message
             ):  # a question, still, with no word of a change in it
                 result.output = only_reads(result.output)
-            result.output = read_there(
-                result.output, request.message, config.max_steps, names_recipe
-            )
+            recipes = request.context.dashboard.named.get("recipes", [])
+            result.output = read_there(result.output, request.message, config.max_steps, recipes)
         if request.pending is None and (question := where_asked(result.output, request.message)):
             activity.logger.info("think: the plan still changes elsewhere: asked where")
             result.output = as_question(result.output, question)

@@ -292,25 +292,36 @@ READ_THERE = {
 
 
 def read_there(
-    think: ThinkOutput, message: str, max_steps: int, names_recipe: bool = False
+    think: ThinkOutput, message: str, max_steps: int, recipes: Sequence[str] = ()
 ) -> ThinkOutput:
     """A plan that, asked again, still reads elsewhere than the question's words name
     (``looks_elsewhere``), with a read of each place they name added to its first group:
     where an answer is kept needs no judgment, and a read changes nothing. Unchanged when
     the steps would pass ``max_steps``, and for a plan that reads nothing (an answer from
-    what a model knows: "how long do eggs keep in the fridge?"). Told that "anything i
-    need to do this week?" asks about the tasks, the 1.5B local model planned the meal
-    plans' read again, and the user was told no meals were planned."""
-    named = looks_elsewhere(think, message, names_recipe)
+    what a model knows: "how long do eggs keep in the fridge?"). The saved ``recipes`` the
+    dashboard finds named are the recipes' read, by name: given "Read the recipes" for
+    "does the dal have spinach in it", the 1.5B read the recipes named "spinach". Told
+    that "anything i need to do this week?" asks about the tasks, the 1.5B local model
+    planned the meal plans' read again, and the user was told no meals were planned."""
+    named = looks_elsewhere(think, message, bool(recipes))
     reads = any(step.step_type == "read" for step in think.steps)
     if not named or not reads or len(think.steps) + len(named) > max_steps:
         return think
     first = min(step.group for step in think.steps)
     added = [
-        ThinkStep(description=READ_THERE[place], step_type="read", subdomain=place, group=first)
+        ThinkStep(
+            description=_read_of(place, recipes), step_type="read", subdomain=place, group=first
+        )
         for place in named
     ]
     return think.model_copy(update={"steps": [*added, *think.steps]})
+
+
+def _read_of(place: str, recipes: Sequence[str]) -> str:
+    """The description of an added read of ``place`` (``read_there``)."""
+    if place == "recipes" and recipes:
+        return f"Read the recipe {' and '.join(recipes)} with its ingredients"
+    return READ_THERE[place]
 
 
 def unplanned_meal(think: ThinkOutput, message: str, today: dt.date) -> list[str]:

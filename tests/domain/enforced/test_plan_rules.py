@@ -747,9 +747,10 @@ def test_a_question_still_read_elsewhere_when_asked_again_reads_where_its_words_
     assert read_there(there, message, max_steps=8) == there
     spinach = "does the dal have spinach in it"
     stock = plan(step("read", subdomain="inventory"))
-    assert [s.subdomain for s in read_there(stock, spinach, 8, names_recipe=True).steps] == [
-        "recipes",
-        "inventory",
+    held = read_there(stock, spinach, 8, recipes=["Red Lentil Dal"])
+    assert [(s.description, s.subdomain) for s in held.steps] == [
+        ("Read the recipe Red Lentil Dal with its ingredients", "recipes"),
+        ("read it", "inventory"),
     ]
     assert read_there(stock, spinach, 8) == stock  # no saved recipe named
 
