@@ -145,6 +145,13 @@ def _uuid(value: str) -> uuid.UUID:
     return uuid.UUID(value)
 
 
+async def named_in(sessions, pantry: Kitchen, message: str) -> dict[str, list[str]]:
+    """The rows the dashboard finds named in ``message``, by table."""
+    async with user_transaction(sessions, pantry.user) as session:
+        context = await turn_context(session, today=TODAY, message=message, ui_changes=[])
+    return context.dashboard.named
+
+
 async def test_the_dashboard_names_the_open_tasks_the_request_names_in_its_own_words(
     sessions, pantry: Kitchen
 ):
@@ -160,9 +167,7 @@ async def test_the_dashboard_names_the_open_tasks_the_request_names_in_its_own_w
     )
 
     async def named(message: str) -> dict[str, list[str]]:
-        async with user_transaction(sessions, pantry.user) as session:
-            context = await turn_context(session, today=TODAY, message=message, ui_changes=[])
-        return context.dashboard.named
+        return await named_in(sessions, pantry, message)
 
     assert await named("forget about the oven cleaning, delete it") == {
         "tasks": ["Clean the oven"]  # the done "Clean the oven racks" is no open task
@@ -179,9 +184,7 @@ async def test_a_task_is_named_by_the_thing_it_acts_on_said_as_what_the_request_
     await pantry.create("tasks", [{"title": "Clean the oven"}, {"title": "Call the plumber"}])
 
     async def named(message: str) -> list[str]:
-        async with user_transaction(sessions, pantry.user) as session:
-            context = await turn_context(session, today=TODAY, message=message, ui_changes=[])
-        return context.dashboard.named.get("tasks", [])
+        return (await named_in(sessions, pantry, message)).get("tasks", [])
 
     assert await named("plumber is coming tuesday now") == ["Call the plumber"]
     assert await named("the plumber can wait") == ["Call the plumber"]
@@ -198,9 +201,7 @@ async def test_the_dashboard_names_the_recipes_the_request_names_by_their_dish(
     await pantry.create("recipes", [{"name": "Red Lentil Dal"}, {"name": "Weeknight Chili"}])
 
     async def named(message: str) -> list[str]:
-        async with user_transaction(sessions, pantry.user) as session:
-            context = await turn_context(session, today=TODAY, message=message, ui_changes=[])
-        return context.dashboard.named.get("recipes", [])
+        return (await named_in(sessions, pantry, message)).get("recipes", [])
 
     assert await named("dal for dinner friday") == ["Red Lentil Dal"]
     assert await named("two dals and the chili please") == ["Red Lentil Dal", "Weeknight Chili"]
