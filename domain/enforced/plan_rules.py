@@ -260,13 +260,16 @@ def looks_elsewhere(
     ``names_recipe``, the recipes) when the plan, changing nothing, reads or analyzes none
     of them; empty otherwise. For that question the 1.5B local model read only the meal
     plans, found none, and answered about meal plans; for "does the dal have spinach in
-    it" it read the inventory's spinach and said the dal had none."""
+    it" it read the inventory's spinach and said the dal had none. A plan that reads the
+    meal plans, whose rows name their recipes, reads where "when are we having the dal"
+    is answered."""
     named = places_named(message)
-    if names_recipe and asks_to_see(message) and "recipes" not in named:
-        named = (*named, "recipes")
+    planned = {s.subdomain for s in think.steps}
+    if names_recipe and asks_to_see(message) and not planned & {"recipes", "meal_plans"}:
+        named = (*named, "recipes")  # a meal plan's rows name their recipes too
     if not named or not _only_reads(think):
         return ()
-    return () if {s.subdomain for s in think.steps} & set(named) else named
+    return () if planned & set(named) else named
 
 
 def elsewhere_note(think: ThinkOutput, named: tuple[str, ...]) -> str:

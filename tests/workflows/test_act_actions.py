@@ -716,7 +716,9 @@ async def test_a_steps_read_by_a_ref_nothing_issued_reads_without_it(turns: Turn
     async with turns.worker(script):
         handle = await turns.start("when are we having the dal")
         await handle.result()
+        state = await progress(handle)
         await keep_history(handle, "known_filters")
+    assert [(s.subdomain, s.status) for s in state.steps] == [("meal_plans", "completed")]
     (reply_call,) = [c for c in script.calls if c.node == "reply"]
     assert monday in reply_call.user and "Red Lentil Dal" in reply_call.user
     assert "unknown ref" not in reply_call.user

@@ -727,6 +727,8 @@ def test_a_question_about_a_saved_recipe_read_elsewhere_is_asked_for_again():
     assert looks_elsewhere(both, message, names_recipe=True) == ()
     cooked = "cook the dal tonight"  # a change: another rule's
     assert looks_elsewhere(stock, cooked, names_recipe=True) == ()
+    planned = plan(step("read", subdomain="meal_plans"))  # its rows name their recipes
+    assert looks_elsewhere(planned, "when are we having the dal", names_recipe=True) == ()
 
 
 def test_a_question_still_read_elsewhere_when_asked_again_reads_where_its_words_say():
