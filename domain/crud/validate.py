@@ -360,20 +360,21 @@ def amount_in_name(table: str, row: dict[str, Any], where: str) -> str | None:
     )
 
 
-COUNTS = {"dozen": 12, "dozens": 12, "pair": 2, "pairs": 2}
-"""Units that are a number of pieces: stored as the pieces they are."""
+DOZENS = frozenset({"dozen", "dozens"})
 
 
 def in_pieces(table: str, row: dict[str, Any]) -> dict[str, Any]:
-    """A stock or list row whose unit is a count of pieces ("1 dozen" eggs) as that many
-    pieces (12 piece): a dozen eggs bought then merges with the eggs in stock, counted in
-    pieces, and "used 4 eggs" takes 4 of them. The 1.5B local model put "a dozen" eggs on
-    the list as 1 dozen. An update that sets the unit without a quantity is left as it is."""
+    """A stock or list row counted in dozens ("1 dozen" eggs) as the pieces it is (12
+    piece): a dozen eggs bought then merges with the eggs in stock, counted in pieces,
+    and "used 4 eggs" takes 4 of them. The 1.5B local model put "a dozen" eggs on the list
+    as 1 dozen, and bought "a dozen eggs" as 12 dozen: a number of dozens that is itself
+    a multiple of 12 is the pieces written under the wrong unit, and is kept as pieces.
+    An update that sets the unit without a quantity is left as it is."""
     unit = row.get("unit")
-    per = COUNTS.get(unit.strip().lower()) if isinstance(unit, str) else None
-    if table not in AMOUNTED or per is None:
-        return row
     quantity = row.get("quantity")
+    if table not in AMOUNTED or not isinstance(unit, str) or unit.strip().lower() not in DOZENS:
+        return row
     if quantity is None:
         return row
-    return {**row, "quantity": quantity * per, "unit": "piece"}
+    pieces = quantity if quantity % 12 == 0 else quantity * 12
+    return {**row, "quantity": pieces, "unit": "piece"}
