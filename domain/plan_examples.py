@@ -71,6 +71,7 @@ _NUMBERS = frozenset(
 _DAYS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight".split()
 )
+_MEALS = frozenset("breakfast brunch lunch dinner supper".split())
 _STOP = frozenset(
     """a about above after again all already also am an and any are as at be been before
     being below both but by can could did do does doing don't for from further get
@@ -238,11 +239,15 @@ def pick(
     the 1.5B added them to the inventory, the list as it was (unless the words say where it
     is kept: "found a bottle of olive oil in the cupboard" is stock); an amount set by a
     verb that says nowhere ("make it 3 rolls of paper towels", on the list) is set on the
-    list. A saved recipe: a change that asks for nothing new is shown no plan that thinks
-    one up ("chili for saturday lunch please", shown "sort out lunches for the work week",
-    had the 1.5B generate "a chili recipe from the recipe box", twice)."""
+    list. A saved recipe put on a day or a meal: a change that asks for nothing new is
+    shown no plan that thinks one up ("chili for saturday lunch please", shown "sort out
+    lunches for the work week", had the 1.5B generate "a chili recipe from the recipe
+    box", twice); a saved recipe changed ("swap the beef in the chili for lentils") still
+    is."""
     listed = "shopping_list" in named
-    recipe_named = "recipes" in named
+    said = set(words(message))
+    placed = "<day>" in said or bool(said & _MEALS)  # "chili for saturday lunch"
+    recipe_placed = "recipes" in named and placed
     change = requested_change(message) is not None
     home = frozenset(change_home(message))
     kinds = change_kinds(message)
@@ -258,7 +263,7 @@ def pick(
     def fits(entry: Entry) -> bool:
         if looks:
             return not entry.changes
-        if (not change or recipe_named) and entry.generates and not asks_new:
+        if (not change or recipe_placed) and entry.generates and not asks_new:
             return False  # "plumber is coming tuesday now" is no "come up with a … cake"
         return not change or (
             entry.changes

@@ -295,6 +295,8 @@ def test_a_change_naming_a_saved_recipe_is_shown_nothing_thought_up():
     assert named == [entry for entry in unnamed if not entry.generates] != []
     new = "dream up a goulash for friday lunch"  # asks for something new
     assert any(e.generates for e in pick(new, LIBRARY, named=["recipes"]))
+    swap = "swap the beef in the chili for lentils"  # a saved recipe changed: revised
+    assert any(e.generates for e in pick(swap, LIBRARY, named=["recipes"]))
 
 
 def test_a_reminder_to_take_the_bin_out_is_shown_a_task_made_not_a_job_removed():
