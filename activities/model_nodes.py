@@ -375,9 +375,9 @@ class NodeActivities:
             if held != result.output:
                 activity.logger.info("think: reads nobody asked for dropped: %s", held.steps)
                 result.output = held
-        names_recipe = bool(request.context.dashboard.named.get("recipes"))
+        recipes = request.context.dashboard.named.get("recipes", [])
         note = note or ask_again(
-            result.output, request.message, today, unsaved, resumed, names_recipe
+            result.output, request.message, today, unsaved, resumed, bool(recipes)
         )
         if note is not None:
             activity.logger.info("think: asked again: %s", note.split("\n", 1)[0])
@@ -393,7 +393,6 @@ class NodeActivities:
                 request.message
             ):  # a question, still, with no word of a change in it
                 result.output = only_reads(result.output)
-            recipes = request.context.dashboard.named.get("recipes", [])
             result.output = read_there(result.output, request.message, config.max_steps, recipes)
         if request.pending is None and (question := where_asked(result.output, request.message)):
             activity.logger.info("think: the plan still changes elsewhere: asked where")

@@ -78,7 +78,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Container, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -438,10 +438,20 @@ def one_day_read(decision: ActDecision, message: str, today: dt.date | None) -> 
     for "anything due tomorrow?", planned as "Read the tasks not completed, due tomorrow",
     the 1.5B local model read ``due_date >= 2026-11-30`` twice, and the user was told a
     task due on Wednesday was due tomorrow."""
-    call = decision.tool_call
-    if call is None or call.tool != "db_read" or today is None:
+    if today is None:
         return decision
-    held = one_day(call.params, message, today)
+    return _read_held(decision, lambda params: one_day(params, message, today))
+
+
+def _read_held(
+    decision: ActDecision, hold: Callable[[dict[str, Any]], dict[str, Any]]
+) -> ActDecision:
+    """``decision`` with its read's params as ``hold`` leaves them; any other decision as
+    it is."""
+    call = decision.tool_call
+    if call is None or call.tool != "db_read":
+        return decision
+    held = hold(call.params)
     if held == call.params:
         return decision
     return decision.model_copy(update={"tool_call": call.model_copy(update={"params": held})})
@@ -477,8 +487,13 @@ def said_names(params: dict[str, Any], said: str) -> dict[str, Any]:
             a.startswith(b) or b.startswith(a) for a in named for b in words
         )
 
+    return _each_filter(params, lambda flt: None if unsaid(flt) else flt)
+
+
+def _each_filter(params: dict[str, Any], keep: Callable[[Any], Any]) -> dict[str, Any]:
+    """``params`` with each filter and or-filter as ``keep`` leaves it (None: dropped)."""
     kept = {
-        key: [f for f in params[key] if not unsaid(f)]
+        key: [f for f in map(keep, params[key]) if f is not None]
         for key in ("filters", "or_filters")
         if isinstance(params.get(key), list)
     }
@@ -488,13 +503,7 @@ def said_names(params: dict[str, Any], said: str) -> dict[str, Any]:
 def said_read(decision: ActDecision, said: str) -> ActDecision:
     """A step's read held to what was said (``said_names``), as a quick read is: ``said``
     is the user's words, the step's description and every result the turn has."""
-    call = decision.tool_call
-    if call is None or call.tool != "db_read":
-        return decision
-    held = said_names(call.params, said)
-    if held == call.params:
-        return decision
-    return decision.model_copy(update={"tool_call": call.model_copy(update={"params": held})})
+    return _read_held(decision, lambda params: said_names(params, said))
 
 
 def known_filters(decision: ActDecision, known: Container[str]) -> ActDecision:
@@ -503,9 +512,6 @@ def known_filters(decision: ActDecision, known: Container[str]) -> ActDecision:
     refused, and a read without it finds the rows. For "when are we having the dal" the
     1.5B local model read the meal plans of ``recipe_id = gen_recipe_1`` (no such
     recipe), was refused twice, and the step ended with nothing read."""
-    call = decision.tool_call
-    if call is None or call.tool != "db_read":
-        return decision
 
     def unknown(value: Any) -> bool:
         return isinstance(value, str) and is_ref(value) and value not in known
@@ -517,13 +523,7 @@ def known_filters(decision: ActDecision, known: Container[str]) -> ActDecision:
             return {**flt, "value": rest} if rest else None
         return None if unknown(value) else flt
 
-    params = dict(call.params)
-    for key in ("filters", "or_filters"):
-        if isinstance(params.get(key), list):
-            params[key] = [f for f in map(kept, params[key]) if f is not None]
-    if params == call.params:
-        return decision
-    return decision.model_copy(update={"tool_call": call.model_copy(update={"params": params})})
+    return _read_held(decision, lambda params: _each_filter(params, kept))
 
 
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -719,17 +719,7 @@ def read_its_own(
     own = SUBDOMAINS.get(step.subdomain, ())
     if step.step_type != "read" or table in own or _other_reader(plan, index, table) is None:
         return decision
-    read = next(
-        (
-            t
-            for t in reversed(tool_results)
-            if t.tool == "db_read" and not t.failed and (t.params or {}).get("table") in own
-        ),
-        None,
-    )
-    if read is None:
-        return decision
-    return ActDecision(action="step_complete", result_summary=_done(read))
+    return read_made(tool_results, step) or decision
 
 
 def read_made(tool_results: Sequence[ToolEntry], step: ThinkStep | None) -> ActDecision | None:
