@@ -36,6 +36,7 @@ from domain.crud.near import (
     NAMES,
     NEAR_NAMES,
     made_with_note,
+    meant_note,
     name_words,
     near_note,
     planned_note,
@@ -155,6 +156,7 @@ class CrudExecutor:
             raise CrudValidationError("limit: must be at least 1")
 
         filters = [f for f in request.filters if f.field not in HIDDEN]
+        meant: tuple[DbRead, str] | None = None
         async with user_transaction(self._sessions, user_id) as session:
             notes: list[str] = [left_out(spec, unknown)] if unknown else []
             if len(filters) < len(request.filters):
@@ -183,6 +185,8 @@ class CrudExecutor:
                 if never := crossed(request.filters, request.or_filters):
                     notes.append(never)
                 if held:
+                    meant = await _meant(session, spec, table, request)
+                if held and meant is None:
                     looked = [*filters, *request.or_filters]
                     notes += await self._elsewhere(session, table, looked)
                     notes += await _unset(session, table, looked)
@@ -190,6 +194,11 @@ class CrudExecutor:
             for key in nested:
                 await self._attach_nested(session, spec, key, rows)
             out = await self._to_refs(session, rows, spec.name, registry)
+        if meant is not None:
+            read, named = meant
+            result = await self.read(read, user_id=user_id, registry=registry)
+            note = meant_note(named, str(read.filters[-1].value))
+            return result.model_copy(update={"notes": [note, *result.notes]})
         return CrudResult(tool="db_read", table=spec.name, rows=out, count=len(out), notes=notes)
 
     def _pending_read(
@@ -682,6 +691,32 @@ async def _near_names(session: AsyncSession, table: Table, words: list[str]) -> 
     like = or_(*(name.ilike(f"%{w}%") for w in words))
     query = select(name).where(like).order_by(name).limit(NEAR_NAMES)
     return list((await session.scalars(query)).all())
+
+
+async def _meant(
+    session: AsyncSession, spec: TableSpec, table: Table, request: DbRead
+) -> tuple[DbRead, str] | None:
+    """The read by the name of the one row whose name holds every word of the name an
+    empty read gave, and that name; None when the read gave no one name, or no row or more
+    than one holds it. The 1.5B local model read recipes by ``name = "Chili"`` for "what
+    do i need to buy for the chili", the Weeknight Chili saved, and read nothing. Not for
+    the stock and the list, whose names the ingredient catalog matches."""
+    if spec.name in ingredients.SMART_NAME_TABLES:
+        return None
+    by_name = [f for f in request.filters if f.field in NAMES and f.op in ("=", "ilike", "similar")]
+    if len(by_name) != 1 or not isinstance(by_name[0].value, str):
+        return None
+    named = by_name[0].value.strip("%")
+    words, column = sorted(name_words(named)), table.c.get(by_name[0].field)
+    if not words or column is None:
+        return None
+    query = select(column).where(*(column.ilike(f"%{w}%") for w in words)).limit(2)
+    found = list((await session.scalars(query)).all())
+    if len(found) != 1 or found[0].lower() == named.lower():
+        return None
+    kept = [f for f in request.filters if f is not by_name[0]]
+    meant = Filter(field=by_name[0].field, op="=", value=found[0])
+    return request.model_copy(update={"filters": [*kept, meant]}), named
 
 
 async def _unset(session: AsyncSession, table: Table, filters: list[Filter]) -> list[str]:

@@ -28,6 +28,15 @@ def near_note(names: list[str]) -> str:
     return NEAR + ", ".join(repr(n) for n in names)
 
 
+MEANT = "no row is named {named!r}; this is {meant!r}, the one whose name holds every word of it"
+"""The note on a read by a name no row has, served the one row whose name holds every word
+of it: "the chili" is the Weeknight Chili when no other recipe's name says chili."""
+
+
+def meant_note(named: str, meant: str) -> str:
+    return MEANT.format(named=named, meant=meant)
+
+
 MADE_WITH = "recipes with an ingredient that shares a word: "
 """Where the note on a read of recipes by a name that found nothing lists the recipes
 made with an ingredient of that name."""

@@ -48,26 +48,57 @@ async def test_a_read_by_a_name_that_finds_nothing_names_the_rows_that_share_a_w
     await kitchen.create(
         "recipes",
         [
+            {"name": "Lentil Soup", "recipe_ingredients": [{"name": "brown lentils"}]},
             {"name": "Red Lentil Dal", "recipe_ingredients": [{"name": "red lentils"}]},
             {"name": "Weeknight Chili", "recipe_ingredients": [{"name": "kidney beans"}]},
-            {"name": "Tomato Soup", "recipe_ingredients": [{"name": "tomatoes"}]},
         ],
     )
     lentils = await kitchen.run(DbRead(table="recipes", filters=[f("name", "ilike", "lentils")]))
     assert lentils.rows == [] and lentils.notes == [
         "no row matches the filters; recipes holds 3 row(s) in all",
-        "rows whose name shares a word: 'Red Lentil Dal'",
-        "recipes with an ingredient that shares a word: 'Red Lentil Dal'",
+        "rows whose name shares a word: 'Lentil Soup', 'Red Lentil Dal'",
+        "recipes with an ingredient that shares a word: 'Lentil Soup', 'Red Lentil Dal'",
     ]
     beans = await kitchen.run(DbRead(table="recipes", filters=[f("name", "=", "beans")]))
     assert beans.notes[1:] == ["recipes with an ingredient that shares a word: 'Weeknight Chili'"]
-    tomatoes = await kitchen.run(DbRead(table="recipes", filters=[f("name", "=", "tomatoes")]))
-    assert tomatoes.notes[1:] == [
-        "rows whose name shares a word: 'Tomato Soup'",
-        "recipes with an ingredient that shares a word: 'Tomato Soup'",
-    ]
     milk = await kitchen.run(DbRead(table="recipes", filters=[f("name", "=", "milk")]))
     assert milk.notes == ["no row matches the filters; recipes holds 3 row(s) in all"]
+
+
+async def test_a_read_by_a_name_that_one_row_alone_holds_reads_that_row(kitchen: Kitchen):
+    """People name a row by a word of its name: the 1.5B local model read recipes by name
+    = "Chili" for "what do i need to buy for the chili", the Weeknight Chili saved, and
+    read nothing. A name whose every word one row's name alone holds reads that row."""
+    await kitchen.create(
+        "recipes",
+        [
+            {"name": "Red Lentil Dal", "recipe_ingredients": [{"name": "red lentils"}]},
+            {"name": "Tomato Salad"},
+            {"name": "Tomato Soup"},
+            {"name": "Weeknight Chili", "recipe_ingredients": [{"name": "kidney beans"}]},
+        ],
+    )
+    await kitchen.create("tasks", [{"title": "Call the plumber"}, {"title": "Clean the oven"}])
+    chili = await kitchen.run(
+        DbRead(table="recipes", filters=[f("name", "=", "Chili")], columns=["name", "ingredients"])
+    )
+    assert [(r["name"], [i["name"] for i in r["recipe_ingredients"]]) for r in chili.rows] == [
+        ("Weeknight Chili", ["kidney beans"])
+    ]
+    assert chili.notes == [
+        "no row is named 'Chili'; this is 'Weeknight Chili', the one whose name holds every "
+        "word of it"
+    ]
+    lentils = await kitchen.run(DbRead(table="recipes", filters=[f("name", "ilike", "%lentils%")]))
+    assert [r["name"] for r in lentils.rows] == ["Red Lentil Dal"]
+    plumber = await kitchen.run(DbRead(table="tasks", filters=[f("title", "=", "plumber")]))
+    assert [r["title"] for r in plumber.rows] == ["Call the plumber"]
+    tomato = await kitchen.run(DbRead(table="recipes", filters=[f("name", "=", "tomatoes")]))
+    assert tomato.rows == [] and tomato.notes[1] == (
+        "rows whose name shares a word: 'Tomato Salad', 'Tomato Soup'"
+    )
+    spicy = await kitchen.run(DbRead(table="recipes", filters=[f("name", "=", "spicy chili")]))
+    assert spicy.rows == [] and spicy.notes[1] == "rows whose name shares a word: 'Weeknight Chili'"
 
 
 async def test_only_the_users_own_rows_are_counted(kitchen: Kitchen, executor, other_user):
