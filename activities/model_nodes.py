@@ -74,6 +74,7 @@ from domain.enforced.plan_rules import (
     hold_plan,
     hold_understand,
     only_reads,
+    read_first,
     read_there,
     retrievable,
     undated_plan,
@@ -326,7 +327,8 @@ class NodeActivities:
         history holds the plan that stands. When that second call fails, the first plan
         stands. A plan that still writes for a question runs its reads only
         (``only_reads``); one that still reads elsewhere than the question's words name
-        reads there too (``read_there``)."""
+        reads there too (``read_there``); one that writes about a saved recipe it does not
+        read first reads it first (``read_first``)."""
         config = mode_config(request.mode)
         named = [table for table, rows in request.context.dashboard.named.items() if rows]
         prompt = think_prompt(
@@ -402,6 +404,11 @@ class NodeActivities:
             if question := undated_plan(result.output, request.message, today, earlier):
                 activity.logger.info("think: a meal plan with no day named: asked which")
                 result.output = as_question(result.output, question)
+        if request.pending is None:  # a write about a saved recipe reads it first
+            known = [e.label for e in registry.entries.values() if e.type == "recipe"]
+            result.output = read_first(
+                result.output, request.message, recipes, known, config.max_steps
+            )
         answered = request.pending is not None and request.pending.kind == "proposal"
         held = hold_plan(result.output, request.mode, answered_proposal=answered)
         if held != result.output:

@@ -327,6 +327,55 @@ def _read_of(place: str, recipes: Sequence[str]) -> str:
     return READ_THERE[place]
 
 
+ADDS_TO = re.compile(r"^\s*(?:add|put|include|insert|stir|throw|stick|chuck|pop)\b", re.I)
+"""A recipes write step that adds to a recipe ("Add a teaspoon of cumin to the dal"): its
+ingredient rows link the recipe by its ref. A rename, a change or a delete names the
+recipe's own row, by its name."""
+
+
+def _links_a_recipe(step: ThinkStep) -> bool:
+    """Whether a write step needs a saved recipe's row: an ingredient added to it, a meal
+    planned with it, the list of what it needs."""
+    if step.step_type != "write":
+        return False
+    return step.subdomain in ("meal_plans", "shopping") or (
+        step.subdomain == "recipes" and ADDS_TO.match(step.description) is not None
+    )
+
+
+def read_first(
+    think: ThinkOutput, message: str, recipes: Sequence[str], known: Sequence[str], max_steps: int
+) -> ThinkOutput:
+    """A plan that writes about the saved ``recipes`` the dashboard finds named
+    (``_links_a_recipe``), and reads none of them first, with their read added before it
+    (every step a group later): the write needs a recipe's ref, and only a read gives it.
+    Unchanged when a recipes read comes first, when Act's entities already show them
+    (``known``, their labels), for a removal, and when the steps would pass ``max_steps``.
+    For "add a teaspoon of cumin to the dal" the 1.5B local model planned one write; Act
+    linked the cumin to a made-up ``gen_recipe_1``, was refused twice, and nothing was
+    added."""
+    shown = {label.lower() for label in known}
+    unread = [name for name in recipes if name.lower() not in shown]
+    writes = [s for s in think.steps if _links_a_recipe(s)]
+    if not unread or not writes or len(think.steps) >= max_steps:
+        return think
+    if requested_change(message) in (*REMOVES, "take off"):
+        return think
+    first_write = min(s.group for s in writes)
+    if any(
+        s.step_type == "read" and s.subdomain == "recipes"
+        for s in think.steps
+        if s.group < first_write
+    ):
+        return think
+    first = min(step.group for step in think.steps)
+    read = ThinkStep(
+        description=_read_of("recipes", unread), step_type="read", subdomain="recipes", group=first
+    )
+    later = [s.model_copy(update={"group": s.group + 1}) for s in think.steps]
+    return think.model_copy(update={"steps": [read, *later]})
+
+
 def unplanned_meal(think: ThinkOutput, message: str, today: dt.date) -> list[str]:
     """The days ``message`` names (``named_days``) when it asks for a change and Think's
     plan writes or generates recipes but has no meal_plans step: a meal on a day is a

@@ -376,6 +376,37 @@ async def test_a_question_still_read_elsewhere_reads_where_its_words_say(turns, 
     assert "clean the oven" in reply_call.user
 
 
+async def test_a_write_about_a_saved_recipe_reads_it_first(turns, executor):
+    """``domain.enforced.plan_rules.read_first``: for "add a teaspoon of cumin to the dal"
+    the 1.5B local model planned one write, and Act linked the cumin to a made-up
+    ``gen_recipe_1``; the dal is read first, and the write links the ref the read gave."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("recipes", [{"name": "Red Lentil Dal"}, {"name": "Weeknight Chili"}])
+    script = turns.script(
+        understand(),
+        plan("Cumin in the dal", step("Add a teaspoon of cumin to the dal", "write", "recipes")),
+        tool("db_read", at_step=0, table="recipes", columns=["name", "recipe_ingredients"]),
+        complete("Read the dal", at_step=0),
+        tool(
+            "db_create",
+            at_step=1,
+            table="recipe_ingredients",
+            data={"recipe_id": "recipe_1", "name": "cumin", "quantity": 1, "unit": "tsp"},
+        ),
+        complete("Added cumin to the dal", at_step=1),
+        reply("Cumin is in the dal now."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("add a teaspoon of cumin to the dal")
+        await handle.result()
+        await keep_history(handle, "read_first")
+    read, write = [c.user for c in script.calls if c.node == "act" and c.step in (0, 1)][::2]
+    assert "0. Read the recipe Red Lentil Dal with its ingredients (type read" in read
+    assert "recipe_1" in write and "Red Lentil Dal" in write  # the read's row, for the link
+    parts = (await kitchen.run(DbRead(table="recipe_ingredients"))).rows
+    assert [(row["name"], row["recipe_id"]) for row in parts] == [("cumin", "recipe_1")]
+
+
 async def test_a_question_about_a_saved_recipe_read_elsewhere_is_asked_for_again(turns, executor):
     """ "does the dal have spinach in it" planned as a read of the inventory's spinach (the
     1.5B local model's, which said the dal had none); the dashboard names the saved dal,
