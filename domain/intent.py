@@ -351,6 +351,8 @@ OPPOSITES = (
     frozenset({"acquired", "moved"}),
     frozenset({"used", "gone"}),
     frozenset({"added", "removed"}),
+    frozenset({"added", "used"}),
+    frozenset({"added", "gone"}),
     frozenset({"needed", "removed"}),
     frozenset({"counted", "added"}),
     frozenset({"counted", "needed"}),
@@ -361,7 +363,9 @@ OPPOSITES = (
 got is no longer needed, nor used or gone, nor moved elsewhere; a thing partly used is not
 gone (its quantity is lowered, its row not deleted); a thing put on the list is not taken
 off it (shown only "take the basil off the list", "stick sugar and flour on the list" had no
-example of an add), nor is a thing no longer needed a thing needed; an amount set is no
+example of an add), nor used or gone (shown "used 2 of the tins of tomatoes" first, the 1.5B
+planned "add onions, 2 tins of tomatoes and some cheese to the list" as the stock's rows
+lowered), nor is a thing no longer needed a thing needed; an amount set is no
 thing added, needed, got or used: it is set, not grown or lowered (shown only "we need paper
 towels …", the 1.5B local model added a second row of paper towels for "make it 3 rolls of
 paper towels")."""

@@ -397,6 +397,7 @@ def test_the_kinds_of_change_words_name(text: str, kinds: set[str]):
 def test_kinds_are_opposite_when_every_one_asked_is_undone_by_the_others():
     moved, done = frozenset({"moved"}), frozenset({"done"})
     assert opposite_kinds(moved, done) and opposite_kinds(frozenset({"acquired"}), {"needed"})
+    assert opposite_kinds(frozenset({"added"}), {"used"})  # put on the list is not used up
     assert not opposite_kinds(moved, moved | done)  # shares a kind: no opposite
     assert not opposite_kinds(frozenset(), done) and not opposite_kinds(moved, frozenset())
     assert not opposite_kinds(moved, frozenset({"needed"}))

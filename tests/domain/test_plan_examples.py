@@ -221,6 +221,18 @@ def test_a_change_is_never_shown_an_entry_of_the_opposite_kind():
     assert windows in pick("finally washed the windows, that chore is done", LIBRARY)
 
 
+def test_a_thing_added_is_never_shown_a_thing_used_or_gone():
+    """Shown "used 2 of the tins of tomatoes in the stew" first, the 1.5B local model
+    planned "add onions, 2 tins of tomatoes and some cheese to the list" as the stock's
+    rows read and lowered: a thing added is not a thing used (nor one gone)."""
+    used = "used 2 of the tins of tomatoes in the stew"
+    added = "add olives, 2 tins of tomatoes and some feta to the list"
+    assert similarities(added, LIBRARY)[requests(LIBRARY).index(used)] >= MIN_SIMILARITY
+    assert requests(pick(added, LIBRARY)) == ["we need paper towels and dish soap"]
+    assert used not in requests(pick("put 3 tins of tomatoes in the cupboard", LIBRARY))
+    assert used in requests(pick("used 3 tins of tomatoes for the soup", LIBRARY))
+
+
 def test_a_change_of_a_kind_like_no_entry_is_shown_the_likest_entry_of_that_kind():
     """ "the plumber can wait till thursday" shares no word with any entry; a thing put
     off is shown a thing put off, the likest first, wherever it goes."""
