@@ -327,19 +327,21 @@ def _read_of(place: str, recipes: Sequence[str]) -> str:
     return READ_THERE[place]
 
 
-ADDS_TO = re.compile(r"^\s*(?:add|put|include|insert|stir|throw|stick|chuck|pop)\b", re.I)
-"""A recipes write step that adds to a recipe ("Add a teaspoon of cumin to the dal"): its
-ingredient rows link the recipe by its ref. A rename, a change or a delete names the
-recipe's own row, by its name."""
+ADDS_TO = re.compile(
+    r"^\s*(?:add|put|include|insert|stir|throw|stick|chuck|pop|plan|schedule|create)\b", re.I
+)
+"""A write step that adds rows about a recipe: its ingredients ("Add a teaspoon of cumin to
+the dal"), a meal planned with it ("Add Red Lentil Dal to the meal plan for Friday"), what
+it needs on the list. Their rows link the recipe by its ref. A rename, a change, a move
+or a delete names rows already there ("Change the date of the Red Lentil Dal row")."""
 
 
 def _links_a_recipe(step: ThinkStep) -> bool:
-    """Whether a write step needs a saved recipe's row: an ingredient added to it, a meal
-    planned with it, the list of what it needs."""
-    if step.step_type != "write":
-        return False
-    return step.subdomain in ("meal_plans", "shopping") or (
-        step.subdomain == "recipes" and ADDS_TO.match(step.description) is not None
+    """Whether a write step adds rows that need a saved recipe's row (``ADDS_TO``)."""
+    return (
+        step.step_type == "write"
+        and step.subdomain in ("recipes", "meal_plans", "shopping")
+        and ADDS_TO.match(step.description) is not None
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.crud.calls import DbRead
 from domain.registry import SessionIdRegistry
-from tests.kitchen_helper import PANTRY, Kitchen
+from tests.kitchen_helper import PANTRY, Kitchen, f
 from tests.workflows.conftest import Turns, keep_history, progress
 from tests.workflows.script import complete, plan, quick, reply, step, tool, understand
 from workflows.interface import TurnLimits
@@ -382,10 +382,11 @@ async def test_a_write_about_a_saved_recipe_reads_it_first(turns, executor):
     ``gen_recipe_1``; the dal is read first, and the write links the ref the read gave."""
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     await kitchen.create("recipes", [{"name": "Red Lentil Dal"}, {"name": "Weeknight Chili"}])
+    named = {"field": "name", "op": "=", "value": "Red Lentil Dal"}
     script = turns.script(
         understand(),
         plan("Cumin in the dal", step("Add a teaspoon of cumin to the dal", "write", "recipes")),
-        tool("db_read", at_step=0, table="recipes", columns=["name", "recipe_ingredients"]),
+        tool("db_read", at_step=0, table="recipes", filters=[named], columns=["name"]),
         complete("Read the dal", at_step=0),
         tool(
             "db_create",
@@ -403,8 +404,10 @@ async def test_a_write_about_a_saved_recipe_reads_it_first(turns, executor):
     read, write = [c.user for c in script.calls if c.node == "act" and c.step in (0, 1)][::2]
     assert "0. Read the recipe Red Lentil Dal with its ingredients (type read" in read
     assert "recipe_1" in write and "Red Lentil Dal" in write  # the read's row, for the link
-    parts = (await kitchen.run(DbRead(table="recipe_ingredients"))).rows
-    assert [(row["name"], row["recipe_id"]) for row in parts] == [("cumin", "recipe_1")]
+    dal = await kitchen.run(
+        DbRead(table="recipes", filters=[f("name", "=", "Red Lentil Dal")], columns=["ingredients"])
+    )
+    assert [i["name"] for i in dal.rows[0]["recipe_ingredients"]] == ["cumin"]
 
 
 async def test_a_question_about_a_saved_recipe_read_elsewhere_is_asked_for_again(turns, executor):

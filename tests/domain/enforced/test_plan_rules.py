@@ -758,23 +758,28 @@ def test_a_question_still_read_elsewhere_when_asked_again_reads_where_its_words_
     assert read_there(stock, spinach, 8) == stock  # no saved recipe named
 
 
-def test_a_write_about_a_saved_recipe_named_reads_it_first():
+def written(description: str, subdomain: str = "recipes", group: int = 0) -> ThinkStep:
+    return ThinkStep(description=description, step_type="write", subdomain=subdomain, group=group)
+
+
+def test_a_write_that_adds_about_a_saved_recipe_named_reads_it_first():
     """For "add a teaspoon of cumin to the dal" the 1.5B local model planned one write; Act
-    linked the cumin to a made-up ``gen_recipe_1`` and was refused twice: a write needs
-    the recipe's ref, and only a read gives it."""
+    linked the cumin to a made-up ``gen_recipe_1`` and was refused twice: a row added
+    about a recipe links it by its ref, and only a read gives it."""
     dal, words = ["Red Lentil Dal"], "add a teaspoon of cumin to the dal"
-    cumin = plan(
-        ThinkStep(description="Add cumin to the dal", step_type="write", subdomain="recipes")
-    )
+    cumin = plan(written("Add a teaspoon of cumin to the Red Lentil Dal recipe"))
     held = read_first(cumin, words, dal, known=[], max_steps=8)
     assert [(s.description, s.step_type, s.subdomain, s.group) for s in held.steps] == [
         ("Read the recipe Red Lentil Dal with its ingredients", "read", "recipes", 0),
-        ("Add cumin to the dal", "write", "recipes", 1),
+        ("Add a teaspoon of cumin to the Red Lentil Dal recipe", "write", "recipes", 1),
     ]
-    listed = plan(step("read", subdomain="inventory"), step("write", 1, "shopping"))
+    listed = plan(
+        step("read", subdomain="inventory"),
+        written("Add the missing ingredients to the shopping list", "shopping", 1),
+    )
     assert groups(read_first(listed, words, dal, [], 8)) == [("read", 0), ("read", 1), ("write", 2)]
-    planned = plan(step("write", subdomain="meal_plans"))
-    assert groups(read_first(planned, "dal on friday", dal, [], 8)) == [("read", 0), ("write", 1)]
+    friday = plan(written("Add Red Lentil Dal to the meal plan for Friday", "meal_plans"))
+    assert groups(read_first(friday, "dal on friday", dal, [], 8)) == [("read", 0), ("write", 1)]
     alongside = plan(step("read", subdomain="inventory"), cumin.steps[0])  # not before it
     assert groups(read_first(alongside, words, dal, [], 8)) == [
         ("read", 0),
@@ -782,16 +787,19 @@ def test_a_write_about_a_saved_recipe_named_reads_it_first():
         ("write", 1),
     ]
     # unchanged: the recipe read first, or shown already, or no saved recipe named, or a
-    # write to the recipe's own row or elsewhere, or a removal, or no room
+    # write to rows already there or elsewhere, or a removal, or no room
     read = plan(step("read"), cumin.steps[0].model_copy(update={"group": 1}))
     assert read_first(read, words, dal, [], 8) == read
     assert read_first(cumin, words, dal, known=["red lentil dal"], max_steps=8) == cumin
     assert read_first(cumin, words, [], [], 8) == cumin
-    renamed = plan(step("write"))  # "write it": names the recipe's own row
-    assert read_first(renamed, "rename the dal to tarka dal", dal, [], 8) == renamed
-    tasks = plan(step("write", subdomain="tasks"))
-    assert read_first(tasks, words, dal, [], 8) == tasks
-    assert read_first(planned, "take the dal off monday", dal, [], 8) == planned
+    for change in (
+        written("Rename the dal to Tarka Dal"),
+        written("Change the date of the Red Lentil Dal row to Wednesday", "meal_plans"),
+        written("Delete the Dal row of Monday from the meal plan", "meal_plans"),
+        written("Add a task to soak the lentils", "tasks"),
+    ):
+        assert read_first(plan(change), words, dal, [], 8) == plan(change), change.description
+    assert read_first(friday, "take the dal off monday", dal, [], 8) == friday
     assert read_first(cumin, words, dal, [], max_steps=1) == cumin
 
 
