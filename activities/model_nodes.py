@@ -77,6 +77,7 @@ from domain.enforced.plan_rules import (
     read_first,
     read_there,
     retrievable,
+    saved_too,
     undated_plan,
     where_asked,
     writes_unasked,
@@ -328,7 +329,8 @@ class NodeActivities:
         stands. A plan that still writes for a question runs its reads only
         (``only_reads``); one that still reads elsewhere than the question's words name
         reads there too (``read_there``); one that writes about a saved recipe it does not
-        read first reads it first (``read_first``)."""
+        read first reads it first (``read_first``); a recipe thought up that the words ask
+        to save is saved (``saved_too``)."""
         config = mode_config(request.mode)
         named = [table for table, rows in request.context.dashboard.named.items() if rows]
         prompt = think_prompt(
@@ -409,6 +411,7 @@ class NodeActivities:
             result.output = read_first(
                 result.output, request.message, recipes, known, config.max_steps
             )
+            result.output = saved_too(result.output, request.message, config.max_steps)
         answered = request.pending is not None and request.pending.kind == "proposal"
         held = hold_plan(result.output, request.mode, answered_proposal=answered)
         if held != result.output:

@@ -610,6 +610,32 @@ def saves_generated(steps: list[ThinkStep]) -> bool:
     return first is not None and any(s.step_type == "write" and s.group > first for s in steps)
 
 
+SAVE_TOO = re.compile(
+    r"(?:\band|\bthen|,)\s+(?:save|keep|store)\s+(?:it|that|this|them)\b", re.IGNORECASE
+)
+"""Words that ask to save what they ask to be thought up: "give me a banana bread recipe
+and save it", "invent a cod dish, then keep it"."""
+SAVE_STEP = "Save the generated recipe (its gen_ ref) to the recipes, with its ingredients"
+
+
+def saved_too(think: ThinkOutput, message: str, max_steps: int) -> ThinkOutput:
+    """A plan that thinks up a recipe the words also ask to save (``SAVE_TOO``), with no
+    write after it, with the save added a group after the recipe is thought up: the user
+    asked for it in so many words (plan mode still proposes it, as it does any plan that
+    saves what it thinks up: ``hold_plan``). Unchanged past ``max_steps``. For "give me a
+    banana bread recipe and save it" the 1.5B local model planned a read, an analysis and
+    the recipe, and nothing saved it."""
+    made = [s.group for s in think.steps if s.step_type == "generate" and s.subdomain == "recipes"]
+    if not made or not SAVE_TOO.search(message) or saves_generated(think.steps):
+        return think
+    if len(think.steps) >= max_steps:
+        return think
+    save = ThinkStep(
+        description=SAVE_STEP, step_type="write", subdomain="recipes", group=max(made) + 1
+    )
+    return think.model_copy(update={"steps": [*think.steps, save]})
+
+
 RECIPES_READ = "Read the saved recipes, with their ingredients, to choose the meals from"
 
 

@@ -410,6 +410,34 @@ async def test_a_write_about_a_saved_recipe_reads_it_first(turns, executor):
     assert [i["name"] for i in dal.rows[0]["recipe_ingredients"]] == ["cumin"]
 
 
+async def test_a_recipe_thought_up_and_asked_to_be_saved_is_saved(turns, executor):
+    """``domain.enforced.plan_rules.saved_too``: for "give me a banana bread recipe and
+    save it" the 1.5B local model planned the recipe and nothing saved it; the save is
+    added after it (create mode: run at once, no proposal)."""
+    bread = {
+        "name": "Banana Bread",
+        "servings": 8,
+        "instructions": ["Mash", "Bake"],
+        "ingredients": [{"name": "banana", "quantity": 3}, {"name": "flour", "quantity": 250}],
+    }
+    script = turns.script(
+        understand(),
+        plan("Banana bread", step("Create a banana bread recipe", "generate", "recipes")),
+        complete("Created Banana Bread", artifacts=[{"type": "recipe", "content": bread}]),
+        tool("db_create", table="recipes", data={"id": "gen_recipe_1"}),
+        complete("Saved Banana Bread"),
+        reply("Banana Bread is in your recipes."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("give me a banana bread recipe and save it", mode="create")
+        await handle.result()
+        await keep_history(handle, "saved_too")
+    save = [c.user for c in script.calls if c.node == "act"][1]
+    assert "1. Save the generated recipe (its gen_ ref) to the recipes" in save
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert await kitchen.names("recipes") == ["Banana Bread"]
+
+
 async def test_a_question_about_a_saved_recipe_read_elsewhere_is_asked_for_again(turns, executor):
     """ "does the dal have spinach in it" planned as a read of the inventory's spinach (the
     1.5B local model's, which said the dal had none); the dashboard names the saved dal,

@@ -31,6 +31,7 @@ from domain.enforced.plan_rules import (
     only_reads,
     read_first,
     read_there,
+    saved_too,
     replan_note,
     retrievable,
     undated_plan,
@@ -801,6 +802,27 @@ def test_a_write_that_adds_about_a_saved_recipe_named_reads_it_first():
         assert read_first(plan(change), words, dal, [], 8) == plan(change), change.description
     assert read_first(friday, "take the dal off monday", dal, [], 8) == friday
     assert read_first(cumin, words, dal, [], max_steps=1) == cumin
+
+
+def test_a_recipe_thought_up_that_the_words_ask_to_save_is_saved():
+    """For "give me a banana bread recipe and save it" the 1.5B local model planned a read,
+    an analysis and the recipe, and nothing saved it."""
+    words = "give me a banana bread recipe and save it"
+    made = plan(step("read"), step("analyze", 1), step("generate", 2))
+    held = saved_too(made, words, max_steps=8)
+    assert [(s.step_type, s.subdomain, s.group) for s in held.steps][-1] == ("write", "recipes", 3)
+    assert held.steps[-1].description == (
+        "Save the generated recipe (its gen_ ref) to the recipes, with its ingredients"
+    )
+    assert held.steps[:3] == made.steps
+    assert saved_too(made, "invent a cod dish, then keep it", 8).steps[-1].step_type == "write"
+    # unchanged: saved already, not asked to save, nothing thought up, or no room
+    both = plan(step("generate"), step("write", 1))
+    assert saved_too(both, words, 8) == both
+    assert saved_too(made, "give me a banana bread recipe", 8) == made
+    only_read = plan(step("read"))
+    assert saved_too(only_read, words, 8) == only_read
+    assert saved_too(made, words, max_steps=3) == made
 
 
 @pytest.mark.parametrize(
