@@ -66,6 +66,7 @@ from domain.enforced.act_rules import (
     unchanged_block,
     unlinked,
     unnamed_meal,
+    updated_for_an_add,
 )
 from domain.enforced.copied import held_to_the_words
 from domain.enforced.plan_rules import (
@@ -486,6 +487,8 @@ class NodeActivities:
                 return ToolEntry(tool="step_complete", error=text)
             if text := created_for_a_change(output, step):
                 return ToolEntry(tool="db_create", error=text)
+            if text := updated_for_an_add(output, step):
+                return ToolEntry(tool="db_update", error=text)
             return (
                 repeated_call(output, request.tool_results, step, request.message)
                 or unnamed_meal(output, known)

@@ -386,6 +386,37 @@ CHANGE_STEP = re.compile(
 bought", "Set the eggs' quantity to 2" (not "Set up a task", which adds one)."""
 
 
+ADD_STEP = re.compile(
+    r"^\s*(?:add|put|include|insert|stir|throw|stick|chuck|pop|plan|schedule|create)\b", re.I
+)
+"""A write step's description that adds rows: ingredients of a recipe ("Add a teaspoon of
+cumin to the dal"), a meal planned ("Add Red Lentil Dal to the meal plan for Friday"),
+things on the list. A rename, a change, a move or a delete names rows already there
+("Change the date of the Red Lentil Dal row")."""
+
+
+def updated_for_an_add(decision: ActDecision, step: ThinkStep | None) -> str | None:
+    """Why an update is sent back once (None when it is not): the step adds to a recipe
+    (``ADD_STEP`` in recipes), whose ingredients are rows of their own. For "add a teaspoon
+    of cumin to the dal", planned as "Add a teaspoon of cumin to the Red Lentil Dal recipe,
+    one row", the 1.5B local model set the quantity of one of the dal's ingredients to 1,
+    and the reply said the cumin was added. Sent again, the update runs: a step may mean
+    an ingredient already there grows. Not for the stock, the list or the profile, where
+    an add is often an update (more eggs, a diet added to the profile's one row)."""
+    call = decision.tool_call
+    if decision.action != "tool_call" or call is None or call.tool != "db_update":
+        return None
+    if step is None or step.step_type != "write" or step.subdomain != "recipes":
+        return None
+    if not ADD_STEP.match(step.description):
+        return None
+    return (
+        f'not made: the step is "{step.description}", which adds rows, and db_update '
+        "changes rows already there. Add them with db_create; if the step means a row "
+        "already there grows, send this db_update again."
+    )
+
+
 def created_for_a_change(decision: ActDecision, step: ThinkStep | None) -> str | None:
     """Why a create is sent back once (None when it is not): the step changes rows already
     there. For "got the paper towels and the bread", planned as "Mark the paper towels as

@@ -70,6 +70,7 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 
+from domain.enforced.act_rules import ADD_STEP
 from domain.intent import (
     DELETE_VERBS,
     asks_to_see,
@@ -327,21 +328,13 @@ def _read_of(place: str, recipes: Sequence[str]) -> str:
     return READ_THERE[place]
 
 
-ADDS_TO = re.compile(
-    r"^\s*(?:add|put|include|insert|stir|throw|stick|chuck|pop|plan|schedule|create)\b", re.I
-)
-"""A write step that adds rows about a recipe: its ingredients ("Add a teaspoon of cumin to
-the dal"), a meal planned with it ("Add Red Lentil Dal to the meal plan for Friday"), what
-it needs on the list. Their rows link the recipe by its ref. A rename, a change, a move
-or a delete names rows already there ("Change the date of the Red Lentil Dal row")."""
-
-
 def _links_a_recipe(step: ThinkStep) -> bool:
-    """Whether a write step adds rows that need a saved recipe's row (``ADDS_TO``)."""
+    """Whether a write step adds rows (``act_rules.ADD_STEP``) where they link a saved
+    recipe by its ref: its ingredients, a meal planned with it, what it needs on the list."""
     return (
         step.step_type == "write"
         and step.subdomain in ("recipes", "meal_plans", "shopping")
-        and ADDS_TO.match(step.description) is not None
+        and ADD_STEP.match(step.description) is not None
     )
 
 

@@ -365,6 +365,44 @@ async def test_a_create_in_a_step_that_marks_rows_is_sent_back_to_change_them(se
     assert call is not None and call.tool == "db_update"
 
 
+async def test_an_update_in_a_step_that_adds_rows_is_sent_back_to_add_them(sessions, user):
+    """For "Add a teaspoon of cumin to the Red Lentil Dal recipe, one row" the 1.5B local
+    model set one of the dal's ingredients to 1: the update is sent back once, and the
+    create it gives then is the step's answer; sent again, an update stands."""
+    update = {
+        "decision": {
+            "action": "tool_call",
+            "tool": "db_update",
+            "table": "recipe_ingredients",
+            "filters": [{"field": "id", "op": "=", "value": "ri_3"}],
+            "or_filters": [],
+            "changes": [{"column": "quantity", "value": 1}],
+        }
+    }
+    cumin = {"recipe_id": "recipe_1", "name": "cumin", "quantity": 1, "unit": "tsp"}
+    create = {
+        "decision": {
+            "action": "tool_call",
+            "tool": "db_create",
+            "table": "recipe_ingredients",
+            "rows": [cumin],
+        }
+    }
+    add = "Add a teaspoon of cumin to the Red Lentil Dal recipe, one row"
+    plan = [ThinkStep(description=add, step_type="write", subdomain="recipes", group=0)]
+    ref = await saved(sessions, user, history_words=1)
+    request = ActRequest(goal="g", plan=plan, step_index=0, mode="plan", state_ref=ref)
+    for second, tool in ((create, "db_create"), (update, "db_update")):
+        script = ScriptProvider.from_responses(
+            [{"node": "act", "output": update}, {"node": "act", "output": second}]
+        )
+        result = await environment(timedelta(minutes=5)).run(nodes(script, sessions).act, request)
+        assert len(script.calls) == 2
+        assert "which adds rows, and db_update changes rows already there" in script.calls[1].user
+        call = result.output.tool_call
+        assert call is not None and call.tool == tool
+
+
 async def test_a_meal_linked_by_a_made_up_ref_is_sent_back_to_say_its_meal(sessions, user):
     """For "we are doing pasta on friday night", no recipe holding pasta, the 1.5B local
     model planned Friday's dinner on "gen_recipe_1", a ref no row has, twice: refused each

@@ -43,6 +43,7 @@ from domain.enforced.act_rules import (
     unlinked,
     unmatched_note,
     unnamed_meal,
+    updated_for_an_add,
     with_ingredients,
 )
 from domain.nodes import ActDecision, ThinkStep, ToolCall
@@ -1052,6 +1053,35 @@ def test_a_create_in_a_step_that_adds_rows_stands(description: str):
     )
     mark = step.model_copy(update={"description": "Mark the bread as bought"})
     assert created_for_a_change(update, mark) is None
+
+
+def test_an_update_in_a_step_that_adds_rows_is_sent_back():
+    """For "add a teaspoon of cumin to the dal", planned as "Add a teaspoon of cumin to the
+    Red Lentil Dal recipe, one row", the 1.5B local model set one of the dal's ingredients
+    to 1, and the reply said the cumin was added."""
+    step = ThinkStep(
+        description="Add a teaspoon of cumin to the Red Lentil Dal recipe, one row",
+        step_type="write",
+        subdomain="recipes",
+        group=0,
+    )
+    update = ActDecision(
+        action="tool_call",
+        tool_call=ToolCall(
+            tool="db_update",
+            params={"table": "recipe_ingredients", "filters": [], "changes": []},
+        ),
+    )
+    note = updated_for_an_add(update, step)
+    assert note is not None and "which adds rows" in note and "db_create" in note
+    assert updated_for_an_add(_create("recipe_ingredients", [{"name": "cumin"}]), step) is None
+    for change in ("Set the quantity of the spinach to 150 g", "Rename the dal to Tarka Dal"):
+        assert updated_for_an_add(update, step.model_copy(update={"description": change})) is None
+    assert updated_for_an_add(update, step.model_copy(update={"step_type": "read"})) is None
+    eggs = step.model_copy(
+        update={"description": "Add 6 eggs to the inventory", "subdomain": "inventory"}
+    )
+    assert updated_for_an_add(update, eggs) is None  # an add to the stock may grow a row
 
 
 SATURDAY = dt.date(2026, 11, 28)
