@@ -613,13 +613,15 @@ SAVE_STEP = "Save the generated recipe (its gen_ ref) to the recipes, with its i
 
 def saved_too(think: ThinkOutput, message: str, max_steps: int) -> ThinkOutput:
     """A plan that thinks up a recipe the words also ask to save (``SAVE_TOO``), with no
-    write after it, with the save added a group after the recipe is thought up: the user
-    asked for it in so many words (plan mode still proposes it, as it does any plan that
-    saves what it thinks up: ``hold_plan``). Unchanged past ``max_steps``. For "give me a
+    recipes write (one beside it runs after it: ``in_data_order``), with the save added a
+    group after the recipe is thought up: the user asked for it in so many words (plan
+    mode still proposes it, as it does any plan that saves what it thinks up:
+    ``hold_plan``). Unchanged past ``max_steps``. For "give me a
     banana bread recipe and save it" the 1.5B local model planned a read, an analysis and
     the recipe, and nothing saved it."""
     made = [s.group for s in think.steps if s.step_type == "generate" and s.subdomain == "recipes"]
-    if not made or not SAVE_TOO.search(message) or saves_generated(think.steps):
+    saves = any(s.step_type == "write" and s.subdomain == "recipes" for s in think.steps)
+    if not made or not SAVE_TOO.search(message) or saves:
         return think
     if len(think.steps) >= max_steps:
         return think

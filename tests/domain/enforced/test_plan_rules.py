@@ -819,6 +819,8 @@ def test_a_recipe_thought_up_that_the_words_ask_to_save_is_saved():
     # unchanged: saved already, not asked to save, nothing thought up, or no room
     both = plan(step("generate"), step("write", 1))
     assert saved_too(both, words, 8) == both
+    beside = plan(step("generate"), step("write"))  # runs after it all the same
+    assert saved_too(beside, words, 8) == beside
     assert saved_too(made, "give me a banana bread recipe", 8) == made
     only_read = plan(step("read"))
     assert saved_too(only_read, words, 8) == only_read
