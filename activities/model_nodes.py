@@ -381,8 +381,9 @@ class NodeActivities:
                 activity.logger.info("think: reads nobody asked for dropped: %s", held.steps)
                 result.output = held
         recipes = request.context.dashboard.named.get("recipes", [])
+        tasks = request.context.dashboard.named.get("tasks", [])
         note = note or ask_again(
-            result.output, request.message, today, unsaved, resumed, bool(recipes)
+            result.output, request.message, today, unsaved, resumed, bool(recipes), tasks
         )
         if note is not None:
             activity.logger.info("think: asked again: %s", note.split("\n", 1)[0])

@@ -70,11 +70,13 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 
+from domain.crud.near import name_words
 from domain.enforced.act_rules import ADD_STEP
 from domain.intent import (
     DELETE_VERBS,
     asks_to_see,
     change_home,
+    change_kinds,
     echoes,
     places_named,
     requested_change,
@@ -282,6 +284,36 @@ def elsewhere_note(think: ThinkOutput, named: tuple[str, ...]) -> str:
         f"{', '.join(sorted({s.subdomain for s in think.steps}))}:\n{_plan_lines(think)}\n"
         f"Answer again: if the answer is kept in {where}, read it there; if it is where you "
         "planned, give the same plan."
+    )
+
+
+TASK_WORDS = frozenset(name_words("the task tasks chore job done complete completed mark"))
+"""Words of a step about tasks that name no task."""
+
+
+def tasks_left_out(think: ThinkOutput, message: str, tasks: Sequence[str]) -> list[str]:
+    """The ``tasks`` the dashboard finds named (their titles) that a plan for chores done
+    (``change_kinds``: ``done``) changes in no step, when it changes some: no step of
+    its tasks writes shares a word of the title's own. Empty otherwise. For "done the oven
+    and called the plumber", both tasks named, the 1.5B local model ticked off the
+    plumber alone."""
+    if think.decision == "clarify" or len(tasks) < 2 or "done" not in change_kinds(message):
+        return []
+    written = [s for s in think.steps if s.step_type == "write" and s.subdomain == "tasks"]
+    if not written:
+        return []
+    said = set().union(*(name_words(s.description) for s in written))
+    return [title for title in tasks if not (name_words(title) - TASK_WORDS) & said]
+
+
+def left_out_note(think: ThinkOutput, left: Sequence[str]) -> str:
+    """What Think is told when its plan for chores done leaves named tasks out
+    (``tasks_left_out``)."""
+    named = ", ".join(repr(title) for title in left)
+    return (
+        f"The request also names the task(s) {named}, and your plan changes none of them:\n"
+        f"{_plan_lines(think)}\nAnswer again: if the user's words say they are done too, "
+        "mark each as completed; if not, give the same plan."
     )
 
 
@@ -539,6 +571,7 @@ def ask_again(
     unsaved: Sequence[str] = (),
     answered: bool = False,
     names_recipe: bool = False,
+    tasks: Sequence[str] = (),
 ) -> str | None:
     """Why Think is asked for its plan once more, or None: the plan changes nothing the
     words ask to change (``changes_nothing``), thinks of nothing new they ask for
@@ -548,7 +581,8 @@ def ask_again(
     the meal plan they ask for (``meals_unplanned``), changes another subdomain than the
     one the change belongs in (``misplaced_change``), or invents a recipe for a change
     that asks for none with nothing ``unsaved`` to revise (``invents_unasked``; a recipe the
-    dashboard finds named, ``names_recipe``, points at one the user has). Meals
+    dashboard finds named, ``names_recipe``, points at one the user has), or leaves out
+    a task it finds named among chores done (``tasks_left_out``). Meals
     are not asked for again once the user has ``answered`` this turn's pause ("plan
     dinners", asked for how many days: "just add rice")."""
     if asked := changes_nothing(think, message):
@@ -567,6 +601,8 @@ def ask_again(
         return home_note(think, message, home)
     if invents_unasked(think, message, unsaved, names_recipe):
         return named_note(think)
+    if left := tasks_left_out(think, message, tasks):
+        return left_out_note(think, left)
     return None
 
 

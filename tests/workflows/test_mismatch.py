@@ -410,6 +410,34 @@ async def test_a_write_about_a_saved_recipe_reads_it_first(turns, executor):
     assert [i["name"] for i in dal.rows[0]["recipe_ingredients"]] == ["cumin"]
 
 
+async def test_chores_done_that_the_plan_leaves_out_are_asked_for_again(turns, executor):
+    """``domain.enforced.plan_rules.tasks_left_out``: for "done the oven and called the
+    plumber", both tasks named, the 1.5B local model ticked off the plumber alone; told
+    the oven is named too, the second plan marks both."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("tasks", [{"title": "Clean the oven"}, {"title": "Call the plumber"}])
+    titled = [
+        {"field": "title", "op": "=", "value": "Call the plumber"},
+        {"field": "title", "op": "=", "value": "Clean the oven"},
+    ]
+    again, response, _ = await asked_again(
+        turns,
+        "done the oven and called the plumber",
+        understand(),
+        plan("Plumber", step("Mark the task 'Call the plumber' as completed", "write", "tasks")),
+        plan(
+            "Both", step("Mark 'Call the plumber' and 'Clean the oven' completed", "write", "tasks")
+        ),
+        tool("db_update", table="tasks", filters=[], or_filters=titled, data={"completed": True}),
+        complete("Marked both"),
+        reply("Both are ticked off."),
+    )
+    assert "## Your plan, asked again\nThe request also names the task(s) 'Clean the oven'" in again
+    assert response.startswith("Both are ticked off.")
+    done = await kitchen.run(DbRead(table="tasks", filters=[f("completed", "=", True)]))
+    assert sorted(r["title"] for r in done.rows) == ["Call the plumber", "Clean the oven"]
+
+
 async def test_a_recipe_thought_up_and_asked_to_be_saved_is_saved(turns, executor):
     """``domain.enforced.plan_rules.saved_too``: for "give me a banana bread recipe and
     save it" the 1.5B local model planned the recipe and nothing saved it; the save is

@@ -34,6 +34,7 @@ from domain.enforced.plan_rules import (
     replan_note,
     retrievable,
     saved_too,
+    tasks_left_out,
     undated_plan,
     unplanned_meal,
     where_asked,
@@ -802,6 +803,28 @@ def test_a_write_that_adds_about_a_saved_recipe_named_reads_it_first():
         assert read_first(plan(change), words, dal, [], 8) == plan(change), change.description
     assert read_first(friday, "take the dal off monday", dal, [], 8) == friday
     assert read_first(cumin, words, dal, [], max_steps=1) == cumin
+
+
+def test_chores_done_that_a_plan_leaves_out_are_asked_for_again():
+    """For "done the oven and called the plumber", both tasks named, the 1.5B local model
+    ticked off the plumber alone."""
+    words, tasks = "done the oven and called the plumber", ["Clean the oven", "Call the plumber"]
+    plumber = plan(written("Mark the task 'Call the plumber' as completed", "tasks"))
+    assert tasks_left_out(plumber, words, tasks) == ["Clean the oven"]
+    note = ask_again(plumber, words, FRIDAY, tasks=tasks)
+    assert note is not None and note.startswith(
+        "The request also names the task(s) 'Clean the oven', and your plan changes none"
+    )
+    assert "mark each as completed; if not, give the same plan" in note
+    both = plan(
+        written("Mark the task 'Call the plumber' as completed", "tasks"),
+        written("Mark the oven cleaning as done", "tasks"),
+    )
+    assert tasks_left_out(both, words, tasks) == []
+    # not chores done, one task named, or no task written: nothing to ask
+    assert tasks_left_out(plumber, "push the oven and the plumber to friday", tasks) == []
+    assert tasks_left_out(plumber, words, ["Call the plumber"]) == []
+    assert tasks_left_out(plan(step("read", subdomain="tasks")), words, tasks) == []
 
 
 def test_a_recipe_thought_up_that_the_words_ask_to_save_is_saved():
