@@ -395,6 +395,11 @@ things on the list. A rename, a change, a move or a delete names rows already th
 ("Change the date of the Red Lentil Dal row")."""
 
 
+def adds_rows(step: ThinkStep | None) -> bool:
+    """Whether ``step`` is a write that adds rows (``ADD_STEP``)."""
+    return step is not None and step.step_type == "write" and bool(ADD_STEP.match(step.description))
+
+
 def updated_for_an_add(decision: ActDecision, step: ThinkStep | None) -> str | None:
     """Why an update is sent back once (None when it is not): the step adds to a recipe
     (``ADD_STEP`` in recipes), whose ingredients are rows of their own. For "add a teaspoon
@@ -406,9 +411,7 @@ def updated_for_an_add(decision: ActDecision, step: ThinkStep | None) -> str | N
     call = decision.tool_call
     if decision.action != "tool_call" or call is None or call.tool != "db_update":
         return None
-    if step is None or step.step_type != "write" or step.subdomain != "recipes":
-        return None
-    if not ADD_STEP.match(step.description):
+    if not adds_rows(step) or step is None or step.subdomain != "recipes":
         return None
     return (
         f'not made: the step is "{step.description}", which adds rows, and db_update '

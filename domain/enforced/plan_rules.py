@@ -71,7 +71,7 @@ import re
 from collections.abc import Sequence
 
 from domain.crud.near import name_words
-from domain.enforced.act_rules import ADD_STEP
+from domain.enforced.act_rules import adds_rows
 from domain.intent import (
     DELETE_VERBS,
     asks_to_see,
@@ -361,13 +361,9 @@ def _read_of(place: str, recipes: Sequence[str]) -> str:
 
 
 def _links_a_recipe(step: ThinkStep) -> bool:
-    """Whether a write step adds rows (``act_rules.ADD_STEP``) where they link a saved
+    """Whether a write step adds rows (``act_rules.adds_rows``) where they link a saved
     recipe by its ref: its ingredients, a meal planned with it, what it needs on the list."""
-    return (
-        step.step_type == "write"
-        and step.subdomain in ("recipes", "meal_plans", "shopping")
-        and ADD_STEP.match(step.description) is not None
-    )
+    return adds_rows(step) and step.subdomain in ("recipes", "meal_plans", "shopping")
 
 
 def read_first(
