@@ -9,12 +9,15 @@ beside the calendar (``domain.context.today_section``). The meanings are the cal
   tomorrow``, ``yesterday``, ``in 3 days`` (digits or one to ten in words);
 - ``the next 3 days``, ``the coming three days``, ``within 3 days``: today to that many
   days from today, both counted (a span);
-- ``this friday`` is Friday of this week, ``next monday`` Monday of next week
+- ``this friday`` is Friday of this week, or the coming one once this week's is past
+  ("this Thursday" said on a Friday), ``next monday`` Monday of next week
   (``domain.clock.named_day``); a weekday alone is the coming one (today included), or
   next week's when the words say "next week"; a shortened weekday counts after a word
   that makes it a day ("on sat", "next thurs");
 - ``this week``, ``next week``, ``the weekend`` / ``this weekend`` and ``next weekend``
-  (or ``wknd``) are spans, Monday to Sunday and Saturday to Sunday.
+  (or ``wknd``) are spans, Monday to Sunday and Saturday to Sunday; ``this week`` said on
+  a Sunday, the week's last day, is the week ahead (today to next Sunday): "anything I
+  need to do this week?" asked on a Sunday is not about the days gone.
 
 Words it does not know ("last Tuesday", "the 3rd") are left to the model. Pure: the same
 words and day give the same lines.
@@ -49,7 +52,7 @@ _PHRASE = re.compile(
     r"|(?P<single>" + "|".join(_SINGLE) + r")"
     r"|in (?P<count>\d{1,2}|" + "|".join(_COUNT) + r") days?"
     r"|(?:(?:the )?(?:next|coming)|within) (?P<ahead>\d{1,2}|" + "|".join(_COUNT) + r") days"
-    r"|(?P<which>this|next) (?P<span>week|" + _WEEKEND + r")"
+    r"|(?P<which>this|next) (?P<span>week|" + _WEEKEND + r")(?:'?s)?"  # "next weeks plan"
     r"|(?P<weekend>(?:the )?" + _WEEKEND + r")"
     r"|(?:(?P<qualifier>this|next) )?(?P<weekday>" + _WEEKDAY + r")(?:'s)?"
     r"|(?P<lead>this|next|on|for|by|until|till|before) (?P<short>"
@@ -81,6 +84,10 @@ def _meaning(match: re.Match[str], today: dt.date, next_week: bool) -> str:
         return _span(today, today + dt.timedelta(days=days))
     if span := match["span"]:
         which = match["which"].lower()
+        if span.lower() == "week" and which == "this" and today.weekday() == 6:
+            return (
+                f"{_span(today, today + dt.timedelta(days=7))} (said on a Sunday: the week ahead)"
+            )
         if span.lower() == "week":
             return _span(named_day(f"{which} monday", today), named_day(f"{which} sunday", today))
         return _span(named_day(f"{which} saturday", today), named_day(f"{which} sunday", today))
@@ -91,8 +98,12 @@ def _meaning(match: re.Match[str], today: dt.date, next_week: bool) -> str:
         qualifier = match["qualifier"]
     elif match["lead"].lower() in ("this", "next"):
         qualifier = match["lead"]
-    if qualifier:
-        return _day(named_day(f"{qualifier.lower()} {weekday}", today))
+    if qualifier and (day := named_day(f"{qualifier.lower()} {weekday}", today)) >= today:
+        return _day(day)
+    if qualifier:  # "this thursday" said on a Friday: this week's is past
+        return (
+            f"{_day(named_day(f'coming {weekday}', today))} (the coming one; this week's is past)"
+        )
     if next_week:
         return _day(named_day(f"next {weekday}", today))
     day = named_day(f"coming {weekday}", today)

@@ -35,12 +35,15 @@ TUESDAY = dt.date(2026, 11, 24)
             ['"the next three days" is Friday 2026-11-27 to Monday 2026-11-30'],
         ),
         ("use within 2 days", ['"within 2 days" is Friday 2026-11-27 to Sunday 2026-11-29']),
-        ("this Thursday", ['"this Thursday" is Thursday 2026-11-26']),
+        ("this Saturday", ['"this Saturday" is Saturday 2026-11-28']),
         ("on sunday", ['"sunday" is Sunday 2026-11-29 (the coming one)']),
         ("on friday", ['"friday" is Friday 2026-11-27 (today)']),
         ("on wednesday", ['"wednesday" is Wednesday 2026-12-02 (the coming one)']),
         ("plan next week", ['"next week" is Monday 2026-11-30 to Sunday 2026-12-06']),
         ("what's on this week", ['"this week" is Monday 2026-11-23 to Sunday 2026-11-29']),
+        # a span's possessive typed without its apostrophe
+        ("clear next weeks plan", ['"next weeks" is Monday 2026-11-30 to Sunday 2026-12-06']),
+        ("this weekends plans", ['"this weekends" is Saturday 2026-11-28 to Sunday 2026-11-29']),
         ("for the weekend", ['"the weekend" is Saturday 2026-11-28 to Sunday 2026-11-29']),
         ("next weekend", ['"next weekend" is Saturday 2026-12-05 to Sunday 2026-12-06']),
     ],
@@ -74,3 +77,23 @@ def test_phrases_come_in_order_each_once_and_words_inside_others_are_not_days():
 @pytest.mark.parametrize("message", ["sun-dried tomatoes", "I sat down with a tea", "wed pasta"])
 def test_a_shortened_weekday_is_a_day_only_after_a_word_that_makes_it_one(message: str):
     assert named_days(message, FRIDAY) == []
+
+
+def test_this_weekday_once_this_weeks_is_past_is_the_coming_one():
+    """Said on a Friday, "this Thursday" is no day gone: people plan forward."""
+    assert named_days("remind me this Thursday", FRIDAY) == [
+        '"this Thursday" is Thursday 2026-12-03 (the coming one; this week\'s is past)'
+    ]
+    assert named_days("call them this fri", FRIDAY) == ['"this fri" is Friday 2026-11-27']
+
+
+def test_this_week_said_on_a_sunday_is_the_week_ahead():
+    """On a Sunday the calendar's week has only today left; "anything I need to do this
+    week?" asks about the days ahead."""
+    sunday = dt.date(2026, 11, 29)
+    assert named_days("anything i need to do this week?", sunday) == [
+        '"this week" is Sunday 2026-11-29 to Sunday 2026-12-06 (said on a Sunday: the week ahead)'
+    ]
+    assert named_days("what's on next week", sunday) == [
+        '"next week" is Monday 2026-11-30 to Sunday 2026-12-06'
+    ]
