@@ -118,6 +118,8 @@ class ActFacts:
     """Unsaved generated content, by gen ref."""
     step: ThinkStep | None = None
     """The step Act decides for."""
+    earlier: tuple[ToolEntry, ...] = ()
+    """The successful creates of this turn's earlier steps (``created_earlier``)."""
 
 
 def act_facts(
@@ -145,7 +147,12 @@ def act_facts(
     if conversation.handoff is not None and conversation.handoff.recipe:
         found.append(conversation.handoff.recipe)
     texts.append(json.dumps(found, default=str))
-    return ActFacts(message=message, grounds=tuple(texts), unsaved=unsaved, step=step)
+    earlier = tuple(
+        t for r in prior_results for t in r.tool_results if t.tool == "db_create" and not t.failed
+    )
+    return ActFacts(
+        message=message, grounds=tuple(texts), unsaved=unsaved, step=step, earlier=earlier
+    )
 
 
 INGREDIENTS = re.compile(r"\bingredients?\b", re.IGNORECASE)
@@ -970,7 +977,8 @@ def at_the_limit(tool_results: Sequence[ToolEntry], step: ThinkStep | None) -> T
 
 def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFacts) -> ActDecision:
     """Act's decision, as ``step_complete`` when it repeats the step's last call and that
-    call succeeded, creates again rows the step has created (``SAME_ROW``), or sets
+    call succeeded, creates again rows the step or an earlier step of the turn has
+    created (``SAME_ROW``, ``created_earlier``), or sets
     values the rows the step has just written already hold (``_holds_already``), sets
     again what its update of the same rows set (``_set_before``) or sets a made-up
     quantity on rows it has just created (``_grown_after_made``); as
@@ -997,6 +1005,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
         return hold_act(decision.model_copy(update={"tool_call": fuller}), tool_results, facts)
     if call.tool == "db_create" and (made := _created_already(call.params, tool_results)):
         return ActDecision(action="step_complete", result_summary=_done(made))
+    if call.tool == "db_create" and (made := created_earlier(call.params, facts.earlier)):
+        return ActDecision(action="step_complete", result_summary=f"{EARLIER_NOTE} {_done(made)}")
     if (holding := _holds_already(call.tool, call.params, tool_results)) is not None:
         return ActDecision(action="step_complete", result_summary=_done(holding))
     if (setting := _set_before(call.tool, call.params, tool_results, facts.message)) is not None:
@@ -1087,25 +1097,42 @@ def _created_already(params: dict[str, Any], tool_results: list[ToolEntry]) -> T
     ref, then sent it again written out. Held here, in the activity, not in
     the workflow's own check of repeated writes, so that recorded histories replay
     unchanged."""
-    table = params.get("table")
-    new = _identities(table, params.get("data"))
-    if not new:
-        return None
-    made = [
-        t
-        for t in tool_results
-        if t.tool == "db_create" and not t.failed and t.params and t.params.get("table") == table
-    ]
+    made = _creates_of(params.get("table"), tool_results)
     key = write_key("db_create", params)
     if any(write_key("db_create", t.params or {}) == key for t in made):
         return None  # the very same create: the last call, or answered "already done"
+    return created_earlier(params, made)
+
+
+EARLIER_NOTE = "Nothing more was created; an earlier step of this turn had already done it:"
+
+
+def created_earlier(params: dict[str, Any], creates: Sequence[ToolEntry]) -> ToolEntry | None:
+    """The last of ``creates`` (successful creates, this step's or the turn's earlier
+    steps') of the same table when their rows hold every row of this create
+    (``SAME_ROW``). For "add call mum on saturday and book the dentist monday", planned as
+    one task a step, the 1.5B local model created both tasks in the first step, then
+    "Call my mother" again in the second, and the user had it twice."""
+    table = params.get("table")
+    new = _identities(table, params.get("data"))
+    made = _creates_of(table, creates)
+    if not new or not made:
+        return None
     done = {
         i
         for t in made
         for rows in ((t.params or {}).get("data"), t.rows)  # rows: a create by gen ref
         for i in _identities(table, rows)
     }
-    return made[-1] if made and all(_among(i, done, table) for i in new) else None
+    return made[-1] if all(_among(i, done, table) for i in new) else None
+
+
+def _creates_of(table: Any, tool_results: Sequence[ToolEntry]) -> list[ToolEntry]:
+    return [
+        t
+        for t in tool_results
+        if t.tool == "db_create" and not t.failed and t.params and t.params.get("table") == table
+    ]
 
 
 def _among(identity: tuple[Any, ...], done: set[tuple[Any, ...]], table: Any) -> bool:

@@ -427,6 +427,36 @@ async def test_the_same_write_twice_in_a_step_is_answered_already_done_not_run(
     assert "already done: this exact db_create succeeded earlier in this step" in after
 
 
+async def test_a_row_an_earlier_step_created_is_not_created_again(turns: Turns, executor):
+    """For "add call mum on saturday and book the dentist monday", one task a step, the
+    1.5B local model made both in the first step, then "Call my mother" again in the
+    second."""
+    mum = {"title": "Call my mother", "due_date": "2026-12-05"}
+    dentist = {"title": "Book the dentist", "due_date": "2026-11-30"}
+    script = turns.script(
+        understand(),
+        plan(
+            "Two tasks",
+            step("Create the task 'Call my mother', due 2026-12-05", "write", "tasks"),
+            step("Create the task 'Book the dentist', due 2026-11-30", "write", "tasks", 1),
+        ),
+        tool("db_create", table="tasks", data=[mum]),
+        tool("db_create", table="tasks", data=[dentist]),
+        complete("Both tasks created"),
+        tool("db_create", table="tasks", data=[mum]),
+        reply("Both are on your list."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("add call mum on saturday and book the dentist monday")
+        result = await handle.result()
+        await keep_history(handle, "created_earlier")
+    assert result.status == "completed"
+    titles = await Kitchen(executor, turns.user_id, SessionIdRegistry()).names("tasks")
+    assert sorted(titles) == ["Book the dentist", "Call my mother"]
+    told = next(c for c in script.calls if c.node == "reply").user
+    assert "Nothing more was created; an earlier step of this turn had already done it" in told
+
+
 async def test_a_recipe_made_up_to_save_when_nothing_was_unsaved_is_not_saved(
     turns: Turns, executor
 ):

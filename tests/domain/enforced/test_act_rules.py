@@ -12,6 +12,7 @@ from domain.conversation import (
     ConversationState,
     Exchange,
     LandedHandoff,
+    StepResult,
     TurnRecord,
 )
 from domain.crud.calls import HELD_ALREADY, cut_short
@@ -222,6 +223,41 @@ def test_a_create_with_a_row_the_step_has_not_created_runs(again):
     call = ToolCall(tool="db_create", params={"table": "meal_plans", "data": again})
     decision = ActDecision(action="tool_call", tool_call=call)
     assert hold_act(decision, [created], ActFacts()) == decision
+
+
+MUM = {"title": "Call my mother", "due_date": "2026-12-05"}
+
+
+def test_a_create_of_rows_an_earlier_step_created_completes_the_step_and_says_so():
+    """Even sent as it was then: one task a step, the first step made both."""
+    earlier = ToolEntry(tool="db_create", params={"table": "tasks", "data": [MUM]}, count=1)
+    facts = ActFacts(message="add call mum on saturday", earlier=(earlier,))
+    call = ToolCall(tool="db_create", params={"table": "tasks", "data": [MUM]})
+    held = hold_act(ActDecision(action="tool_call", tool_call=call), [], facts)
+    assert held.action == "step_complete"
+    assert held.result_summary.startswith("Nothing more was created; an earlier step")
+
+
+def test_the_facts_hold_the_earlier_steps_successful_creates_only():
+    made = ToolEntry(tool="db_create", params={"table": "tasks", "data": [MUM]}, count=1)
+    refused = ToolEntry(tool="db_create", params={"table": "tasks", "data": [MUM]}, error="no")
+    read = read_entry({"table": "tasks"}, count=2, rows=[])
+    prior = StepResult(
+        step_index=0,
+        description="x",
+        step_type="write",
+        subdomain="tasks",
+        tool_results=[read, refused, made],
+    )
+    assert act_facts("hi", ConversationState(), {}, [prior], []).earlier == (made,)
+
+
+def test_a_create_of_another_row_after_an_earlier_step_runs():
+    earlier = ToolEntry(tool="db_create", params={"table": "tasks", "data": [MUM]}, count=1)
+    dentist = {"title": "Book the dentist", "due_date": "2026-11-30"}
+    call = ToolCall(tool="db_create", params={"table": "tasks", "data": [MUM, dentist]})
+    decision = ActDecision(action="tool_call", tool_call=call)
+    assert hold_act(decision, [], ActFacts(earlier=(earlier,))) == decision
 
 
 PROFILE = {"id": "pref_1", "allergies": ["peanuts"], "disliked_ingredients": ["Peanuts"]}
