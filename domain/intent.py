@@ -317,6 +317,8 @@ KINDS = {
     ),
     "gone": re.compile(
         r"\b(?:used up|(?:ate|drank|finished) (?:it|them|all|off)|last of|all gone|none left|"
+        r"(?:we|i|we've|i've|weve|ive) (?:just )?finished (?:the|our|my)\b"
+        r"(?!(?:\s+\w+){0,2}?\s+\w+ing\b)|"  # "we finished the eggs", not "… the oven cleaning"
         r"(?:is|are|was|were) (?:finished|gone)|threw (?:\w+ )?(?:out|away)|"
         r"thrown (?:out|away)|binned|got rid of|went (?:off|bad)|(?:ran|run) out of|"
         r"(?:'re|are|'m|am) (?:all |completely )?out of)\b"

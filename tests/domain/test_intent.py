@@ -356,6 +356,9 @@ def test_a_change_verb_is_found_as_said_anywhere_in_the_words():
         ("drank some of the juice", {"used"}),
         ("I used up the rice", {"gone"}),
         ("milk is finished", {"gone"}),
+        ("we finished the eggs and the milk", {"gone"}),
+        ("i finished the oven cleaning", set()),  # a chore: no thing gone
+        ("finished the book", set()),
         ("we ate the last of the yogurt", {"gone"}),
         ("threw out the rice, it had weevils", {"gone"}),
         ("got rid of the old milk", {"gone"}),  # not got
