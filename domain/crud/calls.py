@@ -8,6 +8,7 @@ in ``domain/kitchen/tables.py``, with errors that name the bad part.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, JsonValue
@@ -105,7 +106,16 @@ def cut_short(limit: int, total: int) -> str:
 
 def was_cut_short(notes: list[str] | None) -> bool:
     """Whether a read's ``notes`` say its limit left matching rows out (``cut_short``)."""
-    return any(note.endswith(CUT_SHORT) for note in notes or [])
+    return cut_total(notes) is not None
+
+
+def cut_total(notes: list[str] | None) -> int | None:
+    """How many rows matched a read its limit cut short (``cut_short``); None for a read
+    that showed every matching row."""
+    for note in notes or []:
+        if note.endswith(CUT_SHORT) and (total := re.search(r"(\d+) in all;", note)):
+            return int(total.group(1))
+    return None
 
 
 HELD_ALREADY = "every row it matched already held these values, so nothing was changed"

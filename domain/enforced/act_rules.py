@@ -85,7 +85,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from domain.conversation import ConversationState, StepResult
-from domain.crud.calls import HELD_ALREADY, WRITE_TOOLS, DbRead, was_cut_short
+from domain.crud.calls import HELD_ALREADY, WRITE_TOOLS, DbRead, cut_total, was_cut_short
 from domain.crud.filters import never_empty
 from domain.crud.near import NAMES
 from domain.enforced.aimed import aimed, naming
@@ -993,7 +993,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
     (``read_within``); its filters on ``id`` by a day on the day's column
     (``dated_ids``) and a meal plan create on the one meal the words name
     (``named_meal``); as ``step_complete`` when a write step that has written has made
-    its last allowed call (``at_the_limit``)."""
+    its last allowed call (``at_the_limit``); the same read again after its limit cut it
+    short, with the limit that takes every row (``read_whole``)."""
     call = decision.tool_call
     if decision.action != "tool_call" or call is None:
         return decision
@@ -1037,6 +1038,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
         return decision
     if write_key(last.tool, last.params) != write_key(call.tool, call.params):
         return decision
+    if not last.failed and (whole := read_whole(call, last)) is not None:
+        return decision.model_copy(update={"tool_call": whole})
     if last.failed:
         if (found := _read_its_own(tool_results, facts.step)) is not None:
             return ActDecision(action="step_complete", result_summary=_done(found))
@@ -1062,6 +1065,18 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
             suggested_next="Say which one, by the name it has.",
         )
     return ActDecision(action="step_complete", result_summary=_done(last))
+
+
+def read_whole(call: ToolCall, last: ToolEntry) -> ToolCall | None:
+    """``call``, the same read as ``last`` that its limit cut short, with the limit that
+    takes every matching row (the note said how many and to read them with a higher
+    limit). For "how much lentils go in the dal" the 1.5B local model read the dal's
+    ingredients with limit 1, got the onion, sent the same read again, and its analysis
+    said the dal calls for 1 onion. None for any other call."""
+    total = cut_total(last.notes)
+    if call.tool != "db_read" or total is None:
+        return None
+    return call.model_copy(update={"params": {**call.params, "limit": total}})
 
 
 SAME_ROW: dict[str, tuple[str, ...]] = {

@@ -934,6 +934,35 @@ async def test_an_analyze_step_is_shown_the_recipe_against_the_inventory(turns, 
     ) in analyze.user
 
 
+async def test_a_read_its_limit_cut_short_sent_again_reads_every_matching_row(turns, executor):
+    """For "how much lentils go in the dal" the 1.5B local model read the dal's
+    ingredients with limit 1 (the onion), sent the same read again, and said the dal calls
+    for 1 onion."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    ingredients = [{"name": "red lentils", "quantity": 200, "unit": "g"}, {"name": "onion"}]
+    await kitchen.create("recipes", [{**DAL, "recipe_ingredients": ingredients}])
+    one = {"table": "recipe_ingredients", "filters": [], "limit": 1, "order_by": "name"}
+    script = turns.script(
+        understand(),
+        plan(
+            "Lentils in the dal",
+            step("Read the Red Lentil Dal's ingredients", "read", "recipes"),
+            step("Say how much lentils the dal takes", "analyze", "recipes", group=1),
+        ),
+        tool("db_read", at_step=0, **one),
+        tool("db_read", at_step=0, **one),
+        complete("Read the ingredients", at_step=0),
+        complete("200 g of red lentils", at_step=1),
+        reply("200 g."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("how much lentils go in the dal")
+        await handle.result()
+        await keep_history(handle, "read_whole")
+    analyze = next(c for c in script.calls if c.node == "act" and c.step == 1)
+    assert "red lentils" in analyze.user and "onion" in analyze.user
+
+
 async def test_a_write_that_matched_nothing_sent_again_is_sent_back_with_what_is_there(
     turns: Turns, executor
 ):

@@ -64,6 +64,19 @@ def test_the_same_read_again_completes_the_step_with_what_it_found():
     assert held.result_summary == "Read 2 row(s) from recipes."
 
 
+def test_the_same_read_again_after_its_limit_cut_it_short_reads_every_matching_row():
+    """For "how much lentils go in the dal" the 1.5B read the dal's three ingredients with
+    limit 1, twice, and said the dal calls for 1 onion."""
+    params = {"table": "recipe_ingredients", "filters": [], "limit": 1}
+    cut = read_entry(dict(params), count=1, rows=[{"name": "onion"}], notes=[cut_short(1, 3)])
+    again = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_read", params=params))
+    held = hold_act(again, [cut], ActFacts())
+    assert held.tool_call is not None and held.tool_call.params == {**params, "limit": 3}
+    whole = read_entry({**params, "limit": 3}, count=3, rows=[{}, {}, {}])
+    sent = ActDecision(action="tool_call", tool_call=held.tool_call)
+    assert hold_act(sent, [cut, whole], ActFacts()).action == "step_complete"
+
+
 def test_a_write_step_that_reads_again_what_it_read_is_sent_back_to_write():
     """The 1.5B local model, asked to put butter and flour on the list, read the list
     (empty) in its write step, then sent the same read again."""
