@@ -1133,13 +1133,17 @@ def created_earlier(params: dict[str, Any], creates: Sequence[ToolEntry]) -> Too
     made = _creates_of(table, creates)
     if not new or not made:
         return None
-    done = {
-        i
-        for t in made
-        for rows in ((t.params or {}).get("data"), t.rows)  # rows: a create by gen ref
-        for i in _identities(table, rows)
-    }
-    return made[-1] if all(_among(i, done, table) for i in new) else None
+    done = {t_index: _made_rows(table, t) for t_index, t in enumerate(made)}
+    if not all(_among(i, set().union(*done.values()), table) for i in new):
+        return None
+    return next(made[k] for k in reversed(done) if any(_among(i, done[k], table) for i in new))
+
+
+def _made_rows(table: Any, create: ToolEntry) -> set[tuple[Any, ...]]:
+    """The identities (``SAME_ROW``) of the rows ``create`` sent or made (a create by gen
+    ref names its rows only in its result)."""
+    sent = _identities(table, (create.params or {}).get("data"))
+    return {*sent, *_identities(table, create.rows)}
 
 
 def _creates_of(table: Any, tool_results: Sequence[ToolEntry]) -> list[ToolEntry]:

@@ -454,7 +454,8 @@ async def test_a_row_an_earlier_step_created_is_not_created_again(turns: Turns, 
     titles = await Kitchen(executor, turns.user_id, SessionIdRegistry()).names("tasks")
     assert sorted(titles) == ["Book the dentist", "Call my mother"]
     told = next(c for c in script.calls if c.node == "reply").user
-    assert "Nothing more was created; an earlier step of this turn had already done it" in told
+    held = "Nothing more was created; an earlier step of this turn had already done it: Added 1"
+    assert f"{held} task: Call my mother." in told
 
 
 async def test_a_recipe_made_up_to_save_when_nothing_was_unsaved_is_not_saved(

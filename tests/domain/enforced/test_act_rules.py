@@ -243,12 +243,23 @@ MUM = {"title": "Call my mother", "due_date": "2026-12-05"}
 
 def test_a_create_of_rows_an_earlier_step_created_completes_the_step_and_says_so():
     """Even sent as it was then: one task a step, the first step made both."""
-    earlier = ToolEntry(tool="db_create", params={"table": "tasks", "data": [MUM]}, count=1)
-    facts = ActFacts(message="add call mum on saturday", earlier=(earlier,))
+    dentist = {"title": "Book the dentist", "due_date": "2026-11-30"}
+    earlier, later = (
+        ToolEntry(
+            tool="db_create",
+            params={"table": "tasks", "data": [row]},
+            table="tasks",
+            count=1,
+            rows=[row],
+        )
+        for row in (MUM, dentist)
+    )
+    facts = ActFacts(message="add call mum on saturday", earlier=(earlier, later))
     call = ToolCall(tool="db_create", params={"table": "tasks", "data": [MUM]})
     held = hold_act(ActDecision(action="tool_call", tool_call=call), [], facts)
     assert held.action == "step_complete"
     assert held.result_summary.startswith("Nothing more was created; an earlier step")
+    assert "Call my mother" in held.result_summary  # the create that made it, not the last
 
 
 def test_the_facts_hold_the_earlier_steps_successful_creates_only():
