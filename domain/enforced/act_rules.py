@@ -1124,7 +1124,7 @@ EARLIER_NOTE = "Nothing more was created; an earlier step of this turn had alrea
 
 def created_earlier(params: dict[str, Any], creates: Sequence[ToolEntry]) -> ToolEntry | None:
     """The last of ``creates`` (successful creates, this step's or the turn's earlier
-    steps') of the same table when their rows hold every row of this create
+    steps') that made a row of this create, when together they made every one
     (``SAME_ROW``). For "add call mum on saturday and book the dentist monday", planned as
     one task a step, the 1.5B local model created both tasks in the first step, then
     "Call my mother" again in the second, and the user had it twice."""
@@ -1133,10 +1133,11 @@ def created_earlier(params: dict[str, Any], creates: Sequence[ToolEntry]) -> Too
     made = _creates_of(table, creates)
     if not new or not made:
         return None
-    done = {t_index: _made_rows(table, t) for t_index, t in enumerate(made)}
-    if not all(_among(i, set().union(*done.values()), table) for i in new):
+    done = [_made_rows(table, t) for t in made]
+    if not all(_among(i, set().union(*done), table) for i in new):
         return None
-    return next(made[k] for k in reversed(done) if any(_among(i, done[k], table) for i in new))
+    pairs = reversed(list(zip(made, done, strict=True)))
+    return next(t for t, rows in pairs if any(_among(i, rows, table) for i in new))
 
 
 def _made_rows(table: Any, create: ToolEntry) -> set[tuple[Any, ...]]:
