@@ -147,7 +147,9 @@ def crossed(filters: Sequence[Filter], or_filters: Sequence[Filter]) -> str | No
     the paper towels and the bread" the 1.5B local model sent ``name = bread`` in
     ``filters`` and ``name = paper towels`` in ``or_filters``, meaning either, three
     times."""
-    if not or_filters or any(f.op != "=" for f in or_filters):
+    if not or_filters:
+        return _named_twice(filters)
+    if any(f.op != "=" for f in or_filters):
         return None
     fields = {f.field for f in or_filters}
     if len(fields) != 1:
@@ -162,6 +164,30 @@ def crossed(filters: Sequence[Filter], or_filters: Sequence[Filter]) -> str | No
         f"{CROSSED}filters ask for {name} = {held[0].value!r} and or_filters for "
         f"{name} = {asked} at once (a row meets every filter and at least one or_filter); "
         f"for rows of any of these, put them all in or_filters, or use {name} in [...]"
+    )
+
+
+def named_twice(filters: Sequence[Filter]) -> tuple[str, list[Filter]] | None:
+    """The name column (``name``, ``title``: text, never an array) that ``filters`` hold
+    to two different values or more at once, with those filters; None when none is."""
+    for name in ("name", "title"):
+        held = [f for f in filters if f.field == name and f.op == "="]
+        if len({_said(f.value) for f in held}) > 1:
+            return name, held
+    return None
+
+
+def _named_twice(filters: Sequence[Filter]) -> str | None:
+    """The note on ``filters`` that hold a name to two values at once (``named_twice``):
+    for "take bread and olive oil off the list" the 1.5B local model deleted ``name =
+    bread`` and ``name = olive oil``, both in filters, three times."""
+    if (twice := named_twice(filters)) is None:
+        return None
+    name, held = twice
+    asked = " and ".join(repr(f.value) for f in held)
+    return (
+        f"{CROSSED}filters ask for {name} = {asked} at once (a row meets every filter); for "
+        f"rows of any of these, put them all in or_filters, or use {name} in [...]"
     )
 
 

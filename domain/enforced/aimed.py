@@ -12,7 +12,7 @@ same call again, the system aims it where the note leaves one meaning:
 - ``aimed_plan``: a meal-plan move or delete by the recipe the words name;
 - ``_unset_left_out``: a read without its filters on columns no row sets;
 - ``_uncrossed``: a call whose filters and or_filters hold a column to different values
-  at once, on the rows of any of them.
+  at once, or whose filters alone hold a name to two, on the rows of any of them.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from domain.crud.calls import Filter
-from domain.crud.filters import CROSSED, crossed
+from domain.crud.filters import CROSSED, crossed, named_twice
 from domain.crud.near import (
     MADE_WITH,
     NAMES,
@@ -80,7 +80,8 @@ def _uncrossed(call: ToolCall, missed: ToolEntry) -> ToolCall | None:
     its result's note said so), with every one of those values in its or_filters: the
     rows of any of them, which is all the call can mean. For "bin the chili recipe, never
     liked it" the 1.5B local model deleted ``name = chili recipe`` with ``or_filters``
-    ``name = Weeknight Chili`` three times, and nothing was deleted."""
+    ``name = Weeknight Chili`` three times, and nothing was deleted. So is a call whose
+    filters alone hold a name to two values (``named_twice``)."""
     if not any(CROSSED in note for note in missed.notes or []):
         return None
     try:
@@ -90,8 +91,13 @@ def _uncrossed(call: ToolCall, missed: ToolEntry) -> ToolCall | None:
         return None
     if crossed(filters, either) is None:
         return None
-    field = either[0].field
-    held = [f for f in filters if f.field == field and f.op == "="]
+    if either:
+        field = either[0].field
+        held = [f for f in filters if f.field == field and f.op == "="]
+    elif (twice := named_twice(filters)) is not None:
+        held = twice[1]  # "take bread and olive oil off the list": name = each, in filters
+    else:
+        return None
     params = {
         **call.params,
         "filters": [f.model_dump() for f in filters if f not in held],

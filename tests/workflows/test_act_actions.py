@@ -782,6 +782,39 @@ async def test_a_delete_whose_filters_cross_its_or_filters_sent_again_deletes_ei
     assert await kitchen.names("recipes") == ["Red Lentil Dal"]
 
 
+async def test_a_delete_by_two_names_in_its_filters_sent_again_deletes_either(
+    turns: Turns, executor
+):
+    """For "take bread and olive oil off the list" the 1.5B local model deleted ``name =
+    bread`` and ``name = olive oil``, both in filters, three times, and nothing was
+    deleted."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create(
+        "shopping_list", [{"name": "bread"}, {"name": "olive oil"}, {"name": "paper towels"}]
+    )
+    both = tool(
+        "db_delete",
+        table="shopping_list",
+        filters=[
+            {"field": "name", "op": "=", "value": "bread"},
+            {"field": "name", "op": "=", "value": "olive oil"},
+        ],
+    )
+    script = turns.script(
+        understand(),
+        plan("Off the list", step("Delete the bread and olive oil rows", "write", "shopping")),
+        both,
+        both,
+        complete("Deleted both"),
+        reply("Both are off the list."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("take bread and olive oil off the list")
+        await handle.result()
+        await keep_history(handle, "named_twice")
+    assert await kitchen.names("shopping_list") == ["paper towels"]
+
+
 async def test_a_made_up_quantity_set_on_the_row_just_created_is_not_run(turns, executor):
     """For "found a bottle of olive oil in the cupboard" the 1.5B local model created the
     oil (1 bottle), then set it to 2, then to 3, and the reply said 1."""

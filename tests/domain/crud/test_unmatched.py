@@ -253,6 +253,24 @@ async def test_filters_no_row_can_meet_are_said_to_be_crossed(kitchen: Kitchen):
     assert same.count == 1 and not any("can match" in n for n in same.notes)
 
 
+async def test_filters_that_hold_a_name_to_two_values_are_said_to_be_crossed(kitchen: Kitchen):
+    """For "take bread and olive oil off the list" the 1.5B local model deleted ``name =
+    bread`` and ``name = olive oil``, both in filters, three times."""
+    await kitchen.create("shopping_list", [{"name": "bread"}, {"name": "olive oil"}])
+    both = [f("name", "=", "bread"), f("name", "=", "olive oil")]
+    missed = await kitchen.run(DbDelete(table="shopping_list", filters=both))
+    never = (
+        "no row can match: filters ask for name = 'bread' and 'olive oil' at once (a row "
+        "meets every filter); for rows of any of these, put them all in or_filters, or use "
+        "name in [...]"
+    )
+    assert missed.count == 0 and missed.notes[0].endswith(f"; {never}")
+    same = await kitchen.run(
+        DbRead(table="shopping_list", filters=[f("name", "=", "bread"), f("name", "=", "Bread")])
+    )
+    assert same.count == 1 and not any("can match" in n for n in same.notes)
+
+
 async def test_asking_whether_a_column_no_row_leaves_empty_is_empty_is_said_to_keep_all(
     kitchen: Kitchen,
 ):

@@ -270,6 +270,20 @@ def test_a_call_sent_again_whose_filters_cross_its_or_filters_runs_on_any_of_the
     assert aimed(ToolCall(tool="db_delete", params=params), plain) is None
 
 
+def test_a_call_sent_again_whose_filters_hold_a_name_to_two_values_runs_on_either():
+    """For "take bread and olive oil off the list" the 1.5B local model deleted ``name =
+    bread`` and ``name = olive oil``, both in filters, three times."""
+    by = {"field": "name", "op": "="}
+    both = [{**by, "value": "bread"}, {**by, "value": "olive oil"}]
+    params = {"table": "shopping_list", "filters": both}
+    note = "no row can match: filters ask for name = 'bread' and 'olive oil' at once …"
+    missed = ToolEntry(tool="db_delete", params=params, count=0, notes=[note])
+    again = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_delete", params=params))
+    held = hold_act(again, [missed], ActFacts(step=step("write", subdomain="shopping")))
+    assert held.tool_call is not None
+    assert held.tool_call.params == {**params, "filters": [], "or_filters": both}
+
+
 def test_a_missed_read_sent_again_with_only_an_order_added_is_aimed_too():
     """For "what goes in the chili" the 1.5B local model read ``name = Chili`` again with
     an order added: not aimed at 'Weeknight Chili', its second empty read stopped the step."""
