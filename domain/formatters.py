@@ -821,6 +821,14 @@ def format_unmatched(notes: str) -> str:
     return text
 
 
+def format_refused(details: str) -> str:
+    """A call refused twice, told without a model: only what was refused ("The lookup was
+    refused twice."). The rest of the blocked step's details, the executor's words to Act
+    ("filters[0].value: 'user_id' is not a ref: this column takes the ref of a row of
+    preferences …"), mean nothing to the user, and reached them word for word."""
+    return details.split(":", 1)[0].strip().rstrip(".") + "."
+
+
 def format_nothing_changed(asked: str) -> str:
     """The honest line when the user asked for a change ("add", "I bought") and the turn
     only looked data up (seed 000 action mismatch)."""

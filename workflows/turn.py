@@ -479,6 +479,8 @@ class TurnWorkflow:
         blocked = state.exit if state.exit and state.exit.kind == "blocked" else None
         if blocked and blocked.reason_code == "nothing_matched":
             text += f" {formatters.format_unmatched(blocked.details or '')}"
+        elif blocked and blocked.reason_code == "refused_call" and blocked.details:
+            text += f" {formatters.format_refused(blocked.details)}"
         elif blocked and blocked.details:
             text += f" {blocked.details.rstrip('.')}."
         if blocked and blocked.suggested_next:

@@ -22,6 +22,7 @@ from domain.formatters import (
     format_proposal,
     format_question,
     format_quick_result,
+    format_refused,
     format_rejection,
     format_stopped,
     format_write_confirmation,
@@ -737,3 +738,8 @@ def test_forgetting_says_what_was_forgotten_and_that_nothing_was_stored():
         "Forgotten: Lime Chicken, Miso Soup and Dal. They were never saved"
     )
     assert format_forgotten([""]).startswith("Forgotten: it was never saved")
+
+
+def test_a_call_refused_twice_is_told_as_what_was_refused_only():
+    details = "The lookup was refused twice: filters[0].value: 'user_id' is not a ref: …"
+    assert format_refused(details) == "The lookup was refused twice."

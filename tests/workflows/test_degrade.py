@@ -63,6 +63,30 @@ async def test_an_act_step_without_a_usable_decision_is_blocked_and_the_reply_sa
     assert state.usage.repairs == 2 and state.llm_calls == 9  # 3 act calls for step 2
 
 
+async def test_a_call_refused_twice_is_told_without_the_executors_words_when_reply_refuses(
+    turns: Turns,
+):
+    """For "what kind of cuisine is the dal" the 1.5B local model read the preferences by
+    ``id = user_id`` twice; Reply refused, and the user was told "filters[0].value:
+    'user_id' is not a ref: this column takes the ref of a row of preferences …"."""
+    bad = tool(
+        "db_read", 0, table="preferences", filters=[{"field": "id", "op": "=", "value": "me"}]
+    )
+    script = turns.script(
+        understand(),
+        plan("The profile", step("Read the preferences", "read", "preferences")),
+        bad,
+        bad,
+        reply("I'm sorry, but I can't assist with that."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("what do you know about me")
+        result = await handle.result()
+    assert "reply: refused_what_was_blocked" in result.fallbacks
+    assert "The lookup was refused twice. Ask again in other words." in result.response
+    assert "not a ref" not in result.response and "filters[0]" not in result.response
+
+
 async def test_a_read_step_that_has_read_ends_with_its_rows_when_its_answer_is_unusable(
     turns: Turns, executor
 ):
