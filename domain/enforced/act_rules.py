@@ -1033,6 +1033,8 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
         return decision.model_copy(update={"tool_call": at})
     if (whole := read_within(call, tool_results, facts.step)) is not None:
         return ActDecision(action="step_complete", result_summary=_done(whole))
+    if (whole := _whole_read_made(call, tool_results)) is not None:
+        return ActDecision(action="step_complete", result_summary=_done(whole))
     last = next((t for t in reversed(tool_results) if t.tool in CRUD_TOOLS), None)
     if last is None or last.params is None or last.tool != call.tool:
         return decision
@@ -1077,6 +1079,15 @@ def read_whole(call: ToolCall, last: ToolEntry) -> ToolCall | None:
     if call.tool != "db_read" or total is None:
         return None
     return call.model_copy(update={"params": {**call.params, "limit": total}})
+
+
+def _whole_read_made(call: ToolCall, tool_results: Sequence[ToolEntry]) -> ToolEntry | None:
+    """The read that took every row of ``call``, a read the step made and its limit cut
+    short, when the step has made it since (``read_whole``): sent the cut read a third
+    time, the 1.5B local model ran it again and the step's call limit stopped it."""
+    cut = _made_before(call, tool_results) if call.tool == "db_read" else None
+    whole = read_whole(call, cut) if cut is not None else None
+    return _made_before(whole, tool_results) if whole is not None else None
 
 
 SAME_ROW: dict[str, tuple[str, ...]] = {

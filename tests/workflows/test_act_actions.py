@@ -975,7 +975,8 @@ async def test_a_read_its_limit_cut_short_sent_again_reads_every_matching_row(tu
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     ingredients = [{"name": "red lentils", "quantity": 200, "unit": "g"}, {"name": "onion"}]
     await kitchen.create("recipes", [{**DAL, "recipe_ingredients": ingredients}])
-    one = {"table": "recipe_ingredients", "filters": [], "limit": 1, "order_by": "name"}
+    kept = [{"field": "is_optional", "op": "=", "value": False}]  # every one, as a filter
+    one = {"table": "recipe_ingredients", "filters": kept, "limit": 1, "order_by": "name"}
     script = turns.script(
         understand(),
         plan(
@@ -985,16 +986,19 @@ async def test_a_read_its_limit_cut_short_sent_again_reads_every_matching_row(tu
         ),
         tool("db_read", at_step=0, **one),
         tool("db_read", at_step=0, **one),
-        complete("Read the ingredients", at_step=0),
+        tool("db_read", at_step=0, **one),  # a third time: the step ends with every row
         complete("200 g of red lentils", at_step=1),
         reply("200 g."),
     )
     async with turns.worker(script):
         handle = await turns.start("how much lentils go in the dal")
         await handle.result()
+        state = await progress(handle)
         await keep_history(handle, "read_whole")
     analyze = next(c for c in script.calls if c.node == "act" and c.step == 1)
     assert "red lentils" in analyze.user and "onion" in analyze.user
+    assert [s.status for s in state.steps] == ["completed", "completed"]
+    assert analyze.user.count('"limit": 1,') == 1  # the third was not run
 
 
 async def test_a_write_that_matched_nothing_sent_again_is_sent_back_with_what_is_there(

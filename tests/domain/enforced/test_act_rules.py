@@ -75,6 +75,10 @@ def test_the_same_read_again_after_its_limit_cut_it_short_reads_every_matching_r
     whole = read_entry({**params, "limit": 3}, count=3, rows=[{}, {}, {}])
     sent = ActDecision(action="tool_call", tool_call=held.tool_call)
     assert hold_act(sent, [cut, whole], ActFacts()).action == "step_complete"
+    # the cut read a third time, after the whole one: the step ends with the whole read
+    third = hold_act(again, [cut, whole], ActFacts())
+    assert third.action == "step_complete"
+    assert third.result_summary == "Read 3 row(s) from recipe_ingredients."
 
 
 def test_a_write_step_that_reads_again_what_it_read_is_sent_back_to_write():
