@@ -16,12 +16,13 @@ package's ``__init__`` says how the rules run).
   inventory ref twice: the step was blocked, and the turn with it). (A changed call
   after a refused one, or a call after another call, runs: it may be the retry that
   works.)
-- **A step creates a row once**: a create of rows the step has already created (the same
-  rows by the table's identity columns, ``SAME_ROW``, whatever their refs or other
-  columns) ends the step the same way; sent again, they would be created twice. So
-  does a write that sets only values the rows the step has just written already hold
-  (``_holds_already``): the 1.5B local model saved a peanut allergy to the profile, then
-  set the same columns again, three calls, until the step's call limit.
+- **A step creates a row once**: a create of rows the step, or an earlier step of the
+  turn, has already created (the same rows by the table's identity columns,
+  ``made_already.SAME_ROW``, whatever their refs or other columns) ends the step the
+  same way; sent again, they would be created twice. So does a write that sets only
+  values the rows the step has just written already hold (``holds_already``): the 1.5B
+  local model saved a peanut allergy to the profile, then set the same columns again,
+  three calls, until the step's call limit.
 - **A saved recipe comes from somewhere** (seed 003: generated content is saved by its
   ``gen_`` ref once the user asks): a recipe created inline whose name shares no word with
   what the user said, the last turns, a handoff or unsaved generated content
@@ -85,15 +86,26 @@ from typing import Any
 from pydantic import ValidationError
 
 from domain.conversation import ConversationState, StepResult
-from domain.crud.calls import HELD_ALREADY, WRITE_TOOLS, DbRead, cut_total, was_cut_short
+from domain.crud.calls import WRITE_TOOLS, DbRead, cut_total, was_cut_short
 from domain.crud.filters import never_empty
 from domain.crud.near import NAMES
 from domain.enforced.aimed import aimed, naming
+from domain.enforced.made_already import (
+    EARLIER_NOTE,
+    created_already,
+    created_earlier,
+    grown_after_made,
+    holds_already,
+    plain,
+    set_before,
+    starts_with,
+    table_of,
+)
 from domain.formatters import format_write_confirmation
 from domain.intent import (
     asks_to_see,
 )
-from domain.kitchen.tables import ONE_ROW_TABLES, SUBDOMAINS, TABLES
+from domain.kitchen.tables import SUBDOMAINS, TABLES
 from domain.modes import MAX_TOOL_CALLS_PER_STEP
 from domain.nodes import ActDecision, ThinkStep, ToolCall
 from domain.recipe_fit import asked_in, breaches, diet_words, left_out, servings_asked
@@ -199,7 +211,7 @@ def by_ref(call: ToolCall, unsaved: Mapping[str, Mapping[str, Any]]) -> ToolCall
         named = (
             _name(row) if isinstance(row, Mapping) and not any(map(is_ref, row.values())) else ""
         )
-        ref = next((r for n, r in names.items() if named and _starts_with(named, n)), None)
+        ref = next((r for n, r in names.items() if named and starts_with(named, n)), None)
         if ref is not None and ref not in taken:
             taken.add(ref)
             row = {"id": ref}
@@ -238,11 +250,7 @@ def _meals_by_ref(
 
 
 def _meal_key(row: Mapping[str, Any]) -> tuple[str, str]:
-    return (_plain(row.get("date")), _plain(row.get("meal_type")).lower())
-
-
-def _starts_with(name: str, start: str) -> bool:
-    return name == start or name.startswith(start + " ")
+    return (plain(row.get("date")), plain(row.get("meal_type")).lower())
 
 
 def _name(row: Any) -> str:
@@ -925,7 +933,7 @@ def read_within(
     table = call.params.get("table")
     for entry in reversed(tool_results):
         params = entry.params or {}
-        if entry.tool != "db_read" or entry.failed or _table(entry) != table:
+        if entry.tool != "db_read" or entry.failed or table_of(entry) != table:
             continue
         if params.get("filters") or params.get("or_filters") or was_cut_short(entry.notes):
             continue
@@ -979,9 +987,9 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
     """Act's decision, as ``step_complete`` when it repeats the step's last call and that
     call succeeded, creates again rows the step or an earlier step of the turn has
     created (``SAME_ROW``, ``created_earlier``), or sets
-    values the rows the step has just written already hold (``_holds_already``), sets
-    again what its update of the same rows set (``_set_before``) or sets a made-up
-    quantity on rows it has just created (``_grown_after_made``); as
+    values the rows the step has just written already hold (``holds_already``), sets
+    again what its update of the same rows set (``set_before``) or sets a made-up
+    quantity on rows it has just created (``grown_after_made``); as
     ``blocked`` when the repeated call was refused (a read step that read its own tables
     completes with that read instead) or it creates a recipe that nothing in
     the ``facts``' grounds (the words and content the turn can save from) named; as
@@ -1004,15 +1012,15 @@ def hold_act(decision: ActDecision, tool_results: list[ToolEntry], facts: ActFac
         return hold_act(decision.model_copy(update={"tool_call": meant}), tool_results, facts)
     if (fuller := with_ingredients(call, facts.step)) != call:
         return hold_act(decision.model_copy(update={"tool_call": fuller}), tool_results, facts)
-    if call.tool == "db_create" and (made := _created_already(call.params, tool_results)):
+    if call.tool == "db_create" and (made := created_already(call.params, tool_results)):
         return ActDecision(action="step_complete", result_summary=_done(made))
     if call.tool == "db_create" and (made := created_earlier(call.params, facts.earlier)):
         return ActDecision(action="step_complete", result_summary=f"{EARLIER_NOTE} {_done(made)}")
-    if (holding := _holds_already(call.tool, call.params, tool_results)) is not None:
+    if (holding := holds_already(call.tool, call.params, tool_results)) is not None:
         return ActDecision(action="step_complete", result_summary=_done(holding))
-    if (setting := _set_before(call.tool, call.params, tool_results, facts.message)) is not None:
+    if (setting := set_before(call.tool, call.params, tool_results, facts.message)) is not None:
         return ActDecision(action="step_complete", result_summary=_done(setting))
-    if (made := _grown_after_made(call.tool, call.params, tool_results, facts.message)) is not None:
+    if (made := grown_after_made(call.tool, call.params, tool_results, facts.message)) is not None:
         return ActDecision(action="step_complete", result_summary=_done(made))
     if (wrote := at_the_limit(tool_results, facts.step)) is not None:
         return ActDecision(action="step_complete", result_summary=f"{_done(wrote)} {LIMIT_NOTE}")
@@ -1090,230 +1098,6 @@ def _whole_read_made(call: ToolCall, tool_results: Sequence[ToolEntry]) -> ToolE
     return _made_before(whole, tool_results) if whole is not None else None
 
 
-SAME_ROW: dict[str, tuple[str, ...]] = {
-    "recipes": ("name",),
-    "meal_plans": ("date", "meal_type", "recipe_id"),
-    "shopping_list": ("name",),
-    "inventory": ("name", "location"),
-    "tasks": ("title", "due_date"),
-}
-"""The columns that make two rows of a table the same thing: one step creating a recipe of
-the same name, or the same recipe for the same meal, twice, is a duplicate."""
-
-
-def _identities(table: Any, rows: Any) -> list[tuple[Any, ...]]:
-    columns = SAME_ROW.get(str(table))
-    if columns is None or not isinstance(rows, list) or not rows:
-        return []
-    found = []
-    for row in rows:
-        if not isinstance(row, dict) or row.get(columns[0]) in (None, ""):
-            return []
-        values = (row.get(c) for c in columns)
-        found.append(tuple(v.strip().casefold() if isinstance(v, str) else v for v in values))
-    return found
-
-
-def _created_already(params: dict[str, Any], tool_results: list[ToolEntry]) -> ToolEntry | None:
-    """The step's successful create of the same table whose rows hold every row of this
-    create (``SAME_ROW``), whatever their other columns and refs say: the 1.5B local model
-    saved a week's meals with their ``gen_`` refs, then without; created a meal, updated
-    its notes, then created it again with the notes; and created a recipe, then the same
-    recipe with its ingredients' categories filled in; and saved a suggestion by its gen
-    ref, then sent it again written out. Held here, in the activity, not in
-    the workflow's own check of repeated writes, so that recorded histories replay
-    unchanged."""
-    made = _creates_of(params.get("table"), tool_results)
-    key = write_key("db_create", params)
-    if any(write_key("db_create", t.params or {}) == key for t in made):
-        return None  # the very same create: the last call, or answered "already done"
-    return created_earlier(params, made)
-
-
-EARLIER_NOTE = "Nothing more was created; an earlier step of this turn had already done it:"
-
-
-def created_earlier(params: dict[str, Any], creates: Sequence[ToolEntry]) -> ToolEntry | None:
-    """The last of ``creates`` (successful creates, this step's or the turn's earlier
-    steps') that made a row of this create, when together they made every one
-    (``SAME_ROW``). For "add call mum on saturday and book the dentist monday", planned as
-    one task a step, the 1.5B local model created both tasks in the first step, then
-    "Call my mother" again in the second, and the user had it twice."""
-    table = params.get("table")
-    new = _identities(table, params.get("data"))
-    made = _creates_of(table, creates)
-    if not new or not made:
-        return None
-    done = [_made_rows(table, t) for t in made]
-    if not all(_among(i, set().union(*done), table) for i in new):
-        return None
-    pairs = reversed(list(zip(made, done, strict=True)))
-    return next(t for t, rows in pairs if any(_among(i, rows, table) for i in new))
-
-
-def _made_rows(table: Any, create: ToolEntry) -> set[tuple[Any, ...]]:
-    """The identities (``SAME_ROW``) of the rows ``create`` sent or made (a create by gen
-    ref names its rows only in its result)."""
-    sent = _identities(table, (create.params or {}).get("data"))
-    return {*sent, *_identities(table, create.rows)}
-
-
-def _creates_of(table: Any, tool_results: Sequence[ToolEntry]) -> list[ToolEntry]:
-    return [
-        t
-        for t in tool_results
-        if t.tool == "db_create" and not t.failed and t.params and t.params.get("table") == table
-    ]
-
-
-def _among(identity: tuple[Any, ...], done: set[tuple[Any, ...]], table: Any) -> bool:
-    """``identity`` is one of the rows ``done``; a recipe also when its name is a done
-    recipe's name of two words or more and more words (``by_ref``'s rule): the 1.5B local
-    model saved its dinner by its gen ref, then created "… with Feta" beside it. ("Dal"
-    and "Dal Makhani" are two recipes.)"""
-    if identity in done:
-        return True
-    return table == "recipes" and any(
-        len(str(d[0]).split()) > 1 and _starts_with(str(identity[0]), str(d[0])) for d in done
-    )
-
-
-def _holds_already(
-    tool: str, params: Mapping[str, Any], tool_results: Sequence[ToolEntry]
-) -> ToolEntry | None:
-    """The step's last successful write of the table when this write would set only values
-    its rows already hold: an update whose every ``filters`` equality picks some of those
-    rows, each holding every value it sets, or, for the one-row profile, a create or
-    update of values it holds. A write that changes nothing after the step has written:
-    the 1.5B local model saved an allergy to the profile, then set the same columns again
-    and again until the step's call limit. Other creates are ``_created_already``'s."""
-    table = params.get("table")
-    if tool == "db_update":
-        changes, filters = params.get("data"), params.get("filters") or []
-    elif tool == "db_create" and table in ONE_ROW_TABLES:
-        changes, filters = _one(params.get("data")), []
-    else:
-        return None
-    if not isinstance(changes, dict) or not changes or params.get("or_filters"):
-        return None
-    last = next(
-        (t for t in reversed(tool_results) if t.is_write and not t.failed and _table(t) == table),
-        None,
-    )
-    if last is None or not last.rows:
-        return None
-    rows = [r for r in last.rows if all(_holds(r, f) for f in filters)]
-    if table not in ONE_ROW_TABLES and (not filters or not rows):
-        return None
-    if rows and all(_same_value(r.get(k), v) for r in rows for k, v in changes.items()):
-        return last
-    return None
-
-
-def _set_before(
-    tool: str, params: Mapping[str, Any], tool_results: Sequence[ToolEntry], message: str
-) -> ToolEntry | None:
-    """The step's earlier update of the same rows (the same filters) that set the same
-    columns, when this update sets them again to values the user's words (``message``,
-    with this turn's answers) do not give: the step's change is made, and a change said
-    relative to what was read ("the quantity read less 4") is not made twice. For "used
-    4 eggs for the cake" the 1.5B local model set the eggs from 6 to 2, then, shown its
-    write's result, to 0. A value the user gave is a correction, and runs: the milk set
-    to 1, then to the 3 the user answered when asked how much. An update that changed no
-    value (``HELD_ALREADY``) made no change to repeat: for "milk's down to half" the 1.5B
-    set the milk to the 1 l it held, then to 0.5."""
-    if tool != "db_update" or not isinstance(changes := params.get("data"), dict) or not changes:
-        return None
-    if any(_said(value, message) for value in changes.values()):
-        return None
-    where = _where_key(params)
-    return next(
-        (
-            t
-            for t in reversed(tool_results)
-            if t.tool == "db_update"
-            and t.succeeded_write()
-            and t.count
-            and HELD_ALREADY not in (t.notes or ())
-            and t.params is not None
-            and _where_key(t.params) == where
-            and isinstance(t.params.get("data"), dict)
-            and set(t.params["data"]) == set(changes)
-        ),
-        None,
-    )
-
-
-def _grown_after_made(
-    tool: str, params: Mapping[str, Any], tool_results: Sequence[ToolEntry], message: str
-) -> ToolEntry | None:
-    """The step's create of the rows this update picks (every ``filters`` equality holds
-    on some of them) when it sets their quantity to an amount the user's words do not
-    give: the step has written the rows as it planned them, and a count of its own after
-    that is made up. For "found a bottle of olive oil in the cupboard" the 1.5B local
-    model created the oil (1 bottle), then set it to 2, then to 3; the reply said 1."""
-    data = params.get("data")
-    if tool != "db_update" or not isinstance(data, dict) or "quantity" not in data:
-        return None
-    filters = params.get("filters") or []
-    if not filters or params.get("or_filters") or _said(data["quantity"], message):
-        return None
-    return next(
-        (
-            t
-            for t in reversed(tool_results)
-            if t.tool == "db_create"
-            and t.succeeded_write()
-            and _table(t) == params.get("table")
-            and any(all(_holds(r, f) for f in filters) for r in t.rows or [])
-        ),
-        None,
-    )
-
-
-def _said(value: Any, message: str) -> bool:
-    """Whether ``value`` (a number written as the user would: 3, not 3.0) is a word of
-    ``message``."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    text = str(value).strip().lower()
-    return bool(text) and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", message.lower()) is not None
-
-
-def _where_key(params: Mapping[str, Any]) -> str:
-    """Which rows a write names, whatever the order of its keys."""
-    where = {k: params.get(k) or [] for k in ("table", "filters", "or_filters")}
-    return json.dumps(where, sort_keys=True, default=str)
-
-
-def _one(data: Any) -> Any:
-    """A one-row create's row (a list of one, or the row)."""
-    return data[0] if isinstance(data, list) and len(data) == 1 else data
-
-
-def _holds(row: Mapping[str, Any], condition: Any) -> bool:
-    """Whether ``row`` meets an equality filter (any other filter: not known here)."""
-    if not isinstance(condition, Mapping) or condition.get("op") not in ("=", "eq", "=="):
-        return False
-    return _same_value(row.get(str(condition.get("field"))), condition.get("value"))
-
-
-def _same_value(held: Any, value: Any) -> bool:
-    """Equal as the kitchen keeps them: text ignoring case and outer spaces, numbers by
-    value, lists as sets of such."""
-    if isinstance(held, list) and isinstance(value, list):
-        return sorted(map(_plain, held)) == sorted(map(_plain, value))
-    return _plain(held) == _plain(value)
-
-
-def _plain(value: Any) -> str:
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    if isinstance(value, int | float):
-        return repr(float(value))
-    return str(value).strip().casefold()
-
-
 def _read_its_own(tool_results: Sequence[ToolEntry], step: ThinkStep | None) -> ToolEntry | None:
     """A read step's last read of its own subdomain's tables that succeeded: what the
     step was for, whatever it tried after."""
@@ -1321,11 +1105,7 @@ def _read_its_own(tool_results: Sequence[ToolEntry], step: ThinkStep | None) -> 
         return None
     tables = SUBDOMAINS.get(step.subdomain, ())
     reads = [t for t in tool_results if t.tool == "db_read" and not t.failed]
-    return next((t for t in reversed(reads) if _table(t) in tables), None)
-
-
-def _table(entry: ToolEntry) -> str:
-    return entry.table or str((entry.params or {}).get("table"))
+    return next((t for t in reversed(reads) if table_of(t) in tables), None)
 
 
 def _wrote(tool_results: Sequence[ToolEntry]) -> ToolEntry | None:
@@ -1349,7 +1129,7 @@ def _verb(tool: str) -> str:
 def _done(entry: ToolEntry) -> str:
     """What the repeated call's first run did, in a sentence (its rows stay in the step's
     tool results)."""
-    table = _table(entry)
+    table = table_of(entry)
     if entry.is_write:
         return format_write_confirmation(entry.tool or "", table, entry.rows or [])
     return f"Read {_rows_read(entry)} row(s) from {table}."

@@ -444,7 +444,7 @@ def test_a_refused_call_sent_again_after_the_step_wrote_completes_with_what_it_w
     """The 1.5B local model set the eggs to 2 ("used 4 eggs", 6 held), then to 0 twice,
     refused (not an amount): blocking the step had Reply refuse, and the reply made
     without it showed the refusal, written for the model, to the user. (An update of the
-    same rows is now held before it runs: ``_set_before``; any other refused call sent
+    same rows is now held before it runs: ``set_before``; any other refused call sent
     again after the write is held so.)"""
     none_left = {"table": "inventory", "data": [{"name": "eggs", "quantity": 0}]}
     zero = ToolCall(tool="db_create", params=none_left)
