@@ -223,3 +223,31 @@ async def test_a_slow_model_asked_again_on_a_slow_worker_writes_a_history_that_r
     assert len(acts) == 3  # the completion with no call, asked again, then the step's end
     assert "this step has not called the database yet" in acts[1].user
     assert await replay_failures(history) == []
+
+
+async def test_a_call_refused_twice_on_a_slow_worker_ends_with_a_reply_that_replays(
+    turns: Turns,
+):
+    """The turn a refused call blocks, whose reply the model refuses, answers without the
+    model (``_reply_without_model``) while slow local activities span workflow tasks: it
+    says what was refused, and its history replays in every busy shape."""
+    slow = 0.9
+    bad = tool(
+        "db_read", 0, table="preferences", filters=[{"field": "id", "op": "=", "value": "me"}]
+    )
+    script = turns.script(
+        understand(),
+        plan("The profile", step("Read the preferences", "read", "preferences")),
+        dict(bad, delay_seconds=slow),
+        bad,
+        reply("I'm sorry, but I can't assist with that."),
+    )
+    activities = slowed(turn_activities(turns.sessions, script), ("open_turn", "crud"), slow)
+    async with turns.worker(script, activities=activities):
+        handle = await turns.start("what do you know about me", task_timeout=timedelta(seconds=1))
+        await wait_for(handle, lambda p: p.status == "completed")
+        result = await handle.result()
+        history = await handle.fetch_history()
+    assert "The lookup was refused twice. Ask again in other words." in result.response
+    assert "not a ref" not in result.response
+    assert await replay_failures(history) == []
