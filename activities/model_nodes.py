@@ -52,15 +52,10 @@ from domain.enforced.act_rules import (
     created_for_a_change,
     hold_act,
     idle_read,
-    known_filters,
-    one_day,
-    one_day_read,
     others_read,
     read_its_own,
     read_made,
     repeated_call,
-    said_names,
-    said_read,
     uncalled_note,
     unchanged,
     unchanged_block,
@@ -82,6 +77,13 @@ from domain.enforced.plan_rules import (
     undated_plan,
     where_asked,
     writes_unasked,
+)
+from domain.enforced.read_filters import (
+    known_filters,
+    one_day,
+    one_day_read,
+    said_names,
+    said_read,
 )
 from domain.intent import names_change
 from domain.modes import MAX_TOOL_CALLS_PER_STEP, mode_config

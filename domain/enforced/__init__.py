@@ -10,4 +10,6 @@ so a turn's history records the output as held and older histories replay unchan
   decision, steps and order).
 - ``act_rules``: Act's decisions (a step's calls, their ends, what they save).
 - ``aimed``: a missed call sent again, run where its note leaves one meaning.
+- ``made_already``: rows a step would make or set again.
+- ``read_filters``: a read's filters held to what was said.
 """

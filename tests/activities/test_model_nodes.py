@@ -509,7 +509,7 @@ async def test_a_task_is_created_without_links_to_rows_that_do_not_exist(session
 
 async def test_a_quick_read_from_the_day_the_words_name_is_recorded_as_that_day(sessions, user):
     """The activity's result holds the read the turn runs
-    (``domain.enforced.act_rules.one_day``)."""
+    (``domain.enforced.read_filters.one_day``)."""
     onward = {"field": "date", "op": ">=", "value": "2026-11-30"}
     read = {"tool": "db_read", "params": {"table": "meal_plans", "filters": [onward]}}
     script = ScriptProvider.from_responses([{"node": "act_quick", "output": read}])

@@ -702,7 +702,7 @@ async def test_a_steps_read_from_the_one_day_the_words_name_reads_that_day(turns
 
 
 async def test_a_steps_read_by_a_place_no_one_said_reads_every_place(turns: Turns, executor):
-    """``domain.enforced.act_rules.said_read``: for "where are the eggs" the 1.5B local
+    """``domain.enforced.read_filters.said_read``: for "where are the eggs" the 1.5B local
     model read the pantry's rows, and answered that the eggs were in the pantry."""
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     await kitchen.create(
@@ -726,7 +726,7 @@ async def test_a_steps_read_by_a_place_no_one_said_reads_every_place(turns: Turn
 
 
 async def test_a_steps_read_by_a_ref_nothing_issued_reads_without_it(turns: Turns, executor):
-    """``domain.enforced.act_rules.known_filters``: for "when are we having the dal" the
+    """``domain.enforced.read_filters.known_filters``: for "when are we having the dal" the
     1.5B local model read the meal plans of ``recipe_id = gen_recipe_1`` (no such recipe),
     refused twice, and the step ended with nothing read."""
     today = await the_turns_day(turns)

@@ -68,8 +68,8 @@ async def test_quick_read_is_answered_from_the_database_without_a_reply_model_ca
 
 
 async def test_a_quick_read_by_a_name_the_user_never_said_reads_without_it(turns: Turns, executor):
-    """``domain.enforced.act_rules.said_names``: Act Quick filtered the shopping list by the name of
-    the recipe the turn before talked about; the user asked for the whole list."""
+    """``domain.enforced.read_filters.said_names``: Act Quick filtered the shopping list by
+    the name of the recipe the turn before talked about; the user asked for the whole list."""
     await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
         "shopping_list", [{"name": "olive oil"}, {"name": "milk"}]
     )
