@@ -211,6 +211,15 @@ def similarities(message: str, entries: list[Entry]) -> list[float]:
     return scores
 
 
+PUT_VERBS = frozenset({"put", "add", "store", "keep", "move"})
+"""Change verbs that say where a thing goes ("put it in the freezer")."""
+STORED_IN = re.compile(
+    r"\b(?:in|into|to)\s+(?:the\s+|my\s+|our\s+)?(?:fridge|freezer|pantry|cupboards?|larder)\b",
+    re.IGNORECASE,
+)
+"""A place food is kept, as where a thing goes."""
+
+
 def pick(
     message: str, entries: list[Entry], shown: int = SHOWN, named: Collection[str] = ()
 ) -> list[Entry]:
@@ -243,7 +252,12 @@ def pick(
     shown no plan that thinks one up ("chili for saturday lunch please", shown "sort out
     lunches for the work week", had the 1.5B generate "a chili recipe from the recipe
     box", twice); a saved recipe changed ("swap the beef in the chili for lentils") still
-    is."""
+    is. A thing put in a place food is kept ("put 500g of chicken thighs in the freezer",
+    ``STORED_IN``) goes in the inventory; and a thing is moved between places only when
+    it is in stock or the words say move: nothing in the inventory named, "put 500g of
+    chicken thighs in the freezer" was shown "move the chicken breasts from the fridge to
+    the freezer" alone, and the 1.5B local model moved chicken thighs there were none
+    of, three times."""
     listed = "shopping_list" in named
     said = set(words(message))
     placed = "<day>" in said or bool(said & _MEALS)  # "chili for saturday lunch"
@@ -256,6 +270,9 @@ def pick(
         home = frozenset({"shopping"})  # a thing got that is on the list is ticked off it
     if listed and "counted" in kinds and not home:
         home = frozenset({"shopping"})  # "make it 3 rolls of paper towels", on the list
+    if not home and requested_change(message) in PUT_VERBS and STORED_IN.search(message):
+        home = frozenset({"inventory"})  # "put 500g of chicken thighs in the freezer"
+    unstocked = "inventory" not in named and "moved" not in kinds  # "put", not "move"
 
     looks = asks_to_see(message)
     asks_new = requested_content(message) is not None
@@ -265,6 +282,8 @@ def pick(
             return not entry.changes
         if (not change or recipe_placed) and entry.generates and not asks_new:
             return False  # "plumber is coming tuesday now" is no "come up with a … cake"
+        if unstocked and "moved" in entry.kinds and entry.changed == {"inventory"}:
+            return False  # nothing in stock is named: there is nothing to move
         return not change or (
             entry.changes
             and (not home or bool(entry.changed & home))

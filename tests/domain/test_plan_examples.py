@@ -341,6 +341,27 @@ def test_a_thing_got_that_is_on_the_list_is_shown_the_list_ticked_off():
     assert pick(needed, LIBRARY, named=["shopping_list"]) == pick(needed, LIBRARY)
 
 
+def test_a_thing_put_where_food_is_kept_is_shown_stock_added_unless_it_is_in_stock():
+    """For "put 500g of chicken thighs in the freezer" (no chicken in stock) the 1.5B local
+    model, shown only "move the chicken breasts from the fridge to the freezer", moved
+    chicken thighs there were none of, three times."""
+    bought = "picked up bread, a bag of apples and some greek yogurt on the way home"
+    moved = "move the chicken breasts from the fridge to the freezer"
+    for put in ("put 500g of chicken thighs in the freezer", "add 2 tins of beans to the pantry"):
+        assert requests(pick(put, LIBRARY)) == [bought]
+    assert requests(pick("put the milk in the fridge", LIBRARY, named=["inventory"])) == [moved]
+    assert requests(pick("move the chicken to the freezer", LIBRARY)) == [moved]  # said so
+
+
+def test_an_ingredient_taken_out_of_a_saved_recipe_is_shown_its_row_deleted():
+    """ "the dal recipe shouldnt have onion in it, remove it" was shown only "get rid of the
+    tuna bake recipe", and the 1.5B local model planned a new dal; "out of" was read as a
+    thing run out of, a kind opposite to a removal."""
+    walnuts = "leave the walnuts out of my banana loaf recipe from now on"
+    onion = "the dal recipe shouldnt have onion in it, remove it"
+    assert walnuts in requests(pick(onion, LIBRARY, named=["recipes"]))
+
+
 def test_a_lookup_is_shown_only_plans_that_read():
     """ "what's on my shopping list?" was shown "take the basil off the list" (a delete)
     for the word "list" it shares; a plan that changes the kitchen is no example for a
