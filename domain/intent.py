@@ -331,6 +331,7 @@ KINDS = {
         r"\b(?:remove[sd]?|delete[sd]?|drop(?:ped)?|erase[sd]?|scrap(?:ped)?|cancel(?:led)?|"
         r"(?:bin|trash)\s+(?:it|them|that|this|those|these|the|my|our|all|every)|"
         r"toss|get rid of|take (?:\w+ ){1,4}off|clear (?:\w+ ){0,3}off|"
+        r"(?:take|leave|keep) (?:\w+ ){1,4}out\b(?! of (?:the )?(?:fridge|freezer|oven))|"
         r"empty (?:my|the|our) (?:\w+ )?(?:list|basket|cart)|(?:don't|do not|no longer) need)\b"
     ),
     "counted": re.compile(
@@ -345,6 +346,12 @@ KINDS = {
 thing bought, a thing needed, some of a thing used ("used 4 eggs"), a thing gone (used
 up, finished, thrown out), a thing counted anew ("we have 12 eggs now", "make it 3 rolls of
 paper towels", "change the milk on the list to 2")."""
+TAKEN_OUT = re.compile(
+    r"\b(?:take|took|taken|taking|leave|left|leaving|keep|pull|pulled|get|got)\s+"
+    r"(?:\w+\s+){1,4}out of\b"
+)
+"""A thing taken out of something ("take the cumin out of the dal", "get the chicken out
+of the freezer"): its "out of" is no thing run out of (``KINDS["needed"]``)."""
 OPPOSITES = (
     frozenset({"moved", "done"}),
     frozenset({"acquired", "needed"}),
@@ -385,6 +392,8 @@ def change_kinds(text: str) -> frozenset[str]:
     if REMINDER.match(LEAD_INS.sub("", SYMBOLS.sub("", said.strip()))):
         return frozenset()  # a task to make, whatever it says to do ("take the bin out")
     kinds = frozenset(kind for kind, words in KINDS.items() if words.search(said))
+    if TAKEN_OUT.search(said) and not re.search(r"\bneed", said):
+        kinds -= {"needed"}  # "take the cumin out of the dal" needs nothing
     if not kinds and (change := _change(text)) is not None and _chore_done(change[0]):
         return frozenset({"done"})
     return kinds
@@ -422,7 +431,9 @@ def _words(text: str) -> list[str]:
 CONTENT_VERBS = frozenset("suggest invent recommend propose brainstorm devise".split())
 CONTENT_PHRASES = re.compile(
     r"^(?:come up with|think (?:of|up)|dream up|give me (?:some |an )?ideas?|"
-    r"any (?:ideas|suggestions)|(?:some )?(?:ideas?|suggestions?|inspiration) (?:for|on))\b"
+    r"any (?:ideas|suggestions)|(?:some )?(?:ideas?|suggestions?|inspiration) (?:for|on)|"
+    r"(?:give|get|find|save|write|send) (?:me|us) (?:a|an|some|another) (?:[\w'-]+ ){0,4}"
+    r"recipes?(?! (?:i|we) (?:saved|have|kept)))\b"
 )
 
 

@@ -29,23 +29,23 @@ interpret, don't own"; the package's ``__init__`` says how the rules run).
   can change nothing. Whether the message really asks for one is for the model to judge
   ("we're out of rice, what else can I make?" may be a question), so Think is asked once
   more, shown its plan and what a write is (``changes_nothing``, ``replan_note``); its
-  second answer stands. So, on the same terms (one ask per Think activity,
-  ``ask_again``), is a plan that only reads for a request for something new
-  (``invents_nothing``), one that writes for words that only ask to see or know
-  (``writes_unasked``), one that only reads elsewhere than a question's words name
-  (``looks_elsewhere``: "anything i need to do this week?" is the tasks'), one that
-  writes recipes and nothing on the meal plan for a
-  change on a named day (``unplanned_meal``), and one that changes only other subdomains
-  than the one a change said without a verb belongs in (``misplaced_change``: "I bought
-  milk" is the inventory's or the shopping list's), and one that generates a recipe for
-  a change that asks for nothing new, with no unsaved recipe to revise
-  (``invents_unasked``: "i'd like the dal on tuesday" names a saved dal). A plan that
-  still writes for a question with no change verb in it ("how about adding eggs?" has
-  one) after the ask runs only its reads and analyses (``only_reads``): whatever the
-  model judged, no one asked for the writes. A plan that, asked again, still changes only
-  elsewhere than where the words' change belongs asks the user where it goes instead
-  (``where_asked``: "the dal only serves 2" planned twice as a meal on a day): the words
-  and the model disagree, and neither write is the system's to pick.
+  second answer stands. So, on the same terms (one ask per Think activity, ``ask_again``),
+  is a plan that only reads, or saves a recipe it does not generate, for a request for
+  something new (``invents_nothing``), one that writes for words that only ask to see or
+  know (``writes_unasked``), one that only reads elsewhere than a question's words name
+  (``looks_elsewhere``: "anything i need to do this week?" is the tasks'), one that writes
+  recipes and nothing on the meal plan for a change on a named day (``unplanned_meal``),
+  and one that changes only other subdomains than the one a change said without a verb
+  belongs in (``misplaced_change``: "I bought milk" is the inventory's or the shopping
+  list's), and one that generates a recipe for a change that asks for nothing new, with no
+  unsaved recipe to revise (``invents_unasked``: "i'd like the dal on tuesday" names a
+  saved dal). A plan that still writes for a question with no change verb in it ("how
+  about adding eggs?" has one) after the ask runs only its reads and analyses
+  (``only_reads``): whatever the model judged, no one asked for the writes. A plan that,
+  asked again, still changes only elsewhere than where the words' change belongs asks the
+  user where it goes instead (``where_asked``: "the dal only serves 2" planned twice as a
+  meal on a day): the words and the model disagree, and neither write is the system's to
+  pick.
 - **A meal plan has days** (seed 000: Think asks when what it needs is missing): a plan
   that puts meals in the meal plan for a message that names no day, nor did the user's
   message before it ("make me a meal plan"; ``undated_plan``) asks which days and meals
@@ -56,8 +56,9 @@ interpret, don't own"; the package's ``__init__`` says how the rules run).
   generate's ``gen_`` refs, an analysis's choice) and changes rows that a read of its own
   subdomain finds; an analyze reasons over what earlier steps fetched or generated. A
   group that holds both is split, the consumer after; later groups move up by as many
-  groups. Running a step later only costs time: every step still runs after everything
-  it ran after before.
+  groups. Two writes of one subdomain run one after the other, in the plan's order.
+  Running a step later only costs time: every step still runs after everything it ran
+  after before.
 - **A step retrieves an earlier step's result once** (seed 000's retrieve_step): Act is
   offered only the steps of earlier groups (a later one has not run) that this step has
   not fetched yet (the fetched result is in its tool results already); with none left,
@@ -208,14 +209,27 @@ def replan_note(think: ThinkOutput, asked: str) -> str:
 def invents_nothing(think: ThinkOutput, message: str) -> str | None:
     """The verb of a request for something new (``requested_content``: "invent a cod
     dish") when Think's plan has no generate step and writes nothing (the 0.5B local
-    model planned reads only, and nothing was invented). None otherwise."""
-    return requested_content(message) if _only_reads(think) else None
+    model planned reads only, and nothing was invented), or writes a recipe it has not
+    thought up (``_saves_unmade``: for "save me a simple omelette recipe" the 1.5B local
+    model planned a recipe created "as the user gave them", the user having given none,
+    and Act's create was refused as made up). None otherwise."""
+    asked = _only_reads(think) or _saves_unmade(think)
+    return requested_content(message) if asked else None
+
+
+def _saves_unmade(think: ThinkOutput) -> bool:
+    """A plan that writes recipes and generates nothing."""
+    steps = think.steps if think.decision != "clarify" else []
+    return any(s.step_type == "write" and s.subdomain == "recipes" for s in steps) and not any(
+        s.step_type == "generate" for s in steps
+    )
 
 
 def invent_note(think: ThinkOutput, asked: str) -> str:
     """What Think is told when its plan thinks of nothing new (``invents_nothing``)."""
+    does = "saves a recipe nothing has thought up" if _saves_unmade(think) else "only reads"
     return (
-        f'The request asks for something new ("{asked}"), and your plan only reads or '
+        f'The request asks for something new ("{asked}"), and your plan {does} or '
         f"analyzes:\n{_plan_lines(think)}\nNew content (a recipe, a meal idea) comes from "
         "a generate step, and stays unsaved until the user saves it. Answer again: if the "
         "user asked for something new, plan its generate step (with only the reads it "
@@ -636,10 +650,12 @@ def saves_generated(steps: list[ThinkStep]) -> bool:
 
 
 SAVE_TOO = re.compile(
-    r"(?:\band|\bthen|,)\s+(?:save|keep|store)\s+(?:it|that|this|them)\b", re.IGNORECASE
+    r"(?:\band|\bthen|,)\s+(?:save|keep|store)\s+(?:it|that|this|them)\b|"
+    r"\b(?:save|keep|store)\s+(?:me|us)\s+(?:a|an|some|another)\b",
+    re.IGNORECASE,
 )
 """Words that ask to save what they ask to be thought up: "give me a banana bread recipe
-and save it", "invent a cod dish, then keep it"."""
+and save it", "invent a cod dish, then keep it", "save me a simple omelette recipe"."""
 SAVE_STEP = "Save the generated recipe (its gen_ ref) to the recipes, with its ingredients"
 
 
@@ -698,11 +714,18 @@ def in_data_order(steps: list[ThinkStep]) -> list[ThinkStep]:
 
 
 def consumes(step: ThinkStep, other: ThinkStep) -> bool:
-    """Whether ``step`` uses ``other``'s output when they share a group."""
+    """Whether ``step`` uses ``other``'s output when they share a group: a write uses a
+    read of its own subdomain, and a write an earlier write there. Run side by side, two
+    writes of one subdomain cannot see each other's rows: for "cleaned the oven. add mop
+    the kitchen floor for wednesday" the 1.5B local model created the mop task in both
+    steps of one group, and neither step's check for rows made already
+    (``made_already.created_earlier``) had the other's create to see."""
     if other.step_type in CONSUMES.get(step.step_type, ()):
         return True
-    return (step.step_type, other.step_type) == ("write", "read") and (
-        step.subdomain == other.subdomain
+    return (
+        step.step_type == "write"
+        and other.step_type in ("read", "write")
+        and step.subdomain == other.subdomain
     )
 
 

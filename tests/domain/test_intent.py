@@ -253,6 +253,10 @@ def test_a_delete_that_says_what_but_not_where(message: str, unplaced: bool):
         ("ideas are welcome", None),
         ("what's in my fridge?", None),
         ("show me my recipes", None),
+        ("save me a simple omelette recipe", "save me a simple omelette recipe"),
+        ("find me a recipe for pancakes", "find me a recipe"),
+        ("give me a recipe we saved", None),
+        ("save my gran's scone recipe: 250 g flour", None),  # dictated, not thought of
     ],
 )
 def test_a_request_for_something_new_to_be_thought_of(message: str, asked: str | None):
@@ -391,6 +395,10 @@ def test_a_change_verb_is_found_as_said_anywhere_in_the_words():
         ("need to call the plumber", set()),  # a thing to do, not a thing to buy
         ("got to call the plumber", set()),
         ("rename the chili", set()),
+        ("take the cumin out of the dal", {"removed"}),  # taken out, not run out of
+        ("leave the walnuts out of my loaf recipe", {"removed"}),
+        ("get the chicken out of the freezer", set()),
+        ("keep the chicken out of the fridge", set()),  # where it is kept, no ingredient
     ],
 )
 def test_the_kinds_of_change_words_name(text: str, kinds: set[str]):

@@ -427,6 +427,34 @@ async def test_the_same_write_twice_in_a_step_is_answered_already_done_not_run(
     assert "already done: this exact db_create succeeded earlier in this step" in after
 
 
+async def test_two_writes_of_one_table_planned_side_by_side_make_a_row_once(turns: Turns, executor):
+    """For "cleaned the oven. add mop the kitchen floor for wednesday" the 1.5B local model
+    planned two task writes in one group and created the mop task in both: run side by
+    side, neither step saw the other's row (``plan_rules.consumes``)."""
+    mop = {"title": "Mop the kitchen floor", "due_date": "2026-12-02"}
+    script = turns.script(
+        understand(),
+        plan(
+            "Mop, and the oven",
+            step("Create the task 'Mop the kitchen floor', due 2026-12-02", "write", "tasks"),
+            step("Mark 'Clean the oven' done", "write", "tasks"),
+        ),
+        tool("db_create", at_step=0, table="tasks", data=[mop]),
+        complete("Mop task created", at_step=0),
+        tool("db_create", at_step=1, table="tasks", data=[mop]),
+        reply("Done."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("cleaned the oven. add mop the kitchen floor for wednesday")
+        result = await handle.result()
+        await keep_history(handle, "writes_one_after_another")
+    assert result.status == "completed"
+    titles = await Kitchen(executor, turns.user_id, SessionIdRegistry()).names("tasks")
+    assert titles == ["Mop the kitchen floor"]
+    told = next(c for c in script.calls if c.node == "reply").user
+    assert "an earlier step of this turn had already done it" in told
+
+
 async def test_a_row_an_earlier_step_created_is_not_created_again(turns: Turns, executor):
     """For "add call mum on saturday and book the dentist monday", one task a step, the
     1.5B local model made both in the first step, then "Call my mother" again in the

@@ -275,6 +275,30 @@ async def test_a_plan_that_only_reads_for_something_new_is_asked_for_again(turns
     assert [c.node for c in script.calls if c.node == "act"] == ["act"]  # no read ran
 
 
+async def test_a_recipe_asked_for_and_saved_inline_is_thought_up_first(turns, executor):
+    """``domain.enforced.plan_rules.invents_nothing``: for "save me a simple omelette recipe"
+    the 1.5B local model planned a recipe created "as the user gave them" (they gave none),
+    and Act's create was refused as made up. Think is asked again; its second plan
+    thinks the omelette up, and the save that the words ask for saves it (create mode)."""
+    omelette = {"name": "Simple Omelette", "servings": 1, "instructions": ["Whisk", "Fry"]}
+    inline = "Create the recipe 'Simple Omelette' with its ingredients, as the user gave them"
+    again, _, _ = await asked_again(
+        turns,
+        "save me a simple omelette recipe",
+        understand(),
+        plan("Omelette", step(inline, "write", "recipes")),
+        plan("Omelette", step("Think up a simple omelette", "generate", "recipes")),
+        complete("Created Simple Omelette", artifacts=[{"type": "recipe", "content": omelette}]),
+        tool("db_create", table="recipes", data={"id": "gen_recipe_1"}),
+        complete("Saved Simple Omelette"),
+        reply("Simple Omelette is in your recipes."),
+        mode="create",
+    )
+    assert "and your plan saves a recipe nothing has thought up" in again
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert await kitchen.names("recipes") == ["Simple Omelette"]
+
+
 async def test_a_plan_that_writes_for_a_question_is_asked_for_again(turns, executor):
     """``domain.enforced.plan_rules.writes_unasked``: "what's planned for dinner on monday?" planned
     with a write to the meal plan is shown to Think; its second plan only reads, and

@@ -396,6 +396,17 @@ def test_a_write_sharing_a_group_with_a_read_of_its_subdomain_runs_after_it():
     ]
 
 
+def test_writes_of_one_subdomain_sharing_a_group_run_one_after_the_other():
+    """For "cleaned the oven. add mop the kitchen floor for wednesday" the 1.5B planned two
+    task writes in group 0, and both steps created the mop task."""
+    said = [step("write", 0, "tasks"), step("write", 0, "tasks"), step("write", 0, "shopping")]
+    assert [(s.subdomain, s.group) for s in in_data_order(said)] == [
+        ("tasks", 0),
+        ("tasks", 1),
+        ("shopping", 0),
+    ]
+
+
 def test_steps_that_do_not_feed_each_other_keep_sharing_a_group():
     """Reads with reads, writes with writes, a write beside a read of another subdomain:
     no split, no delay."""
@@ -666,6 +677,19 @@ def test_a_plan_that_only_reads_for_something_new_is_asked_for_again(message: st
     assert "if they asked to choose among what is stored, give the same plan" in note
 
 
+def test_a_recipe_saved_but_never_thought_up_for_something_new_is_asked_for_again():
+    """For "save me a simple omelette recipe" the 1.5B local model planned a recipe created
+    "as the user gave them" (they gave none); Act's create was refused as made up."""
+    inline = plan(step("write"))
+    message = "save me a simple omelette recipe"
+    assert invents_nothing(inline, message) == message
+    note = ask_again(inline, message, FRIDAY)
+    assert note is not None and "your plan saves a recipe nothing has thought up" in note
+    dictated = "save my gran's scone recipe: 250 g flour, 50 g butter, bake 12 minutes"
+    assert ask_again(inline, dictated, FRIDAY) is None  # the user gave it
+    assert invents_nothing(plan(step("generate"), step("write", 1)), message) is None
+
+
 @pytest.mark.parametrize(
     ("think", "message"),
     [
@@ -839,6 +863,7 @@ def test_a_recipe_thought_up_that_the_words_ask_to_save_is_saved():
     )
     assert held.steps[:3] == made.steps
     assert saved_too(made, "invent a cod dish, then keep it", 8).steps[-1].step_type == "write"
+    assert saved_too(made, "save me a simple omelette recipe", 8).steps[-1].step_type == "write"
     # unchanged: saved already, not asked to save, nothing thought up, or no room
     both = plan(step("generate"), step("write", 1))
     assert saved_too(both, words, 8) == both
