@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from domain.crud.merge import GROWN_FROM
+from domain.crud.merge import ALREADY, GROWN_FROM
 from domain.crud.near import near_names, planned_rows
 from domain.kitchen.tables import ENUMS, TABLES
 from domain.tool_results import ToolEntry
@@ -578,6 +578,11 @@ def format_write_confirmation(tool: str, table: str, rows: list[dict]) -> str:
     """
     action = (tool or "").removeprefix("db_")
     rows_ = _rows(rows)
+    there = [r for r in rows_ if r.get(ALREADY)] if action == "create" else []
+    if there:  # a task or meal already there: not added again
+        said = f"Already there, so not added again: {_names(table, there)}."
+        rest = [r for r in rows_ if not r.get(ALREADY)]
+        return f"{format_write_confirmation(tool, table, rest)} {said}" if rest else said
     count = len(rows_)
     if table == "preferences":
         if not count:

@@ -34,6 +34,7 @@ from typing import Literal
 
 from domain.clock import DAY_TOKEN, Clock, local, named_day
 from domain.intent import (
+    CLAUSES,
     KEPT_IN,
     asks_to_see,
     change_home,
@@ -297,13 +298,49 @@ def pick(
         if score >= MIN_SIMILARITY and fits(entries[index])
     )
     if scored or not (home or kinds):
-        return [entries[index] for _, index in scored[:shown]]
-    # the words say where the change goes or what kind it is: the likest entry of its
-    # kind, else (where it goes) the first entry there
-    homely = [i for i, e in enumerate(entries) if fits(e) and (asks_new or not e.generates)]
-    alike = sorted((-scores[i], i) for i in homely if kinds & entries[i].kinds)
-    chosen = [i for _, i in alike] or (homely if home else [])
-    return [entries[i] for i in chosen[: min(shown, HOME_SHOWN)]]
+        chosen = [index for _, index in scored[:shown]]
+    else:
+        # the words say where the change goes or what kind it is: the likest entry of its
+        # kind, else (where it goes) the first entry there
+        homely = [i for i, e in enumerate(entries) if fits(e) and (asks_new or not e.generates)]
+        alike = sorted((-scores[i], i) for i in homely if kinds & entries[i].kinds)
+        chosen = ([i for _, i in alike] or (homely if home else []))[: min(shown, HOME_SHOWN)]
+    if change:
+        chosen += _each_clause(message, entries, scores, chosen, home, shown)
+    return [entries[i] for i in chosen]
+
+
+def _each_clause(
+    message: str,
+    entries: list[Entry],
+    scores: list[float],
+    chosen: list[int],
+    home: frozenset[str],
+    shown: int,
+) -> list[int]:
+    """For a message of several clauses that each name a kind of change, the likest entry
+    of each clause's kind that ``chosen`` shows none of (where the change goes, ``home``),
+    within ``shown``: "cleaned the oven. add mop the kitchen floor for wednesday" was shown
+    only "add sharpening the knives to my chores", and the 1.5B local model planned the
+    oven as a task created."""
+    said = [kinds for c in CLAUSES.split(message) if c and (kinds := change_kinds(c))]
+    if len(said) < 2:
+        return []
+    added: list[int] = []
+    for kinds in said:
+        taken = chosen + added
+        if len(taken) >= shown or any(kinds & entries[i].kinds for i in taken):
+            continue
+        alike = sorted(
+            (-scores[i], i)
+            for i, e in enumerate(entries)
+            if i not in taken
+            and kinds & e.kinds
+            and e.changes
+            and (not home or bool(e.changed & home))
+        )
+        added += [i for _, i in alike[:1]]
+    return added
 
 
 _LIBRARY_HEAD = (

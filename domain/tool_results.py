@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, JsonValue, model_serializer, model_validator
 
 from domain.crud.calls import WRITE_TOOLS, CrudResult
-from domain.crud.merge import GROWN_FROM
+from domain.crud.merge import ALREADY, GROWN_FROM
 
 _WIRE_NAMES = {"schema_name": "schema"}
 """Fields whose key on the wire differs (``schema`` is taken on BaseModel)."""
@@ -60,15 +60,17 @@ class ToolEntry(BaseModel):
     def as_dict(self) -> dict[str, Any]:
         """The fields that were set, by their wire names, in field order (then any key
         this version does not know); a merged row as it is, without the quantity it had
-        (``GROWN_FROM``, for the confirmation: shown it, the 1.5B local model added the 6
-        eggs bought once more, 18)."""
+        or the mark of a row already there (``GROWN_FROM``, ``ALREADY``: for the
+        confirmation; shown the quantity it had, the 1.5B local model added the 6 eggs
+        bought once more, 18)."""
         known = {
             _WIRE_NAMES.get(name, name): getattr(self, name)
             for name in type(self).model_fields
             if name in self.model_fields_set
         }
         if self.rows is not None and "rows" in known:
-            known["rows"] = [{k: v for k, v in r.items() if k != GROWN_FROM} for r in self.rows]
+            hidden = (GROWN_FROM, ALREADY)
+            known["rows"] = [{k: v for k, v in r.items() if k not in hidden} for r in self.rows]
         return {**known, **(self.model_extra or {})}
 
     @classmethod

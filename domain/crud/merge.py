@@ -3,9 +3,11 @@
 "Add 2 milk" when 1 l of milk is already on the open shopping list is 3 l of milk, not two
 rows; the same for the inventory in the same place. Same item means the same catalog
 ingredient (or, for a name the catalog does not know, the same name), the same unit, and,
-on the shopping list, not yet bought; in the inventory, the same location. Used by the
-CRUD executor (the model's writes) and the kitchen repository (the UI's), in the caller's
-transaction, after the row has been linked to the catalog.
+on the shopping list, not yet bought; in the inventory, the same location. An open task
+with the same title and due date, or a meal on the same day, meal and recipe, is already
+there (``KEPT``): nothing is added, and the row there is returned, marked ``ALREADY``.
+Used by the CRUD executor (the model's writes) and the kitchen repository (the UI's), in
+the caller's transaction, after the row has been linked to the catalog.
 """
 
 from __future__ import annotations
@@ -25,6 +27,18 @@ says "eggs (now 12 piece)", not only "Added 1 item", so Reply does not guess the
 model said there were now 7)."""
 
 
+KEPT: dict[str, tuple[str, ...]] = {
+    "tasks": ("title", "due_date"),
+    "meal_plans": ("date", "meal_type", "recipe_id"),
+}
+"""Tables whose rows have no amount to grow: the columns that make a new row one already
+there (a task only while it is open). In a step that ticked the oven off, the 1.5B local
+model created "Call the plumber", due the day the open plumber task was due."""
+ALREADY = "_already_there"
+"""The key of a row a create found already there: its confirmation says nothing was
+added."""
+
+
 def _same(column: Any, value: Any) -> Any:
     if value is None:
         return column.is_(None)
@@ -37,7 +51,10 @@ async def merge_into_existing(
     session: AsyncSession, table: Table, values: dict[str, Any]
 ) -> dict[str, Any] | None:
     """The row ``values`` adds to, its quantity grown by theirs (and the quantity it had,
-    ``GROWN_FROM``); None when there is none (the caller inserts a new row)."""
+    ``GROWN_FROM``), or the row already there (``KEPT``, marked ``ALREADY``); None when
+    there is none (the caller inserts a new row)."""
+    if table.name in KEPT:
+        return await _kept(session, table, values)
     if table.name not in MERGED or not values.get("name"):
         return None
     if values.get("ingredient_id") is not None:
@@ -71,3 +88,24 @@ async def merge_into_existing(
         .returning(*visible_columns(table))
     )
     return {**row_to_json(merged.one()), GROWN_FROM: to_json(existing.quantity)}
+
+
+async def _kept(
+    session: AsyncSession, table: Table, values: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The row of ``table`` that ``values`` would add again (``KEPT``), or None."""
+    columns = KEPT[table.name]
+    if any(values.get(c) is None for c in columns[:1]):
+        return None
+    conditions = [_same(table.c[c], values.get(c)) for c in columns]
+    if table.name == "tasks":
+        conditions.append(table.c.completed.is_(False))
+    there = (
+        await session.execute(
+            select(*visible_columns(table))
+            .where(*conditions)
+            .order_by(table.c.created_at, table.c.id)
+            .limit(1)
+        )
+    ).first()
+    return None if there is None else {**row_to_json(there), ALREADY: True}

@@ -34,7 +34,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domain.crud.ingredients import link_ingredient
-from domain.crud.merge import GROWN_FROM, merge_into_existing
+from domain.crud.merge import ALREADY, GROWN_FROM, merge_into_existing
 from domain.crud.rows import execute_checked, row_to_json, visible_columns
 from domain.crud.validate import check_row, table_spec
 from domain.db.models import Base
@@ -283,6 +283,8 @@ async def create_row(session: AsyncSession, name: str, data: Row) -> Row:
     await _link(session, name, clean, creating=True)
     table = _table(name)
     merged = await merge_into_existing(session, table, clean)
+    if merged is not None and merged.pop(ALREADY, False):  # the same task or meal: no change
+        return merged
     if merged is not None:  # already on the list, or in the same place: more of it
         merged.pop(GROWN_FROM)  # the row as it is, for the UI
         await record_kitchen_change(

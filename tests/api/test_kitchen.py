@@ -284,9 +284,10 @@ async def test_a_limit_outside_1_to_500_is_422(api: Api, resource: Resource, lim
 
 @pytest.mark.parametrize("resource", RESOURCES, ids=str)
 async def test_limit_and_offset_page_through_the_list(api: Api, resource: Resource):
-    for n in range(3):  # three different items (the same item again adds to its quantity)
-        named = {"name": f"{resource.create['name']} {n}"} if "name" in resource.create else {}
-        await create(api, resource, **named)
+    for n in range(3):  # three different items (the same item again is the one there)
+        key = next(k for k in ("name", "title", "date") if k in resource.create)
+        value = f"2026-11-{n + 1:02d}" if key == "date" else f"{resource.create[key]} {n}"
+        await create(api, resource, **{key: value})
     everything = (await api.get(resource.path)).json()
     first = (await api.get(resource.path, params={"limit": 2})).json()
     rest = (await api.get(resource.path, params={"limit": 2, "offset": 2})).json()
@@ -774,3 +775,12 @@ async def test_the_same_item_in_another_place_is_another_row(api: Api):
     freezer = await create(api, INVENTORY, name="butter", quantity=1, location="freezer")
     more = await create(api, INVENTORY, name="butter", quantity=2, location="Fridge")
     assert freezer["id"] != fridge["id"] and more["id"] == fridge["id"] and more["quantity"] == 3
+
+
+async def test_an_open_task_added_again_is_the_task_already_there(api: Api):
+    first = await create(api, TASKS, title="Call the plumber")
+    again = await create(api, TASKS, title="call the plumber")
+    assert again["id"] == first["id"] and again["title"] == "Call the plumber"
+    other_day = await create(api, TASKS, title="Call the plumber", due_date="2026-11-24")
+    assert other_day["id"] != first["id"]
+    assert len((await api.get("/v1/tasks")).json()) == 2

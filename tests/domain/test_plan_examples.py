@@ -362,6 +362,18 @@ def test_an_ingredient_taken_out_of_a_saved_recipe_is_shown_its_row_deleted():
     assert walnuts in requests(pick(onion, LIBRARY, named=["recipes"]))
 
 
+def test_each_clause_of_a_change_is_shown_an_entry_of_its_kind():
+    """ "cleaned the oven. add mop the kitchen floor for wednesday" was shown only a chore
+    added, and the 1.5B local model planned the oven as a task created."""
+    both = requests(pick("cleaned the oven. add mop the kitchen floor for wednesday", LIBRARY))
+    assert both == [
+        "add sharpening the knives to my chores for the weekend",
+        "the windows are washed, that chore can go",
+    ]
+    one = requests(pick("add mop the kitchen floor to my chores for wednesday", LIBRARY))
+    assert "the windows are washed, that chore can go" not in one  # one clause, one kind
+
+
 def test_a_lookup_is_shown_only_plans_that_read():
     """ "what's on my shopping list?" was shown "take the basil off the list" (a delete)
     for the word "list" it shares; a plan that changes the kitchen is no example for a

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.crud.calls import DbRead, DbUpdate, Filter
-from domain.crud.merge import GROWN_FROM
+from domain.crud.merge import ALREADY, GROWN_FROM
 from domain.formatters import format_write_confirmation
 from domain.tool_results import ToolEntry
 from tests.kitchen_helper import Kitchen
@@ -77,3 +77,35 @@ async def test_dozens_that_are_a_multiple_of_twelve_are_the_pieces_under_the_wro
         "shopping_list", [{"name": "eggs", "quantity": 12, "unit": "dozen"}]
     )
     assert (float(made.rows[0]["quantity"]), made.rows[0]["unit"]) == (12.0, "piece")
+
+
+async def test_an_open_task_created_again_is_the_task_already_there(kitchen: Kitchen):
+    """In a step that ticked the oven off, the 1.5B local model created "Call the plumber",
+    due the day the open plumber task was due: a second row of the same task."""
+    plumber = {"title": "Call the plumber", "due_date": "2026-12-02"}
+    first = await kitchen.create("tasks", [plumber])
+    again = await kitchen.create("tasks", [{**plumber, "title": "call the plumber "}])
+    assert again.rows[0]["id"] == first.rows[0]["id"] and again.rows[0][ALREADY]
+    assert await kitchen.names("tasks") == ["Call the plumber"]
+    assert format_write_confirmation("db_create", "tasks", again.rows) == (
+        "Already there, so not added again: Call the plumber."
+    )
+    shown = ToolEntry.of_call("db_create", {"table": "tasks"}, again, None).as_dict()
+    assert ALREADY not in shown["rows"][0]
+    other_day = await kitchen.create("tasks", [{**plumber, "due_date": "2026-12-03"}])
+    assert ALREADY not in other_day.rows[0]  # another day: another task
+    assert len(await kitchen.names("tasks")) == 2
+
+
+async def test_a_task_done_is_made_anew_and_a_meal_planned_twice_is_planned_once(
+    kitchen: Kitchen,
+):
+    oven = {"title": "Clean the oven", "due_date": "2026-11-30"}
+    done = await kitchen.create("tasks", [{**oven, "completed": True}])
+    anew = await kitchen.create("tasks", [oven])
+    assert anew.rows[0]["id"] != done.rows[0]["id"]  # the done one is no open task
+    meal = {"date": "2026-11-30", "meal_type": "dinner", "notes": "leftovers"}
+    await kitchen.create("meal_plans", [meal])
+    both = await kitchen.create("meal_plans", [meal, {**meal, "meal_type": "lunch"}])
+    assert [bool(r.get(ALREADY)) for r in both.rows] == [True, False]
+    assert len((await kitchen.run(DbRead(table="meal_plans"))).rows) == 2
