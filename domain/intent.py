@@ -63,8 +63,10 @@ STATEMENTS = re.compile(
     r"vegetarian|pescatarian|gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|intolerant|"
     r"coeliac|celiac|diabetic|kosher|halal)\b|"
     r"^(?:i'm|i am|we're|we are)\s+(?:now\s+)?off\s+(?!to\b|now\b|out\b|home\b)\w|"
-    r"^(?:i|we)\s+(?:don't|do not|dont|no longer|can't|cannot|never)\s+(?:eat|like)\b|"
-    r"^(?:(?:i|we)\s+)?(?:really\s+)?(?:hate|dislike|can't stand|cannot stand)\b(?=\s+\w))|"
+    r"^(?:i|we|(?:my|our)\s+\w+(?:\s+\w+)?)\s+(?:don't|do not|dont|doesn't|does not|no longer|"
+    r"can't|cannot|never)\s+(?:eat|like|stand)\b|"
+    r"^(?:(?:i|we|(?:my|our)\s+\w+(?:\s+\w+)?)\s+)?(?:really\s+)?(?:hates?|dislikes?|"
+    r"can't stand|cannot stand)\b(?=\s+\w))|"
     r"\b(?:is|are|'s|'re)\s+(?:all\s+)?(?:gone(?: off| bad)?|finished|used up|empty|off)$|"
     r"\b(?:ran out|went (?:off|bad|mouldy|moldy))$|"
     r"^(?:there(?:'s| is| are)|(?:i|we)(?:'ve| have)(?: got)?|(?:i|we) have|have|got)\s+"
@@ -76,7 +78,8 @@ STATEMENTS = re.compile(
 """A statement that asks for a change without a verb for it: a diet, an allergy or a
 dislike to keep ("I'm allergic to nuts", "my son is allergic to nuts", "we don't eat
 pork", "I don't like coriander", "cant stand coriander"; "were vegetarian now": no clause
-opens with the past "were" before a diet, so it is "we're" typed without its apostrophe),
+opens with the past "were" before a diet, so it is "we're" typed without its apostrophe;
+said of someone at home: "my husband hates mushrooms", "my wife doesn't eat pork"),
 food that is gone ("the milk is finished", "the yogurt went off") or an amount that is now
 different ("there are 3 onions left", "we have 6 eggs now", "half a bag of rice left",
 "the milk's down to 1 litre"). Statements only: "is the milk gone?" asks."""

@@ -68,6 +68,8 @@ from domain.intent import (
         ("cant stand coriander", "can't stand"),  # no "I", no apostrophe
         ("really hate olives", "really hate"),
         ("I don't like coriander", "i don't like"),
+        ("my husband hates mushrooms", "my husband hates"),  # said of someone at home
+        ("my wife doesnt eat pork", "my wife doesn't eat"),
         ("the milk is gone", "is gone"),
         ("the yogurt went off.", "went off"),
         ("there are 3 onions left", "there are 3 onions left"),
@@ -199,6 +201,8 @@ def test_questions_and_lookups_are_not(message: str):
         ("we don't eat pork", ("preferences",)),
         ("we don't like olives", ("preferences",)),
         ("cant stand coriander", ("preferences",)),
+        ("my husband hates mushrooms so leave them out", ("preferences",)),
+        ("my kids cant stand onions", ("preferences",)),
         ("i'd like the dal on tuesday", ("meal_plans",)),
         ("fish on friday please", ("meal_plans", "tasks")),
         ("we're having chili tonight", ("meal_plans",)),

@@ -234,6 +234,30 @@ async def test_a_thing_needed_planned_into_the_inventory_is_asked_for_again(turn
     assert (await kitchen.run(DbRead(table="inventory"))).rows == []
 
 
+async def test_a_dislike_at_home_planned_as_a_recipe_edit_is_asked_for_again(turns, executor):
+    """``domain.enforced.plan_rules.misplaced_change``: for "my husband hates mushrooms so leave
+    them out" the 1.5B local model rewrote the dal's instructions (it has no mushrooms);
+    said of someone at home, the dislike is the preferences'."""
+    dal = {"name": "Red Lentil Dal", "instructions": ["Simmer the lentils."]}
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("recipes", [dal])
+    again, _, _ = await asked_again(
+        turns,
+        "my husband hates mushrooms so leave them out",
+        understand(),
+        plan("No mushrooms", step("Remove mushrooms from the dal", "write", "recipes")),
+        plan("No mushrooms", step("Add mushrooms to the dislikes", "write", "preferences")),
+        tool("db_create", table="preferences", data={"disliked_ingredients": ["mushrooms"]}),
+        complete("Saved the dislike"),
+        reply("Mushrooms are off the menu."),
+    )
+    assert "The request reads as a change to preferences" in again
+    prefs = (await kitchen.run(DbRead(table="preferences"))).rows
+    assert prefs[0]["disliked_ingredients"] == ["mushrooms"]
+    recipes = (await kitchen.run(DbRead(table="recipes"))).rows
+    assert recipes[0]["instructions"] == ["Simmer the lentils."]
+
+
 async def test_a_purchase_planned_as_a_recipe_is_asked_for_again(turns, executor):
     """``domain.enforced.plan_rules.misplaced_change``: "I just bought 2 liters of milk" planned as
     a recipe is shown to Think with where the change belongs; its second plan adds the
