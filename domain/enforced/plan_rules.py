@@ -380,6 +380,24 @@ def _links_a_recipe(step: ThinkStep) -> bool:
     return adds_rows(step) and step.subdomain in ("recipes", "meal_plans", "shopping")
 
 
+IN_A_RECIPE = re.compile(
+    r"\bingredients?\b|\b(?:from|in|out of)\s+(?:the\s+|my\s+)?[\w' ]*\brecipe\b", re.IGNORECASE
+)
+"""A write step's words that change rows inside a recipe: its ingredients ("Remove the
+onion row from the Red Lentil Dal recipe"), not the recipe's own row ("Delete the Red
+Lentil Dal recipe", "Change the servings of the Flapjacks recipe")."""
+
+
+def _in_a_recipe(step: ThinkStep) -> bool:
+    """Whether a write step changes an ingredient row of a saved recipe (``IN_A_RECIPE``):
+    those rows are found by the recipe's ref, which only a read gives."""
+    return (
+        step.step_type == "write"
+        and step.subdomain == "recipes"
+        and IN_A_RECIPE.search(step.description) is not None
+    )
+
+
 def read_first(
     think: ThinkOutput, message: str, recipes: Sequence[str], known: Sequence[str], max_steps: int
 ) -> ThinkOutput:
@@ -387,16 +405,18 @@ def read_first(
     (``_links_a_recipe``), and reads none of them first, with their read added before it
     (every step a group later): the write needs a recipe's ref, and only a read gives it.
     Unchanged when a recipes read comes first, when Act's entities already show them
-    (``known``, their labels), for a removal, and when the steps would pass ``max_steps``.
-    For "add a teaspoon of cumin to the dal" the 1.5B local model planned one write; Act
-    linked the cumin to a made-up ``gen_recipe_1``, was refused twice, and nothing was
-    added."""
+    (``known``, their labels), for a removal (but of an ingredient, ``_in_a_recipe``), and
+    when the steps would pass ``max_steps``. For "add a teaspoon of cumin to the dal" the
+    1.5B local model planned one write; Act linked the cumin to a made-up
+    ``gen_recipe_1``, was refused twice, and nothing was added; for "the dal recipe
+    shouldnt have onion in it, remove it", it deleted the onion of ``gen_recipe_1``."""
     shown = {label.lower() for label in known}
     unread = [name for name in recipes if name.lower() not in shown]
-    writes = [s for s in think.steps if _links_a_recipe(s)]
+    inside = [s for s in think.steps if _in_a_recipe(s)]
+    writes = [s for s in think.steps if _links_a_recipe(s)] + inside
     if not unread or not writes or len(think.steps) >= max_steps:
         return think
-    if requested_change(message) in (*REMOVES, "take off"):
+    if requested_change(message) in (*REMOVES, "take off") and not inside:
         return think
     first_write = min(s.group for s in writes)
     if any(

@@ -458,6 +458,35 @@ async def test_a_write_about_a_saved_recipe_reads_it_first(turns, executor):
     assert [i["name"] for i in dal.rows[0]["recipe_ingredients"]] == ["cumin"]
 
 
+async def test_an_ingredient_taken_out_of_a_saved_recipe_reads_it_first(turns, executor):
+    """``domain.enforced.plan_rules.read_first``: for "the dal recipe shouldnt have onion in it,
+    remove it" the 1.5B local model deleted the onion of a made-up ``gen_recipe_1``; the
+    dal is read first, and the delete is of the ref the read gave."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    ingredients = [{"name": "red lentils", "quantity": 200, "unit": "g"}, {"name": "onion"}]
+    await kitchen.create("recipes", [{"name": "Red Lentil Dal", "ingredients": ingredients}])
+    named = {"field": "name", "op": "=", "value": "Red Lentil Dal"}
+    onion = [f("recipe_id", "=", "recipe_1").model_dump(), f("name", "=", "onion").model_dump()]
+    script = turns.script(
+        understand(),
+        plan(
+            "No onion",
+            step("Remove the onion row from the Red Lentil Dal recipe", "write", "recipes"),
+        ),
+        tool("db_read", at_step=0, table="recipes", filters=[named], columns=["ingredients"]),
+        complete("Read the dal", at_step=0),
+        tool("db_delete", at_step=1, table="recipe_ingredients", filters=onion),
+        complete("Took the onion out", at_step=1),
+        reply("The onion is out of the dal."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("the dal recipe shouldnt have onion in it, remove it")
+        await handle.result()
+        await keep_history(handle, "read_first_removal")
+    dal = await kitchen.run(DbRead(table="recipes", filters=[f(**named)], columns=["ingredients"]))
+    assert [i["name"] for i in dal.rows[0]["recipe_ingredients"]] == ["red lentils"]
+
+
 async def test_chores_done_that_the_plan_leaves_out_are_asked_for_again(turns, executor):
     """``domain.enforced.plan_rules.tasks_left_out``: for "done the oven and called the
     plumber", both tasks named, the 1.5B local model ticked off the plumber alone; told

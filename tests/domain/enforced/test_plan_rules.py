@@ -829,6 +829,24 @@ def test_a_write_that_adds_about_a_saved_recipe_named_reads_it_first():
     assert read_first(cumin, words, dal, [], max_steps=1) == cumin
 
 
+def test_a_write_inside_a_saved_recipe_named_reads_it_first_a_removal_too():
+    """For "the dal recipe shouldnt have onion in it, remove it" the 1.5B local model deleted
+    the onion of a made-up ``gen_recipe_1``, refused twice: an ingredient row is found by
+    its recipe's ref."""
+    dal, words = ["Red Lentil Dal"], "the dal recipe shouldnt have onion in it, remove it"
+    onion = plan(written("Remove the onion row from the Red Lentil Dal recipe"))
+    assert groups(read_first(onion, words, dal, [], 8)) == [("read", 0), ("write", 1)]
+    swap = plan(written("In the saved Red Lentil Dal recipe's ingredients, swap onion for leek"))
+    assert groups(read_first(swap, "swap the onion in the dal for leek", dal, [], 8)) == [
+        ("read", 0),
+        ("write", 1),
+    ]
+    whole = plan(written("Delete the Red Lentil Dal recipe"))  # its own row: by its name
+    assert read_first(whole, "delete the dal recipe", dal, [], 8) == whole
+    serves = plan(written("Change the servings of the Red Lentil Dal recipe to 2"))
+    assert read_first(serves, "the dal only serves 2", dal, [], 8) == serves
+
+
 def test_chores_done_that_a_plan_leaves_out_are_asked_for_again():
     """For "done the oven and called the plumber", both tasks named, the 1.5B local model
     ticked off the plumber alone."""
