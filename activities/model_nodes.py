@@ -74,6 +74,7 @@ from domain.enforced.plan_rules import (
     read_there,
     retrievable,
     saved_too,
+    thought_up,
     undated_plan,
     where_asked,
     writes_unasked,
@@ -332,8 +333,9 @@ class NodeActivities:
         stands. A plan that still writes for a question runs its reads only
         (``only_reads``); one that still reads elsewhere than the question's words name
         reads there too (``read_there``); one that writes about a saved recipe it does not
-        read first reads it first (``read_first``); a recipe thought up that the words ask
-        to save is saved (``saved_too``)."""
+        read first reads it first (``read_first``); one that still saves a recipe nothing
+        thinks up for words that ask for a new one thinks it up (``thought_up``); a recipe
+        thought up that the words ask to save is saved (``saved_too``)."""
         config = mode_config(request.mode)
         named = [table for table, rows in request.context.dashboard.named.items() if rows]
         prompt = think_prompt(
@@ -402,6 +404,7 @@ class NodeActivities:
             ):  # a question, still, with no word of a change in it
                 result.output = only_reads(result.output)
             result.output = read_there(result.output, request.message, config.max_steps, recipes)
+            result.output = thought_up(result.output, request.message)
         if request.pending is None and (question := where_asked(result.output, request.message)):
             activity.logger.info("think: the plan still changes elsewhere: asked where")
             result.output = as_question(result.output, question)

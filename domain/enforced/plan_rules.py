@@ -225,6 +225,24 @@ def _saves_unmade(think: ThinkOutput) -> bool:
     )
 
 
+def thought_up(think: ThinkOutput, message: str) -> ThinkOutput:
+    """A plan that, asked again (``invents_nothing``), still saves a recipe nothing thinks
+    up for words that ask for a new one, with those recipe writes made generate steps:
+    Act's create of a recipe nobody gave or generated is refused (``invented_recipe``),
+    so the plan could only fail. For "save me a simple omelette recipe" the 1.5B local
+    model planned the recipe created "as the user gave them" twice, and the turn asked
+    the user for the ingredients. The save the words ask for follows (``saved_too``)."""
+    if not _saves_unmade(think) or requested_content(message) is None:
+        return think
+    steps = [
+        s.model_copy(update={"step_type": "generate"})
+        if s.step_type == "write" and s.subdomain == "recipes"
+        else s
+        for s in think.steps
+    ]
+    return think.model_copy(update={"steps": steps})
+
+
 def invent_note(think: ThinkOutput, asked: str) -> str:
     """What Think is told when its plan thinks of nothing new (``invents_nothing``)."""
     does = "saves a recipe nothing has thought up" if _saves_unmade(think) else "only reads"

@@ -234,6 +234,32 @@ async def test_a_thing_needed_planned_into_the_inventory_is_asked_for_again(turn
     assert (await kitchen.run(DbRead(table="inventory"))).rows == []
 
 
+async def test_a_recipe_asked_for_and_still_saved_inline_is_thought_up(turns, executor):
+    """``domain.enforced.plan_rules.thought_up``: asked again, the 1.5B local model planned the
+    omelette created "as the user gave them" once more, and the turn asked the user for
+    the ingredients; the write is made a generate step, and the save follows it."""
+    omelette = {"name": "Simple Omelette", "servings": 1, "instructions": ["Whisk", "Fry"]}
+    inline = plan(
+        "Omelette",
+        step("Create the recipe 'Simple Omelette', as the user gave it", "write", "recipes"),
+    )
+    script = turns.script(
+        understand(),
+        inline,
+        inline,
+        complete("Created Simple Omelette", artifacts=[{"type": "recipe", "content": omelette}]),
+        tool("db_create", table="recipes", data={"id": "gen_recipe_1"}),
+        complete("Saved Simple Omelette"),
+        reply("Simple Omelette is in your recipes."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("save me a simple omelette recipe", mode="create")
+        await handle.result()
+        await keep_history(handle, "thought_up")
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    assert await kitchen.names("recipes") == ["Simple Omelette"]
+
+
 async def test_a_dislike_at_home_planned_as_a_recipe_edit_is_asked_for_again(turns, executor):
     """``domain.enforced.plan_rules.misplaced_change``: for "my husband hates mushrooms so leave
     them out" the 1.5B local model rewrote the dal's instructions (it has no mushrooms);

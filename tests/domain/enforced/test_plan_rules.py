@@ -35,6 +35,7 @@ from domain.enforced.plan_rules import (
     retrievable,
     saved_too,
     tasks_left_out,
+    thought_up,
     undated_plan,
     unplanned_meal,
     where_asked,
@@ -688,6 +689,20 @@ def test_a_recipe_saved_but_never_thought_up_for_something_new_is_asked_for_agai
     dictated = "save my gran's scone recipe: 250 g flour, 50 g butter, bake 12 minutes"
     assert ask_again(inline, dictated, FRIDAY) is None  # the user gave it
     assert invents_nothing(plan(step("generate"), step("write", 1)), message) is None
+
+
+def test_a_recipe_still_saved_unmade_for_something_new_is_thought_up():
+    """Asked again, the 1.5B local model planned the omelette created "as the user gave
+    them" once more; Act would refuse it as made up."""
+    inline = plan(step("write"), step("write", 0, "shopping"))
+    held = thought_up(inline, "save me a simple omelette recipe")
+    assert [(s.step_type, s.subdomain) for s in held.steps] == [
+        ("generate", "recipes"),
+        ("write", "shopping"),
+    ]
+    assert thought_up(inline, "save my scone recipe: flour, butter") == inline  # dictated
+    made = plan(step("generate"), step("write", 1))
+    assert thought_up(made, "save me a simple omelette recipe") == made
 
 
 @pytest.mark.parametrize(
