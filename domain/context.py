@@ -7,6 +7,7 @@ node must do; these say what it knows. Deterministic and pure.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -408,7 +409,12 @@ def think_context(
 
 
 def _format_step_result(
-    result: StepResult, *, full: bool, data_elsewhere: bool = False, for_reply: bool = False
+    result: StepResult,
+    *,
+    full: bool,
+    data_elsewhere: bool = False,
+    for_reply: bool = False,
+    today: dt.date | None = None,
 ) -> str:
     """``data_elsewhere``: another section shows the step's data (Reply's primary output),
     so it is not sent twice. Nothing stands in its place: a weak model copies a pointer
@@ -442,7 +448,7 @@ def _format_step_result(
             said = format_write_confirmation(tool.tool, tool.table or "", tool.rows or [])
             parts.append(f"tool result: {said}")
         elif for_reply and tool.tool == "db_read" and tool.error is None:
-            parts.append(f"tool result: {read_said(tool)}")
+            parts.append(f"tool result: {read_said(tool, today)}")
         else:
             parts.append(f"tool result: {_json(tool.as_dict())}")
     if result.note and not for_reply:
@@ -476,7 +482,7 @@ def _ran_reads(result: StepResult) -> bool:
     return any(t.tool == "db_read" and t.error is None for t in result.tool_results)
 
 
-def read_said(read: ToolEntry) -> str:
+def read_said(read: ToolEntry, today: dt.date | None = None) -> str:
     """A read as Reply is shown it: what was asked for, what was found as the user would
     read it (``format_quick_result``: a meal plan's day, meal and recipe, not its refs),
     then the rows themselves and the read's notes. The 1.5B local model, sent the read as
@@ -492,7 +498,7 @@ def read_said(read: ToolEntry) -> str:
         for f in filters
         if isinstance(f, dict)
     )
-    found = format_read(read)
+    found = format_read(read, today)
     count = read.count if read.count is not None else len(rows)
     parts = [f"read {table}{f' where {said}' if said else ''}: {found or f'{count} row(s)'}"]
     if rows:
@@ -668,15 +674,16 @@ def reply_context(
     was changed, in the words the turn's ending uses, a blocked step's writes included."""
     primary = primary_step(step_results)
     lead = primary if primary is not None and primary.data is not None else None
+    today = local(clock).date() if clock is not None else None
     outcome = [
-        _format_step_result(r, full=True, data_elsewhere=r is lead, for_reply=True)
+        _format_step_result(r, full=True, data_elsewhere=r is lead, for_reply=True, today=today)
         for r in sorted(step_results, key=found_nothing)
     ]
     if blocked is not None:
         stopped = stopped_step(blocked, plan)
-        outcome.append(_format_step_result(stopped, full=True, for_reply=True))
+        outcome.append(_format_step_result(stopped, full=True, for_reply=True, today=today))
     if quick_result is not None and quick_result.tool == "db_read" and not quick_result.failed:
-        outcome.append(f"Quick read result: {read_said(quick_result)}")
+        outcome.append(f"Quick read result: {read_said(quick_result, today)}")
     elif quick_result is not None:
         outcome.append(f"Quick read result: {_json(quick_result.as_dict())}")
     outcome.append(format_done(written))

@@ -361,12 +361,28 @@ def _format_meal_plans(rows: list[Row]) -> str:
     return _lines(f"{_plural(len(rows), 'planned meal')}:", [line(r) for r in ordered])
 
 
-def _format_tasks(rows: list[Row]) -> str:
+def days_from(day: Any, today: dt.date | None) -> str:
+    """How far ``day`` (an ISO date) is from ``today``: "today", "tomorrow", "in 3 days",
+    "yesterday", "2 days ago"; "" when either is unknown. Counted here, not by a model: for
+    "how many days till the plumber", told the task was due Wed 2026-12-02 on Sunday
+    2026-11-29, the 1.5B local model answered 7 days."""
+    try:
+        days = (dt.date.fromisoformat(_date(day)) - today).days if today else None
+    except ValueError:
+        days = None
+    if days is None:
+        return ""
+    if days in (0, 1, -1):
+        return {0: "today", 1: "tomorrow", -1: "yesterday"}[days]
+    return f"in {days} days" if days > 0 else f"{-days} days ago"
+
+
+def _format_tasks(rows: list[Row], today: dt.date | None = None) -> str:
     def line(row: Row) -> str:
         due = _weekday_date(row.get("due_date"))
         text = _name(row, "Untitled task", key="title")
         if due and row.get("completed") is not True:
-            text += f" (due {due})"
+            text += f" (due {_join(due, days_from(row.get('due_date'), today), sep=', ')})"
         done = " (done)" if row.get("completed") is True else ""
         return f"- {_checkbox(row.get('completed'))}{text}{done}"
 
@@ -495,13 +511,19 @@ _TABLE_FORMATTERS: dict[str, Callable[[list[Row]], str]] = {
 
 
 def format_quick_result(
-    subdomain: str, table: str, rows: list[dict], *, filtered: bool = False
+    subdomain: str,
+    table: str,
+    rows: list[dict],
+    *,
+    filtered: bool = False,
+    today: dt.date | None = None,
 ) -> str | None:
     """Markdown for a quick read's rows, or None when no deterministic formatter fits.
 
     None sends the caller to a light LLM reply. No rows gives the empty response (the
     table's own when its emptiness is not its subdomain's, as for the cooking log).
-    ``filtered`` says the read had filters, so no rows means nothing matched.
+    ``filtered`` says the read had filters, so no rows means nothing matched; ``today``
+    counts the days to a task's due date (``days_from``).
     """
     rows_ = _rows(rows)
     if not rows_:
@@ -511,6 +533,8 @@ def format_quick_result(
         return empty_response(subdomain, filtered=filtered)
     if table in _MATCHING_FORMATTERS:
         return _MATCHING_FORMATTERS[table](rows_, filtered)
+    if table == "tasks":
+        return _format_tasks(rows_, today)
     formatter = _TABLE_FORMATTERS.get(table)
     return formatter(rows_) if formatter else None
 
@@ -776,7 +800,7 @@ def format_stopped(problem: str, done: Sequence[str]) -> str:
     return f"I couldn't finish this: {problem}. {format_done(done)}"
 
 
-def format_read(read: ToolEntry) -> str | None:
+def format_read(read: ToolEntry, today: dt.date | None = None) -> str | None:
     """A read's rows as the quick path shows them (``format_quick_result``); None for a
     table the kitchen does not have or no formatter fits."""
     params = read.params or {}
@@ -784,7 +808,8 @@ def format_read(read: ToolEntry) -> str | None:
     if table not in TABLES:
         return None
     filtered = bool(params.get("filters") or params.get("or_filters"))
-    return format_quick_result(TABLES[table].subdomain, table, read.rows or [], filtered=filtered)
+    subdomain = TABLES[table].subdomain
+    return format_quick_result(subdomain, table, read.rows or [], filtered=filtered, today=today)
 
 
 def format_found(entries: Sequence[ToolEntry]) -> str | None:

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from domain.clock import DEFAULT_TIMEZONE, local_date
 from domain.crud.near import name_words
 from domain.db.models import Base
+from domain.formatters import days_from
 from domain.intent import unplaced_delete
 from domain.kitchen import repository
 from domain.kitchen.entities import BY_TABLE
@@ -175,7 +176,7 @@ async def kitchen_dashboard(
         tasks_open=open_tasks or 0,
         tasks_overdue=overdue or 0,
         tasks_next=[
-            title + (f" (due {due:%a} {due.isoformat()})" if due else "")
+            title + (f" (due {due:%a} {due.isoformat()}, {days_from(due, today)})" if due else "")
             for title, due in next_tasks
         ],
     )

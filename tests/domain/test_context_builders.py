@@ -425,6 +425,29 @@ def test_reply_is_shown_a_read_as_what_it_asked_and_found_then_its_rows():
     assert '"columns"' not in text and '"order_by"' not in text
 
 
+def test_reply_is_told_how_many_days_away_a_task_is_due():
+    """For "how many days till the plumber", told the task was due Wed 2026-12-02 on a
+    Sunday, the 1.5B local model answered 7 days: the count is the system's."""
+    state, registry = kitchen_session()
+    plumber = {"title": "Call the plumber", "due_date": "2026-12-02", "completed": False}
+    found = ToolEntry(
+        tool="db_read", params={"table": "tasks"}, table="tasks", count=1, rows=[plumber]
+    )
+    step = read_step(found).model_copy(update={"subdomain": "tasks"})
+    text = reply_for(
+        state,
+        registry,
+        message="how many days till the plumber",
+        step_results=[step],
+        clock=FRIDAY_NOON,
+    )
+    assert "- [ ] Call the plumber (due Wed 2026-12-02, in 5 days)" in text
+    undated = reply_for(
+        state, registry, message="how many days till the plumber", step_results=[step]
+    )
+    assert "- [ ] Call the plumber (due Wed 2026-12-02)" in undated  # no clock, no count
+
+
 def test_reply_is_told_a_read_found_nothing_and_the_reads_notes():
     state, registry = kitchen_session()
     empty = ToolEntry(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
@@ -10,6 +11,7 @@ from domain.formatters import (
     MAX_LIST_ITEMS,
     STEP_BREAKERS,
     breaker_sentence,
+    days_from,
     empty_response,
     format_breaker,
     format_clarification,
@@ -392,6 +394,20 @@ class TestTasks:
 
     def test_order_does_not_depend_on_row_order(self) -> None:
         assert quick("tasks", "tasks", TASKS) == quick("tasks", "tasks", list(reversed(TASKS)))
+
+    def test_an_open_tasks_due_date_says_how_many_days_away_it_is(self) -> None:
+        shown = format_quick_result("tasks", "tasks", TASKS, today=dt.date(2026, 11, 23))
+        assert lines(shown)[1:3] == [
+            "- [ ] Sharpen knives (due Fri 2026-11-20, 3 days ago)",
+            "- [ ] Defrost chicken (due Tue 2026-11-24, tomorrow)",
+        ]
+        today = dt.date(2026, 11, 20)
+        assert [days_from(day, today) for day in ("2026-11-20", "2026-11-27", "2026-11-19")] == [
+            "today",
+            "in 7 days",
+            "yesterday",
+        ]
+        assert days_from("someday", today) == days_from("2026-11-20", None) == ""
 
 
 class TestPreferences:

@@ -54,7 +54,7 @@ async def test_dashboard_counts_the_users_kitchen(sessions, pantry: Kitchen):
         "2026-11-28 lunch: (no recipe)",
     ]
     assert (board.shopping_open, board.tasks_open, board.tasks_overdue) == (1, 2, 1)
-    assert board.tasks_next == ["thaw chicken (due Fri 2026-11-20)", "sharpen knives"]
+    assert board.tasks_next == ["thaw chicken (due Fri 2026-11-20, 2 days ago)", "sharpen knives"]
 
 
 async def test_the_dashboard_names_the_stock_and_list_rows_the_request_names(
