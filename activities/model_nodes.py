@@ -61,6 +61,7 @@ from domain.enforced.act_rules import (
     unchanged_block,
     unlinked,
     unnamed_meal,
+    updated_for_a_removal,
     updated_for_an_add,
 )
 from domain.enforced.copied import held_to_the_words
@@ -493,7 +494,7 @@ class NodeActivities:
                 return ToolEntry(tool="step_complete", error=text)
             if text := created_for_a_change(output, step):
                 return ToolEntry(tool="db_create", error=text)
-            if text := updated_for_an_add(output, step):
+            if text := updated_for_an_add(output, step) or updated_for_a_removal(output, step):
                 return ToolEntry(tool="db_update", error=text)
             return (
                 repeated_call(output, request.tool_results, step, request.message)

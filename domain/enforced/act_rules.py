@@ -432,6 +432,29 @@ def updated_for_an_add(decision: ActDecision, step: ThinkStep | None) -> str | N
     )
 
 
+REMOVE_STEP = re.compile(r"^\s*(?:remove|delete|drop|take|erase|clear)\b", re.IGNORECASE)
+"""A write step's description that removes rows ("Remove the onion row from the Red Lentil
+Dal recipe", "Delete the plumber task")."""
+
+
+def updated_for_a_removal(decision: ActDecision, step: ThinkStep | None) -> str | None:
+    """Why an update is sent back once (None when it is not): the step removes rows
+    (``REMOVE_STEP``), and an update keeps them. For "the dal recipe shouldnt have onion in
+    it, remove it", planned as "Remove the onion row from the Red Lentil Dal recipe", the
+    1.5B local model set the onion optional, twice, and the reply said it was removed.
+    Sent again, the update runs: a step may mean a row stays, changed."""
+    call = decision.tool_call
+    if decision.action != "tool_call" or call is None or call.tool != "db_update":
+        return None
+    if step is None or step.step_type != "write" or not REMOVE_STEP.match(step.description):
+        return None
+    return (
+        f'not made: the step is "{step.description}", which removes rows, and db_update '
+        "keeps them, changed. Remove them with db_delete, filters naming them; if the step "
+        "means they stay, changed, send this db_update again."
+    )
+
+
 def created_for_a_change(decision: ActDecision, step: ThinkStep | None) -> str | None:
     """Why a create is sent back once (None when it is not): the step changes rows already
     there. For "got the paper towels and the bread", planned as "Mark the paper towels as

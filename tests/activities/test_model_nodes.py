@@ -403,6 +403,45 @@ async def test_an_update_in_a_step_that_adds_rows_is_sent_back_to_add_them(sessi
         assert call is not None and call.tool == tool
 
 
+async def test_an_update_in_a_step_that_removes_rows_is_sent_back_once(sessions, user):
+    """For "the dal recipe shouldnt have onion in it, remove it" the 1.5B local model set the
+    onion optional, twice: the update is sent back once, and the delete it gives then is
+    the step's answer; sent again, an update stands."""
+    onion = [{"field": "name", "op": "=", "value": "onion"}]
+    update = {
+        "decision": {
+            "action": "tool_call",
+            "tool": "db_update",
+            "table": "recipe_ingredients",
+            "filters": onion,
+            "or_filters": [],
+            "changes": [{"column": "is_optional", "value": True}],
+        }
+    }
+    delete = {
+        "decision": {
+            "action": "tool_call",
+            "tool": "db_delete",
+            "table": "recipe_ingredients",
+            "filters": onion,
+            "or_filters": [],
+        }
+    }
+    remove = "Remove the onion row from the Red Lentil Dal recipe"
+    plan = [ThinkStep(description=remove, step_type="write", subdomain="recipes", group=0)]
+    ref = await saved(sessions, user, history_words=1)
+    request = ActRequest(goal="g", plan=plan, step_index=0, mode="plan", state_ref=ref)
+    for second, tool in ((delete, "db_delete"), (update, "db_update")):
+        script = ScriptProvider.from_responses(
+            [{"node": "act", "output": update}, {"node": "act", "output": second}]
+        )
+        result = await environment(timedelta(minutes=5)).run(nodes(script, sessions).act, request)
+        assert len(script.calls) == 2
+        assert "which removes rows, and db_update keeps them" in script.calls[1].user
+        call = result.output.tool_call
+        assert call is not None and call.tool == tool
+
+
 async def test_a_meal_linked_by_a_made_up_ref_is_sent_back_to_say_its_meal(sessions, user):
     """For "we are doing pasta on friday night", no recipe holding pasta, the 1.5B local
     model planned Friday's dinner on "gen_recipe_1", a ref no row has, twice: refused each

@@ -37,6 +37,7 @@ from domain.enforced.act_rules import (
     unlinked,
     unmatched_note,
     unnamed_meal,
+    updated_for_a_removal,
     updated_for_an_add,
     with_ingredients,
 )
@@ -1139,6 +1140,34 @@ def test_an_update_in_a_step_that_adds_rows_is_sent_back():
         update={"description": "Add 6 eggs to the inventory", "subdomain": "inventory"}
     )
     assert updated_for_an_add(update, eggs) is None  # an add to the stock may grow a row
+
+
+def test_an_update_in_a_step_that_removes_rows_is_sent_back():
+    """For "the dal recipe shouldnt have onion in it, remove it", planned as "Remove the onion
+    row from the Red Lentil Dal recipe", the 1.5B local model set the onion optional."""
+    step = ThinkStep(
+        description="Remove the onion row from the Red Lentil Dal recipe",
+        step_type="write",
+        subdomain="recipes",
+        group=1,
+    )
+    update = ActDecision(
+        action="tool_call",
+        tool_call=ToolCall(
+            tool="db_update",
+            params={"table": "recipe_ingredients", "filters": [], "changes": []},
+        ),
+    )
+    note = updated_for_a_removal(update, step)
+    assert note is not None and "which removes rows" in note and "db_delete" in note
+    delete = ActDecision(
+        action="tool_call",
+        tool_call=ToolCall(tool="db_delete", params={"table": "recipe_ingredients"}),
+    )
+    assert updated_for_a_removal(delete, step) is None
+    change = step.model_copy(update={"description": "Set the onion to 2 pieces"})
+    assert updated_for_a_removal(update, change) is None
+    assert updated_for_a_removal(update, step.model_copy(update={"step_type": "read"})) is None
 
 
 def test_a_read_of_recipes_for_a_step_that_names_their_ingredients_reads_them():
