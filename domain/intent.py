@@ -198,7 +198,8 @@ def change_home(message: str) -> tuple[str, ...]:
     """The subdomains the change the message asks for belongs in, when its words say
     without a verb: a report or a listed item (``STOCK``), a reminder or a task done
     (tasks), a diet or dislike (preferences), a meal on a day (meal_plans). Empty for a
-    verb ("add …" could go anywhere) and for no change."""
+    verb ("add …" could go anywhere), but one of things said to be due (``DUE``: tasks),
+    and for no change."""
     change = _change(message)
     return change[1] if change is not None else ()
 
@@ -257,7 +258,7 @@ def _change(message: str) -> tuple[str, tuple[str, ...]] | None:
         for part in PARTS.split(clause):
             words = LEAD_INS.sub("", part).split()
             if words and (verb := words[0].lower().strip(",:")) in CHANGE_VERBS:
-                return verb, ()
+                return verb, ("tasks",) if DUE.search(clause) else ()
             if TAKE_OFF.match(" ".join(words)):
                 return "take off", ()
         if not asks and (line := LINES.search(said)):
@@ -267,6 +268,12 @@ def _change(message: str) -> tuple[str, tuple[str, ...]] | None:
     return None
 
 
+DUE = re.compile(
+    r"\b(?:is|are|'s|was|were)\s+(?:\w+\s+)?due\b|\bdue\s+(?:on|by|for|today|tomorrow)\b"
+)
+"""Things said to be due ("move whatever is due tomorrow to saturday", "push everything due
+on monday"): tasks, the rows that have a due date. Told nothing of where, the 1.5B local
+model moved a dal and "Mexican 1" (the dashboard's cuisine count) about the inventory."""
 TAKE_OFF = re.compile(r"^take\s+(?:\S+\s+)*?off\b", re.IGNORECASE)
 """"Take the dal off monday", "take basil off the list": a row taken away from where it is."""
 CHORE_DONE = re.compile(

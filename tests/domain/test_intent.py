@@ -202,6 +202,8 @@ def test_questions_and_lookups_are_not(message: str):
         ("we don't like olives", ("preferences",)),
         ("cant stand coriander", ("preferences",)),
         ("my husband hates mushrooms so leave them out", ("preferences",)),
+        ("move whatever is due tomorrow to saturday", ("tasks",)),  # what has a due date
+        ("push everything due on monday to tuesday", ("tasks",)),
         ("my kids cant stand onions", ("preferences",)),
         ("i'd like the dal on tuesday", ("meal_plans",)),
         ("fish on friday please", ("meal_plans", "tasks")),

@@ -284,6 +284,29 @@ async def test_a_dislike_at_home_planned_as_a_recipe_edit_is_asked_for_again(tur
     assert recipes[0]["instructions"] == ["Simmer the lentils."]
 
 
+async def test_things_due_moved_about_the_inventory_are_asked_for_again(turns, executor):
+    """``domain.enforced.plan_rules.misplaced_change``: for "move whatever is due tomorrow to
+    saturday" the 1.5B local model moved a dal and "Mexican 1" about the inventory; what
+    is due is a task."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("tasks", [{"title": "Clean the oven", "due_date": "2026-11-30"}])
+    oven = [{"field": "title", "op": "=", "value": "Clean the oven"}]
+    again, _, _ = await asked_again(
+        turns,
+        "move whatever is due tomorrow to saturday",
+        understand(),
+        plan("Move", step("Move the Red Lentil Dal to the shopping list", "write", "inventory")),
+        plan("Move", step("Set the oven task's due date to 2026-12-05", "write", "tasks")),
+        tool("db_update", table="tasks", filters=oven, data={"due_date": "2026-12-05"}),
+        complete("Moved the oven"),
+        reply("The oven is due on Saturday now."),
+    )
+    assert "The request reads as a change to tasks" in again
+    tasks = (await kitchen.run(DbRead(table="tasks"))).rows
+    assert [(t["title"], t["due_date"]) for t in tasks] == [("Clean the oven", "2026-12-05")]
+    assert (await kitchen.run(DbRead(table="inventory"))).rows == []
+
+
 async def test_a_purchase_planned_as_a_recipe_is_asked_for_again(turns, executor):
     """``domain.enforced.plan_rules.misplaced_change``: "I just bought 2 liters of milk" planned as
     a recipe is shown to Think with where the change belongs; its second plan adds the
