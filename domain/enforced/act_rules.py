@@ -104,7 +104,7 @@ from domain.formatters import format_write_confirmation
 from domain.intent import (
     asks_to_see,
 )
-from domain.kitchen.tables import SUBDOMAINS, TABLES
+from domain.kitchen.tables import ONE_ROW_TABLES, SUBDOMAINS, TABLES
 from domain.modes import MAX_TOOL_CALLS_PER_STEP
 from domain.nodes import ActDecision, ThinkStep, ToolCall
 from domain.recipe_fit import asked_in, breaches, diet_words, left_out, servings_asked
@@ -442,11 +442,15 @@ def updated_for_a_removal(decision: ActDecision, step: ThinkStep | None) -> str 
     (``REMOVE_STEP``), and an update keeps them. For "the dal recipe shouldnt have onion in
     it, remove it", planned as "Remove the onion row from the Red Lentil Dal recipe", the
     1.5B local model set the onion optional, twice, and the reply said it was removed.
-    Sent again, the update runs: a step may mean a row stays, changed."""
+    Sent again, the update runs: a step may mean a row stays, changed. Not for the profile,
+    one row whose lists lose an item by an update ("Remove coriander from the disliked
+    ingredients")."""
     call = decision.tool_call
     if decision.action != "tool_call" or call is None or call.tool != "db_update":
         return None
     if step is None or step.step_type != "write" or not REMOVE_STEP.match(step.description):
+        return None
+    if step.subdomain == "preferences" or call.params.get("table") in ONE_ROW_TABLES:
         return None
     return (
         f'not made: the step is "{step.description}", which removes rows, and db_update '

@@ -1168,6 +1168,14 @@ def test_an_update_in_a_step_that_removes_rows_is_sent_back():
     change = step.model_copy(update={"description": "Set the onion to 2 pieces"})
     assert updated_for_a_removal(update, change) is None
     assert updated_for_a_removal(update, step.model_copy(update={"step_type": "read"})) is None
+    dislikes = ActDecision(  # the profile is one row: its lists lose an item by an update
+        action="tool_call",
+        tool_call=ToolCall(tool="db_update", params={"table": "preferences", "changes": []}),
+    )
+    coriander = step.model_copy(
+        update={"description": "Remove coriander from the dislikes", "subdomain": "preferences"}
+    )
+    assert updated_for_a_removal(dislikes, coriander) is None
 
 
 def test_a_read_of_recipes_for_a_step_that_names_their_ingredients_reads_them():
