@@ -166,7 +166,9 @@ anyway. Write steps store what was decided; Reply is shown what the steps found.
 def dashboard_section(dashboard: KitchenDashboard, *, expiry: bool = False) -> str:
     """Counts of the user's kitchen, naming the rows the request names; with ``expiry``,
     how many inventory items are at or within 3 days of their expiry date, stated as a
-    fact."""
+    fact. The meal plan's span is said without its number of days: shown "next 7 days",
+    the 1.5B local model planned "the next 7 days" for "next weeks meal plan", and
+    answered "7 days left" for a task due in 3 days."""
     d = dashboard
     where = ", ".join(f"{n} {place}" for place, n in d.inventory_by_location.items()) or "empty"
     if expiry and d.inventory_expiring_soon:
@@ -182,7 +184,7 @@ def dashboard_section(dashboard: KitchenDashboard, *, expiry: bool = False) -> s
     lines = [
         f"- inventory: {where}{named('inventory')}",
         f"- recipes: {d.recipe_count}" + (f" ({cuisines})" if cuisines else "") + named("recipes"),
-        f"- meal plan, next 7 days: {len(d.meal_plan_next_7_days)} slots planned",
+        f"- meal plan from today, a week ahead: {len(d.meal_plan_next_7_days)} slots planned",
         *[f"  - {slot}" for slot in d.meal_plan_next_7_days],
         f"- shopping list: {d.shopping_open} to buy{named('shopping_list')}",
         f"- tasks: {d.tasks_open} open, {d.tasks_overdue} overdue{named('tasks')}"

@@ -142,6 +142,14 @@ def test_understand_sees_the_registry_annotated_turns_and_its_decision_history()
     assert '"servings"' not in text  # Understand gets refs, not row data
 
 
+def test_the_dashboards_meal_plan_span_says_no_number_of_days():
+    """Shown "meal plan, next 7 days", the 1.5B local model planned "the next 7 days" for
+    "next weeks meal plan" and answered "7 days left" for a task due in 3."""
+    text = dashboard_section(USER.dashboard)
+    assert "- meal plan from today, a week ahead: " in text
+    assert "7 days" not in text
+
+
 def test_the_dashboard_names_the_rows_the_request_names_beside_their_counts():
     board = USER.dashboard.model_copy(
         update={"named": {"shopping_list": ["paper towels", "bread"], "inventory": ["milk"]}}
