@@ -404,7 +404,9 @@ class NodeActivities:
                 request.message
             ):  # a question, still, with no word of a change in it
                 result.output = only_reads(result.output)
-            result.output = read_there(result.output, request.message, config.max_steps, recipes)
+            result.output = read_there(
+                result.output, request.message, config.max_steps, recipes, tasks
+            )
             result.output = thought_up(result.output, request.message)
         if request.pending is None and (question := where_asked(result.output, request.message)):
             activity.logger.info("think: the plan still changes elsewhere: asked where")

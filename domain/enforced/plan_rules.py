@@ -288,7 +288,7 @@ def lookup_note(think: ThinkOutput) -> str:
 
 
 def looks_elsewhere(
-    think: ThinkOutput, message: str, names_recipe: bool = False
+    think: ThinkOutput, message: str, names_recipe: bool = False, names_task: bool = False
 ) -> tuple[str, ...]:
     """The places a question's words name (``domain.intent.places_named``: "anything i
     need to do this week?" names the tasks; a saved recipe the dashboard finds named,
@@ -297,11 +297,14 @@ def looks_elsewhere(
     plans, found none, and answered about meal plans; for "does the dal have spinach in
     it" it read the inventory's spinach and said the dal had none. A plan that reads the
     meal plans, whose rows name their recipes, reads where "when are we having the dal"
-    is answered."""
+    is answered. An open task the dashboard finds named (``names_task``) names the tasks:
+    for "how many days till the plumber" the 1.5B read the inventory for the plumber."""
     named = places_named(message)
     planned = {s.subdomain for s in think.steps}
     if names_recipe and asks_to_see(message) and not planned & {"recipes", "meal_plans"}:
         named = (*named, "recipes")  # a meal plan's rows name their recipes too
+    if names_task and asks_to_see(message) and "tasks" not in (*named, *planned):
+        named = (*named, "tasks")
     if not named or not _only_reads(think):
         return ()
     return () if planned & set(named) else named
@@ -360,7 +363,11 @@ READ_THERE = {
 
 
 def read_there(
-    think: ThinkOutput, message: str, max_steps: int, recipes: Sequence[str] = ()
+    think: ThinkOutput,
+    message: str,
+    max_steps: int,
+    recipes: Sequence[str] = (),
+    tasks: Sequence[str] = (),
 ) -> ThinkOutput:
     """A plan that, asked again, still reads elsewhere than the question's words name
     (``looks_elsewhere``), with a read of each place they name added to its first group:
@@ -371,7 +378,7 @@ def read_there(
     "does the dal have spinach in it", the 1.5B read the recipes named "spinach". Told
     that "anything i need to do this week?" asks about the tasks, the 1.5B local model
     planned the meal plans' read again, and the user was told no meals were planned."""
-    named = looks_elsewhere(think, message, bool(recipes))
+    named = looks_elsewhere(think, message, bool(recipes), bool(tasks))
     reads = any(step.step_type == "read" for step in think.steps)
     if not named or not reads or len(think.steps) + len(named) > max_steps:
         return think
@@ -639,7 +646,7 @@ def ask_again(
         return invent_note(think, asked)
     if writes_unasked(think, message):
         return lookup_note(think)
-    if named := looks_elsewhere(think, message, names_recipe):
+    if named := looks_elsewhere(think, message, names_recipe, bool(tasks)):
         return elsewhere_note(think, named)
     if today is not None and (days := unplanned_meal(think, message, today)):
         return meal_plan_note(think, days)

@@ -3,6 +3,8 @@ up; the reply says so, on the quick path and the planned one, with or without a 
 
 from __future__ import annotations
 
+import datetime as dt
+
 from domain.crud.calls import DbRead
 from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import PANTRY, Kitchen, f
@@ -305,6 +307,32 @@ async def test_things_due_moved_about_the_inventory_are_asked_for_again(turns, e
     tasks = (await kitchen.run(DbRead(table="tasks"))).rows
     assert [(t["title"], t["due_date"]) for t in tasks] == [("Clean the oven", "2026-12-05")]
     assert (await kitchen.run(DbRead(table="inventory"))).rows == []
+
+
+async def test_a_question_about_an_open_task_read_elsewhere_reads_the_tasks(turns, executor):
+    """``domain.enforced.plan_rules.read_there``: for "how many days till the plumber" the 1.5B
+    local model read the inventory for the plumber, and kept that plan when told; the
+    dashboard names the open task, so the tasks are read too, and Reply is told how far
+    off it is due."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    due = dt.datetime.now(dt.UTC).date() + dt.timedelta(days=3)  # the workflow's clock: now
+    await kitchen.create("tasks", [{"title": "Call the plumber", "due_date": due.isoformat()}])
+    stock = plan("Plumber", step("Read the inventory for the plumber", "read", "inventory"))
+    again, _, script = await asked_again(
+        turns,
+        "how many days till the plumber",
+        understand(),
+        stock,
+        stock,
+        tool("db_read", at_step=0, table="tasks"),
+        complete("Read the tasks", at_step=0),
+        tool("db_read", at_step=1, table="inventory"),
+        complete("Nothing there", at_step=1),
+        reply("The plumber is due in 3 days."),
+    )
+    assert "The request asks about tasks, and your plan reads only inventory" in again
+    told = next(c for c in script.calls if c.node == "reply").user
+    assert f"- [ ] Call the plumber (due {due:%a} {due.isoformat()}, in 3 days)" in told
 
 
 async def test_a_purchase_planned_as_a_recipe_is_asked_for_again(turns, executor):

@@ -773,6 +773,25 @@ def test_a_question_about_a_saved_recipe_read_elsewhere_is_asked_for_again():
     assert looks_elsewhere(planned, "when are we having the dal", names_recipe=True) == ()
 
 
+def test_a_question_about_an_open_task_read_elsewhere_reads_the_tasks():
+    """For "how many days till the plumber" (the dashboard names "Call the plumber") the 1.5B
+    local model read the inventory for the plumber, twice."""
+    message = "how many days till the plumber"
+    stock = plan(step("read", subdomain="inventory"), step("analyze", 1, "inventory"))
+    assert looks_elsewhere(stock, message, names_task=True) == ("tasks",)
+    assert looks_elsewhere(stock, message) == ()  # no open task named
+    assert ask_again(stock, message, FRIDAY, tasks=["Call the plumber"]) == elsewhere_note(
+        stock, ("tasks",)
+    )
+    held = read_there(stock, message, 8, tasks=["Call the plumber"])
+    assert [(s.description, s.subdomain, s.group) for s in held.steps][0] == (
+        "Read the tasks",
+        "tasks",
+        0,
+    )
+    assert looks_elsewhere(stock, "push the plumber to friday", names_task=True) == ()  # a change
+
+
 def test_a_question_still_read_elsewhere_when_asked_again_reads_where_its_words_say():
     """Told that "anything i need to do this week?" asks about the tasks, the 1.5B local
     model planned the meal plans' read again, and the user was told no meals were planned."""
