@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from temporalio.exceptions import ApplicationError
@@ -365,81 +366,54 @@ async def test_a_create_in_a_step_that_marks_rows_is_sent_back_to_change_them(se
     assert call is not None and call.tool == "db_update"
 
 
-async def test_an_update_in_a_step_that_adds_rows_is_sent_back_to_add_them(sessions, user):
-    """For "Add a teaspoon of cumin to the Red Lentil Dal recipe, one row" the 1.5B local
-    model set one of the dal's ingredients to 1: the update is sent back once, and the
-    create it gives then is the step's answer; sent again, an update stands."""
-    update = {
-        "decision": {
-            "action": "tool_call",
-            "tool": "db_update",
-            "table": "recipe_ingredients",
-            "filters": [{"field": "id", "op": "=", "value": "ri_3"}],
-            "or_filters": [],
-            "changes": [{"column": "quantity", "value": 1}],
-        }
+ONION = [{"field": "name", "op": "=", "value": "onion"}]
+CUMIN = {"recipe_id": "recipe_1", "name": "cumin", "quantity": 1, "unit": "tsp"}
+
+
+def _act(tool: str, **params: Any) -> dict:
+    return {
+        "decision": {"action": "tool_call", "tool": tool, "table": "recipe_ingredients", **params}
     }
-    cumin = {"recipe_id": "recipe_1", "name": "cumin", "quantity": 1, "unit": "tsp"}
-    create = {
-        "decision": {
-            "action": "tool_call",
-            "tool": "db_create",
-            "table": "recipe_ingredients",
-            "rows": [cumin],
-        }
-    }
-    add = "Add a teaspoon of cumin to the Red Lentil Dal recipe, one row"
-    plan = [ThinkStep(description=add, step_type="write", subdomain="recipes", group=0)]
+
+
+@pytest.mark.parametrize(
+    ("step", "update", "meant", "told"),
+    [
+        (  # the 1.5B set one of the dal's ingredients to 1
+            "Add a teaspoon of cumin to the Red Lentil Dal recipe, one row",
+            {
+                "filters": [{"field": "id", "op": "=", "value": "ri_3"}],
+                "changes": [{"column": "quantity", "value": 1}],
+            },
+            _act("db_create", rows=[CUMIN]),
+            "which adds rows, and db_update changes rows already there",
+        ),
+        (  # "the dal recipe shouldnt have onion in it": the 1.5B set the onion optional, twice
+            "Remove the onion row from the Red Lentil Dal recipe",
+            {"filters": ONION, "changes": [{"column": "is_optional", "value": True}]},
+            _act("db_delete", filters=ONION, or_filters=[]),
+            "which removes rows, and db_update keeps them",
+        ),
+    ],
+)
+async def test_an_update_in_a_step_that_adds_or_removes_rows_is_sent_back_once(
+    sessions, user, step: str, update: dict, meant: dict, told: str
+):
+    """The update is sent back once, and the call it gives then is the step's answer; sent
+    again, an update stands."""
+    update = _act("db_update", or_filters=[], **update)
+    plan = [ThinkStep(description=step, step_type="write", subdomain="recipes", group=0)]
     ref = await saved(sessions, user, history_words=1)
     request = ActRequest(goal="g", plan=plan, step_index=0, mode="plan", state_ref=ref)
-    for second, tool in ((create, "db_create"), (update, "db_update")):
+    for second in (meant, update):
         script = ScriptProvider.from_responses(
             [{"node": "act", "output": update}, {"node": "act", "output": second}]
         )
         result = await environment(timedelta(minutes=5)).run(nodes(script, sessions).act, request)
         assert len(script.calls) == 2
-        assert "which adds rows, and db_update changes rows already there" in script.calls[1].user
+        assert told in script.calls[1].user
         call = result.output.tool_call
-        assert call is not None and call.tool == tool
-
-
-async def test_an_update_in_a_step_that_removes_rows_is_sent_back_once(sessions, user):
-    """For "the dal recipe shouldnt have onion in it, remove it" the 1.5B local model set the
-    onion optional, twice: the update is sent back once, and the delete it gives then is
-    the step's answer; sent again, an update stands."""
-    onion = [{"field": "name", "op": "=", "value": "onion"}]
-    update = {
-        "decision": {
-            "action": "tool_call",
-            "tool": "db_update",
-            "table": "recipe_ingredients",
-            "filters": onion,
-            "or_filters": [],
-            "changes": [{"column": "is_optional", "value": True}],
-        }
-    }
-    delete = {
-        "decision": {
-            "action": "tool_call",
-            "tool": "db_delete",
-            "table": "recipe_ingredients",
-            "filters": onion,
-            "or_filters": [],
-        }
-    }
-    remove = "Remove the onion row from the Red Lentil Dal recipe"
-    plan = [ThinkStep(description=remove, step_type="write", subdomain="recipes", group=0)]
-    ref = await saved(sessions, user, history_words=1)
-    request = ActRequest(goal="g", plan=plan, step_index=0, mode="plan", state_ref=ref)
-    for second, tool in ((delete, "db_delete"), (update, "db_update")):
-        script = ScriptProvider.from_responses(
-            [{"node": "act", "output": update}, {"node": "act", "output": second}]
-        )
-        result = await environment(timedelta(minutes=5)).run(nodes(script, sessions).act, request)
-        assert len(script.calls) == 2
-        assert "which removes rows, and db_update keeps them" in script.calls[1].user
-        call = result.output.tool_call
-        assert call is not None and call.tool == tool
+        assert call is not None and call.tool == second["decision"]["tool"]
 
 
 async def test_a_meal_linked_by_a_made_up_ref_is_sent_back_to_say_its_meal(sessions, user):
