@@ -95,8 +95,10 @@ async def _kept(
 ) -> dict[str, Any] | None:
     """The row of ``table`` that ``values`` would add again (``KEPT``), or None."""
     columns = KEPT[table.name]
-    if any(values.get(c) is None for c in columns[:1]):
+    if values.get(columns[0]) is None:
         return None
+    if table.name == "meal_plans" and values.get("recipe_id") is None:
+        columns = (*columns, "notes")  # a meal without a recipe is told by its notes
     conditions = [_same(table.c[c], values.get(c)) for c in columns]
     if table.name == "tasks":
         conditions.append(table.c.completed.is_(False))

@@ -108,4 +108,6 @@ async def test_a_task_done_is_made_anew_and_a_meal_planned_twice_is_planned_once
     await kitchen.create("meal_plans", [meal])
     both = await kitchen.create("meal_plans", [meal, {**meal, "meal_type": "lunch"}])
     assert [bool(r.get(ALREADY)) for r in both.rows] == [True, False]
-    assert len((await kitchen.run(DbRead(table="meal_plans"))).rows) == 2
+    pizza = await kitchen.create("meal_plans", [{**meal, "notes": "pizza night"}])
+    assert ALREADY not in pizza.rows[0]  # no recipe: another meal by its notes
+    assert len((await kitchen.run(DbRead(table="meal_plans"))).rows) == 3
