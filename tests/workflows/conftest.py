@@ -5,6 +5,7 @@ the wire to the real ``openai`` provider (``tests.workflows.wire``)."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import os
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -178,3 +179,14 @@ async def turns(temporal_env, sessions, user, wire) -> Turns:
         task_queue=f"turns-{uuid.uuid4().hex[:8]}",
         wire=wire,
     )
+
+
+async def the_turns_day(turns: Turns) -> dt.date:
+    """The day a turn started now runs on, in UTC (the user's timezone here): the test
+    server's clock, which time skipping moves on, taken past midnight when it is an hour
+    away, so that the turn's day is the one its script names."""
+    now = (await turns.env.get_current_time()).astimezone(dt.UTC)
+    midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), dt.UTC)
+    if midnight - now < dt.timedelta(hours=1):
+        await turns.env.sleep(midnight - now + dt.timedelta(minutes=1))
+    return (await turns.env.get_current_time()).astimezone(dt.UTC).date()

@@ -13,7 +13,7 @@ from domain.nodes import GeneratedArtifact
 from domain.registry import SessionIdRegistry
 from domain.turn_store import load_conversation
 from tests.kitchen_helper import Kitchen
-from tests.workflows.conftest import Turns, keep_history, progress, wait_for
+from tests.workflows.conftest import Turns, keep_history, progress, the_turns_day, wait_for
 from tests.workflows.script import act, complete, plan, reply, step, tool, understand
 from tests.workflows.wire import WireScript
 from workflows.act_loop import revisable
@@ -688,17 +688,6 @@ async def test_a_read_by_a_column_no_row_sets_sent_again_reads_without_it(turns:
     assert "'category' is empty in every row: a filter on it matches nothing" in second
     (reply_call,) = [c for c in script.calls if c.node == "reply"]
     assert "Clean the oven" in reply_call.user and "Call the plumber" in reply_call.user
-
-
-async def the_turns_day(turns: Turns) -> dt.date:
-    """The day a turn started now runs on, in UTC (the user's timezone here): the test
-    server's clock, which time skipping moves on, taken past midnight when it is an hour
-    away, so that the turn's day is the one its script names."""
-    now = (await turns.env.get_current_time()).astimezone(dt.UTC)
-    midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), dt.UTC)
-    if midnight - now < dt.timedelta(hours=1):
-        await turns.env.sleep(midnight - now + dt.timedelta(minutes=1))
-    return (await turns.env.get_current_time()).astimezone(dt.UTC).date()
 
 
 async def test_a_steps_read_from_the_one_day_the_words_name_reads_that_day(turns: Turns, executor):

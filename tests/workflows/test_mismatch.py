@@ -8,7 +8,7 @@ import datetime as dt
 from domain.crud.calls import DbRead
 from domain.registry import SessionIdRegistry
 from tests.kitchen_helper import PANTRY, Kitchen, f
-from tests.workflows.conftest import Turns, keep_history, progress
+from tests.workflows.conftest import Turns, keep_history, progress, the_turns_day
 from tests.workflows.script import complete, plan, quick, reply, step, tool, understand
 from workflows.interface import TurnLimits
 
@@ -315,7 +315,7 @@ async def test_a_question_about_an_open_task_read_elsewhere_reads_the_tasks(turn
     dashboard names the open task, so the tasks are read too, and Reply is told how far
     off it is due."""
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
-    due = dt.datetime.now(dt.UTC).date() + dt.timedelta(days=3)  # the workflow's clock: now
+    due = await the_turns_day(turns) + dt.timedelta(days=3)
     await kitchen.create("tasks", [{"title": "Call the plumber", "due_date": due.isoformat()}])
     stock = plan("Plumber", step("Read the inventory for the plumber", "read", "inventory"))
     again, _, script = await asked_again(
