@@ -412,6 +412,14 @@ def adds_rows(step: ThinkStep | None) -> bool:
     return step is not None and step.step_type == "write" and bool(ADD_STEP.match(step.description))
 
 
+def _update(decision: ActDecision) -> ToolCall | None:
+    """The db_update ``decision`` sends, or None."""
+    call = decision.tool_call
+    if decision.action != "tool_call" or call is None or call.tool != "db_update":
+        return None
+    return call
+
+
 def updated_for_an_add(decision: ActDecision, step: ThinkStep | None) -> str | None:
     """Why an update is sent back once (None when it is not): the step adds to a recipe
     (``ADD_STEP`` in recipes), whose ingredients are rows of their own. For "add a teaspoon
@@ -420,8 +428,8 @@ def updated_for_an_add(decision: ActDecision, step: ThinkStep | None) -> str | N
     and the reply said the cumin was added. Sent again, the update runs: a step may mean
     an ingredient already there grows. Not for the stock, the list or the profile, where
     an add is often an update (more eggs, a diet added to the profile's one row)."""
-    call = decision.tool_call
-    if decision.action != "tool_call" or call is None or call.tool != "db_update":
+    call = _update(decision)
+    if call is None:
         return None
     if not adds_rows(step) or step is None or step.subdomain != "recipes":
         return None
@@ -445,8 +453,8 @@ def updated_for_a_removal(decision: ActDecision, step: ThinkStep | None) -> str 
     Sent again, the update runs: a step may mean a row stays, changed. Not for the profile,
     one row whose lists lose an item by an update ("Remove coriander from the disliked
     ingredients")."""
-    call = decision.tool_call
-    if decision.action != "tool_call" or call is None or call.tool != "db_update":
+    call = _update(decision)
+    if call is None:
         return None
     if step is None or step.step_type != "write" or not REMOVE_STEP.match(step.description):
         return None
