@@ -35,6 +35,7 @@ from domain.execution_summary import (
     warnings,
 )
 from domain.formatters import format_done, format_read, format_write_confirmation
+from domain.kitchen.dated import dates_counted
 from domain.kitchen.entities import BY_TABLE, compute_label
 from domain.kitchen.stocked import stock_compared
 from domain.kitchen.tables import schema_for_subdomain
@@ -591,6 +592,13 @@ def act_context(
                 "Recipes against the inventory (compared by the system, from the reads above)",
                 stock_compared(prior_results) if step.step_type == "analyze" else "",
                 88,
+            ),
+            Section(
+                "Days from today (counted by the system, from the reads above)",
+                dates_counted(prior_results, local(clock).date() if clock else None)
+                if step.step_type in ("analyze", "generate")
+                else "",
+                87,
             ),
             Section(
                 "This step's tool results so far",

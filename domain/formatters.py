@@ -150,14 +150,14 @@ def empty_response(subdomain: str, *, filtered: bool = False) -> str:
 # --- Per-table list formatters --------------------------------------------------------------
 
 
-def _inventory_line(row: Row) -> str:
+def _inventory_line(row: Row, today: dt.date | None = None) -> str:
     line = f"- {_name(row, 'Unnamed item')}"
     amount = _amount(row)
     if amount:
         line += f" — {amount}"
     expires = _weekday_date(row.get("expiry_date"))
     if expires:
-        line += f" (expires {expires})"
+        line += f" (expires {_join(expires, days_from(row.get('expiry_date'), today), sep=', ')})"
     return line
 
 
@@ -177,10 +177,10 @@ def _items(rows: list[Row], matching: bool) -> str:
     return _plural(len(rows), "matching item" if matching else "item")
 
 
-def _format_inventory(rows: list[Row], matching: bool = False) -> str:
+def _format_inventory(rows: list[Row], matching: bool = False, today: dt.date | None = None) -> str:
     header = f"{_items(rows, matching)} in your inventory:"
     if not any(_text(r.get("location")) for r in rows):
-        return _lines(header, [_inventory_line(r) for r in rows])
+        return _lines(header, [_inventory_line(r, today) for r in rows])
     groups: dict[str, list[Row]] = {}
     for row in rows:
         groups.setdefault(_text(row.get("location")).lower(), []).append(row)
@@ -193,7 +193,7 @@ def _format_inventory(rows: list[Row], matching: bool = False) -> str:
         shown += len(items)
         title = location.capitalize() if location else "No location"
         parts.append(f"\n**{title}**")
-        parts.extend(_inventory_line(r) for r in items)
+        parts.extend(_inventory_line(r, today) for r in items)
     if shown < len(rows):
         parts.append(f"- …and {len(rows) - shown} more")
     return "\n".join(parts)
@@ -523,7 +523,7 @@ def format_quick_result(
     None sends the caller to a light LLM reply. No rows gives the empty response (the
     table's own when its emptiness is not its subdomain's, as for the cooking log).
     ``filtered`` says the read had filters, so no rows means nothing matched; ``today``
-    counts the days to a task's due date (``days_from``).
+    counts the days to a task's due date and a stock item's expiry (``days_from``).
     """
     rows_ = _rows(rows)
     if not rows_:
@@ -531,6 +531,8 @@ def format_quick_result(
             whole, matched = _EMPTY_BY_TABLE[table]
             return matched if filtered else whole
         return empty_response(subdomain, filtered=filtered)
+    if table == "inventory":
+        return _format_inventory(rows_, filtered, today)
     if table in _MATCHING_FORMATTERS:
         return _MATCHING_FORMATTERS[table](rows_, filtered)
     if table == "tasks":
@@ -582,6 +584,8 @@ def _write_label(table: str, row: Row) -> str:
         return _join(recipe, f"on {cooked}" if recipe and cooked else "")
     if GROWN_FROM in row and (now := _amount(row)):  # added to the row already there
         return f"{_text(row.get('name'))} (now {now})"
+    if row.get(ALREADY) and (there := _amount(row)):  # listed already, as it is
+        return f"{_text(row.get('name'))} ({there})"
     return _text(row.get("name"))
 
 

@@ -442,7 +442,7 @@ class CrudExecutor:
         table = _table(spec.name)
         nested = {k: clean.pop(k) for k in list(clean) if k in spec.nested}
         await self._link_catalog(session, spec.name, clean)
-        merged = await merge_into_existing(session, table, clean)
+        merged = await merge_into_existing(session, table, clean, any_unit=True)
         if merged is not None:  # already on the list, or in the same place: more of it
             return merged
         if spec.name in ONE_ROW_TABLES:  # one row per user: a create is an upsert

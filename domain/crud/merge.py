@@ -3,7 +3,8 @@
 "Add 2 milk" when 1 l of milk is already on the open shopping list is 3 l of milk, not two
 rows; the same for the inventory in the same place. Same item means the same catalog
 ingredient (or, for a name the catalog does not know, the same name), the same unit, and,
-on the shopping list, not yet bought; in the inventory, the same location. An open task
+on the shopping list, not yet bought (for the model's writes, under any unit: the item is
+already there); in the inventory, the same location. An open task
 with the same title and due date, or a meal on the same day, meal and recipe, is already
 there (``KEPT``): nothing is added, and the row there is returned, marked ``ALREADY``.
 Used by the CRUD executor (the model's writes) and the kitchen repository (the UI's), in
@@ -48,35 +49,39 @@ def _same(column: Any, value: Any) -> Any:
 
 
 async def merge_into_existing(
-    session: AsyncSession, table: Table, values: dict[str, Any]
+    session: AsyncSession, table: Table, values: dict[str, Any], *, any_unit: bool = False
 ) -> dict[str, Any] | None:
     """The row ``values`` adds to, its quantity grown by theirs (and the quantity it had,
     ``GROWN_FROM``), or the row already there (``KEPT``, marked ``ALREADY``); None when
-    there is none (the caller inserts a new row)."""
+    there is none (the caller inserts a new row). ``any_unit`` (the model's writes): an
+    item open on the shopping list under another unit is already there, marked
+    ``ALREADY`` and left as it is: for "out of olive oil, stick it on the list", the oil
+    listed as 1 bottle, the 1.5B local model listed it again as 1 ml. (The UI's add says
+    its unit itself: another unit is another row.)"""
     if table.name in KEPT:
         return await _kept(session, table, values)
     if table.name not in MERGED or not values.get("name"):
         return None
     if values.get("ingredient_id") is not None:
-        conditions = [table.c.ingredient_id == values["ingredient_id"]]
+        item = [table.c.ingredient_id == values["ingredient_id"]]
     else:
-        conditions = [table.c.ingredient_id.is_(None), _same(table.c.name, values["name"])]
-    conditions.append(_same(table.c.unit, values.get("unit")))
+        item = [table.c.ingredient_id.is_(None), _same(table.c.name, values["name"])]
     if table.name == "shopping_list":
-        conditions.append(table.c.is_purchased.is_(False))
+        item.append(table.c.is_purchased.is_(False))
     else:
-        conditions.append(_same(table.c.location, values.get("location")))
+        item.append(_same(table.c.location, values.get("location")))
     existing = (
         await session.execute(
             select(table.c.id, table.c.quantity)
-            .where(*conditions)
+            .where(*item, _same(table.c.unit, values.get("unit")))
             .order_by(table.c.created_at, table.c.id)
             .limit(1)
             .with_for_update()
         )
     ).first()
     if existing is None:
-        return None
+        listed = any_unit and table.name == "shopping_list"
+        return await _first(session, table, item) if listed else None
     added = values.get("quantity")
     quantity = existing.quantity
     if added is not None:
@@ -102,6 +107,13 @@ async def _kept(
     conditions = [_same(table.c[c], values.get(c)) for c in columns]
     if table.name == "tasks":
         conditions.append(table.c.completed.is_(False))
+    return await _first(session, table, conditions)
+
+
+async def _first(
+    session: AsyncSession, table: Table, conditions: list[Any]
+) -> dict[str, Any] | None:
+    """The first row of ``table`` that meets ``conditions``, marked ``ALREADY``; or None."""
     there = (
         await session.execute(
             select(*visible_columns(table))

@@ -19,7 +19,7 @@ from domain.crud.near import name_words
 from domain.tool_results import ToolEntry
 
 
-def _reads(results: Sequence[StepResult], table: str) -> list[ToolEntry]:
+def reads_of(results: Sequence[StepResult], table: str) -> list[ToolEntry]:
     """This turn's successful reads of ``table``."""
     return [
         entry
@@ -31,7 +31,7 @@ def _reads(results: Sequence[StepResult], table: str) -> list[ToolEntry]:
     ]
 
 
-def _rows(reads: Sequence[ToolEntry]) -> list[dict[str, Any]]:
+def rows_of(reads: Sequence[ToolEntry]) -> list[dict[str, Any]]:
     """The rows ``reads`` found, each once (by its ref)."""
     rows = enumerate(row for entry in reads for row in entry.rows or [])
     return list({str(row.get("id") or i): row for i, row in rows}.values())
@@ -55,11 +55,11 @@ def stock_compared(results: Sequence[StepResult]) -> str:
     missing ("- Weeknight Chili: 0 of its 3 ingredients in the inventory read; missing:
     beef mince, ..."). Empty otherwise. Shown "among the inventory rows read: none", the
     1.5B local model's analyze step still named the chili as a recipe it could cook."""
-    recipes = [r for r in _rows(_reads(results, "recipes")) if r.get("recipe_ingredients")]
-    stock_reads = _reads(results, "inventory")
+    recipes = [r for r in rows_of(reads_of(results, "recipes")) if r.get("recipe_ingredients")]
+    stock_reads = reads_of(results, "inventory")
     if not recipes or not stock_reads:
         return ""
-    stock = _rows(stock_reads)
+    stock = rows_of(stock_reads)
     lines = []
     for recipe in recipes:
         items = [i for i in recipe["recipe_ingredients"] if isinstance(i, dict) and i.get("name")]

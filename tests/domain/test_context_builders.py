@@ -624,6 +624,39 @@ def test_an_analyze_step_sees_the_recipes_read_against_the_inventory_read():
     assert heading not in act_text(("read", "read", "write"), 2, reads)  # analyze steps only
 
 
+def test_an_analyze_or_generate_step_sees_the_days_to_each_date_read():
+    """Asked "how many days till the plumber" on a Sunday, with the task read as due on
+    Wednesday, the 1.5B local model's analyze step said 2 days."""
+    plumber = {"id": "task_1", "title": "Call the plumber", "due_date": "2026-12-02"}
+    tasks = StepResult(
+        step_index=0,
+        description="read",
+        step_type="read",
+        subdomain="tasks",
+        tool_results=[ToolEntry(tool="db_read", params={"table": "tasks"}, rows=[plumber])],
+    )
+    sunday = Clock(now=dt.datetime(2026, 11, 29, 9, 0, tzinfo=dt.UTC))
+    heading = "## Days from today (counted by the system, from the reads above)"
+
+    def text(second: str) -> str:
+        state, registry = kitchen_session()
+        return act_context(
+            goal="g",
+            plan=plan_of("read", second, subdomain="tasks"),
+            step_index=1,
+            prior_results=[tasks],
+            tool_results=[],
+            registry=registry,
+            state=state,
+            clock=sunday,
+        ).text
+
+    counted = f"{heading}\n- Call the plumber (task): due Wed 2026-12-02, in 3 days"
+    assert counted in text("analyze")
+    assert counted in text("generate")
+    assert heading not in text("write")  # a write is shown the rows, not a count
+
+
 def test_act_sees_the_users_own_words_for_the_turn():
     state, registry = kitchen_session()
     words = "save my dal: 200 g red lentils, 1 onion, 2 tsp cumin"

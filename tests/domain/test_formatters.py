@@ -236,6 +236,19 @@ class TestInventory:
     def test_item_line_shows_quantity_unit_and_expiry(self) -> None:
         assert "- milk — 2 l (expires Wed 2026-11-25)" in quick("inventory", "inventory", INVENTORY)
 
+    def test_an_items_expiry_says_how_many_days_away_it_is(self) -> None:
+        """Asked "what in the fridge goes off first", a model is told the days, not left
+        to count them (``days_from``)."""
+        shown = format_quick_result(
+            "inventory", "inventory", INVENTORY, today=dt.date(2026, 11, 23)
+        )
+        assert "- milk — 2 l (expires Wed 2026-11-25, in 2 days)" in shown
+        flat = [{"name": "milk", "expiry_date": "2026-11-22"}]  # no location: listed flat
+        past = format_quick_result(
+            "inventory", "inventory", flat, filtered=True, today=dt.date(2026, 11, 23)
+        )
+        assert "- milk (expires Sun 2026-11-22, yesterday)" in past
+
     def test_item_without_quantity_or_unit_is_just_its_name(self) -> None:
         assert "\n- peas\n" in quick("inventory", "inventory", INVENTORY)
 

@@ -985,6 +985,36 @@ async def test_an_analyze_step_is_shown_the_recipe_against_the_inventory(turns, 
     ) in analyze.user
 
 
+async def test_an_analyze_step_is_shown_the_days_to_a_date_read(turns: Turns, executor):
+    """Asked "how many days till the plumber" with the task due in three days, the 1.5B
+    local model's analyze step said 2 days, and Reply said so."""
+    today = await the_turns_day(turns)
+    due = today + dt.timedelta(days=3)
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("tasks", [{"title": "Call the plumber", "due_date": due.isoformat()}])
+    script = turns.script(
+        understand(),
+        plan(
+            "Days till the plumber",
+            step("Read the tasks", "read", "tasks"),
+            step("Count the days till the plumber", "analyze", "tasks", group=1),
+        ),
+        tool("db_read", at_step=0, table="tasks"),
+        complete("Read the tasks", at_step=0),
+        complete("3 days", at_step=1),
+        reply("3 days."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("how many days till the plumber")
+        await handle.result()
+        await keep_history(handle, "dates_counted")
+    analyze = next(c for c in script.calls if c.node == "act" and c.step == 1)
+    assert (
+        "## Days from today (counted by the system, from the reads above)\n"
+        f"- Call the plumber (task): due {due:%a} {due.isoformat()}, in 3 days"
+    ) in analyze.user
+
+
 async def test_a_read_its_limit_cut_short_sent_again_reads_every_matching_row(turns, executor):
     """For "how much lentils go in the dal" the 1.5B local model read the dal's
     ingredients with limit 1 (the onion), sent the same read again, and said the dal calls

@@ -55,6 +55,39 @@ async def test_an_amount_without_a_quantity_leaves_the_one_there(kitchen: Kitche
     assert [(r["name"], float(r["quantity"])) for r in rows] == [("eggs", 6.0)]
 
 
+async def test_the_model_listing_an_item_open_on_the_list_in_another_unit_adds_nothing(
+    kitchen: Kitchen,
+):
+    """For "out of olive oil, stick it on the list", the oil listed as 1 bottle, the 1.5B
+    local model listed it again as 1 ml: a second row of the oil."""
+    oil = await kitchen.create(
+        "shopping_list", [{"name": "olive oil", "quantity": 1, "unit": "bottle"}]
+    )
+    again = await kitchen.create(
+        "shopping_list", [{"name": "Olive oil", "quantity": 1, "unit": "ml"}]
+    )
+    assert again.rows[0]["id"] == oil.rows[0]["id"] and again.rows[0][ALREADY]
+    rows = (await kitchen.run(DbRead(table="shopping_list"))).rows
+    assert [(r["name"], float(r["quantity"]), r["unit"]) for r in rows] == [
+        ("olive oil", 1.0, "bottle")
+    ]
+    assert format_write_confirmation("db_create", "shopping_list", again.rows) == (
+        "Already there, so not added again: olive oil (1 bottle)."
+    )
+    await kitchen.run(
+        DbUpdate(
+            table="shopping_list",
+            filters=[Filter(field="name", op="=", value="olive oil")],
+            data={"is_purchased": True},
+        )
+    )
+    anew = await kitchen.create("shopping_list", [{"name": "olive oil", "unit": "ml"}])
+    assert ALREADY not in anew.rows[0]  # bought: listed anew
+    kept = await kitchen.create("inventory", [{"name": "rice", "quantity": 1, "unit": "kg"}])
+    more = await kitchen.create("inventory", [{"name": "rice", "quantity": 1, "unit": "bag"}])
+    assert more.rows[0]["id"] != kept.rows[0]["id"]  # stock in another unit is more stock
+
+
 async def test_a_dozen_eggs_bought_are_twelve_pieces_added_to_the_eggs_in_stock(kitchen: Kitchen):
     """The 1.5B local model put "a dozen" eggs on the list as 1 dozen; counted in
     dozens, they would stand beside the eggs counted in pieces, never merged."""

@@ -1,0 +1,73 @@
+"""Specification of the days from today of the dates this turn's reads found
+(``domain.kitchen.dated``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from domain.conversation import StepResult
+from domain.kitchen.dated import dates_counted
+from domain.tool_results import ToolEntry
+
+SUNDAY = dt.date(2026, 11, 29)
+
+
+def read(table: str, rows: list[dict], index: int = 0) -> StepResult:
+    entry = ToolEntry(tool="db_read", params={"table": table}, rows=rows, count=len(rows))
+    return StepResult(
+        step_index=index,
+        description="read",
+        step_type="read",
+        subdomain=table,
+        tool_results=[entry],
+    )
+
+
+def test_a_tasks_due_date_is_counted_in_days_from_today():
+    """Asked "how many days till the plumber" with the task due Wednesday, the 1.5B local
+    model's analyze step said 2 days."""
+    plumber = {"id": "task_1", "title": "Call the plumber", "due_date": "2026-12-02"}
+    assert dates_counted([read("tasks", [plumber])], SUNDAY) == (
+        "- Call the plumber (task): due Wed 2026-12-02, in 3 days"
+    )
+
+
+def test_every_dated_row_read_is_listed_soonest_first_and_a_done_task_is_not():
+    tasks = [
+        {"id": "task_1", "title": "Call the plumber", "due_date": "2026-12-02"},
+        {"id": "task_2", "title": "Clean the oven", "due_date": "2026-11-28", "completed": True},
+        {"id": "task_3", "title": "Sharpen the knives"},  # no date: nothing to count
+    ]
+    stock = [
+        {"id": "inv_1", "name": "milk", "expiry_date": "2026-11-30"},
+        {"id": "inv_2", "name": "eggs", "expiry_date": "2026-11-27"},
+        {"id": "inv_3", "name": "rice"},
+    ]
+    meals = [
+        {
+            "id": "meal_1",
+            "date": "2026-11-29",
+            "meal_type": "dinner",
+            "_recipe_id_label": "Red Lentil Dal",
+        },
+        {"id": "meal_2", "date": "2026-12-05", "meal_type": "lunch", "notes": "leftovers"},
+    ]
+    counted = dates_counted(
+        [read("tasks", tasks), read("inventory", stock, 1), read("meal_plans", meals, 2)], SUNDAY
+    )
+    assert counted.splitlines() == [
+        "- eggs (in stock): expires Fri 2026-11-27, 2 days ago",
+        "- dinner: Red Lentil Dal (meal plan): planned Sun 2026-11-29, today",
+        "- milk (in stock): expires Mon 2026-11-30, tomorrow",
+        "- Call the plumber (task): due Wed 2026-12-02, in 3 days",
+        "- lunch: leftovers (meal plan): planned Sat 2026-12-05, in 6 days",
+    ]
+
+
+def test_a_row_read_twice_is_counted_once_and_nothing_undated_or_unread_is_counted():
+    plumber = {"id": "task_1", "title": "Call the plumber", "due_date": "2026-12-02"}
+    twice = dates_counted([read("tasks", [plumber]), read("tasks", [plumber], 1)], SUNDAY)
+    assert twice == "- Call the plumber (task): due Wed 2026-12-02, in 3 days"
+    assert dates_counted([read("recipes", [{"id": "recipe_1", "name": "Dal"}])], SUNDAY) == ""
+    assert dates_counted([read("tasks", [{"id": "task_1", "due_date": "soon"}])], SUNDAY) == ""
+    assert dates_counted([read("tasks", [plumber])], None) == ""  # no clock, no count
