@@ -74,11 +74,13 @@ from domain.enforced.plan_rules import (
     read_first,
     read_there,
     retrievable,
+    revisable,
     saved_too,
     thought_up,
     undated_plan,
     where_asked,
     writes_unasked,
+    written_instead,
 )
 from domain.enforced.read_filters import (
     known_filters,
@@ -335,14 +337,22 @@ class NodeActivities:
         (``only_reads``); one that still reads elsewhere than the question's words name
         reads there too (``read_there``); one that writes about a saved recipe it does not
         read first reads it first (``read_first``); one that still saves a recipe nothing
-        thinks up for words that ask for a new one thinks it up (``thought_up``); a recipe
-        thought up that the words ask to save is saved (``saved_too``)."""
+        thinks up for words that ask for a new one thinks it up (``thought_up``); one that
+        still thinks up a recipe for a change to a saved one writes it instead
+        (``written_instead``); a recipe thought up that the words ask to save is saved
+        (``saved_too``)."""
         config = mode_config(request.mode)
         named = [table for table, rows in request.context.dashboard.named.items() if rows]
-        prompt = think_prompt(
-            request.mode, self.think_examples, request.message, request.clock, named
-        )
         state, registry, _ = await self._state(request.state_ref)  # read once, for both calls
+        unsaved = registry.unsaved_refs()
+        prompt = think_prompt(
+            request.mode,
+            self.think_examples,
+            request.message,
+            request.clock,
+            named,
+            revisable(unsaved),
+        )
 
         async def plan(replan: str | None = None) -> ThinkResult:
             user = context.think_context(
@@ -370,11 +380,12 @@ class NodeActivities:
 
         result = await plan()
         today = local(request.clock).date() if request.clock else None
-        unsaved = registry.unsaved_refs()
         resumed = request.pending is not None
         note = None
         if not resumed:  # after a pause, the plan the user answered stands as they saw it
-            own = own_words(shown_entries(self.think_examples, request.message, named))
+            own = own_words(
+                shown_entries(self.think_examples, request.message, named, revisable(unsaved))
+            )
             said = [request.message, *(e.label for e in registry.entries.values())]
             said += [f"{t.user_message} {t.assistant_response}" for t in state.recent_turns]
             dashboard = request.context.dashboard
@@ -408,7 +419,10 @@ class NodeActivities:
                 result.output, request.message, config.max_steps, recipes, tasks
             )
             result.output = thought_up(result.output, request.message)
-        if request.pending is None and (question := where_asked(result.output, request.message)):
+            result.output = written_instead(result.output, request.message, unsaved, bool(recipes))
+        if request.pending is None and (
+            question := where_asked(result.output, request.message, bool(recipes))
+        ):
             activity.logger.info("think: the plan still changes elsewhere: asked where")
             result.output = as_question(result.output, question)
         if request.pending is None and today is not None:

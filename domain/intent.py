@@ -268,6 +268,25 @@ def _change(message: str) -> tuple[str, tuple[str, ...]] | None:
     return None
 
 
+WANTS = re.compile(
+    r"\b(?:needs|could (?:do with|use)|should (?:have|get|include)|is missing)\b", re.IGNORECASE
+)
+"""What a statement says a thing lacks: "the chili needs a tin of sweetcorn as well", "the
+dal could do with more cumin"."""
+
+
+def dish_wants(message: str) -> str | None:
+    """The words by which a statement that asks for no other change (``requested_change``)
+    and asks nothing says a thing lacks something (``WANTS``: "needs", "could do with");
+    None otherwise. Whether the thing is a saved recipe is the caller's to know (the
+    dashboard's ``named``): said of one, it is an ingredient added to it."""
+    said = spelled(message)
+    if "?" in said or asks_to_see(said) or requested_change(said) is not None:
+        return None
+    wants = WANTS.search(said)
+    return wants.group(0).lower() if wants else None
+
+
 DUE = re.compile(
     r"\b(?:is|are|'s|was|were)\s+(?:\w+\s+)?due\b|\bdue\s+(?:on|by|for|today|tomorrow)\b"
 )

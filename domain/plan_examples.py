@@ -39,6 +39,7 @@ from domain.intent import (
     asks_to_see,
     change_home,
     change_kinds,
+    dish_wants,
     opposite_kinds,
     requested_change,
     requested_content,
@@ -222,7 +223,11 @@ STORED_IN = re.compile(
 
 
 def pick(
-    message: str, entries: list[Entry], shown: int = SHOWN, named: Collection[str] = ()
+    message: str,
+    entries: list[Entry],
+    shown: int = SHOWN,
+    named: Collection[str] = (),
+    revisable: bool = True,
 ) -> list[Entry]:
     """The entries most like ``message``, highest similarity first (ties in file order),
     at least ``MIN_SIMILARITY``, at most ``shown``. For a message that asks for a change,
@@ -249,20 +254,28 @@ def pick(
     the 1.5B added them to the inventory, the list as it was (unless the words say where it
     is kept: "found a bottle of olive oil in the cupboard" is stock); an amount set by a
     verb that says nowhere ("make it 3 rolls of paper towels", on the list) is set on the
-    list. A saved recipe put on a day or a meal: a change that asks for nothing new is
-    shown no plan that thinks one up ("chili for saturday lunch please", shown "sort out
-    lunches for the work week", had the 1.5B generate "a chili recipe from the recipe
-    box", twice); a saved recipe changed ("swap the beef in the chili for lentils") still
-    is. A thing put in a place food is kept ("put 500g of chicken thighs in the freezer",
-    ``STORED_IN``) goes in the inventory; and a thing is moved between places only when
-    it is in stock or the words say move: nothing in the inventory named, "put 500g of
-    chicken thighs in the freezer" was shown "move the chicken breasts from the fridge to
-    the freezer" alone, and the 1.5B local model moved chicken thighs there were none
-    of, three times."""
+    list. A saved recipe said to lack something ("the chili needs a tin of sweetcorn as
+    well", ``domain.intent.dish_wants``) is a thing the recipe needs: shown "used 2 of the
+    tins of tomatoes in the stew" and "we need paper towels and dish soap", the 1.5B local
+    model read and set a sweetcorn row of the inventory. A saved recipe put on a day or a
+    meal: a change that asks for nothing new is shown no plan that thinks one up ("chili for
+    saturday lunch please", shown "sort out lunches for the work week", had the 1.5B
+    generate "a chili recipe from the recipe box", twice); a saved recipe changed ("swap the
+    beef in the chili for lentils") still is. A thing put in a place food is kept ("put 500g
+    of chicken thighs in the freezer", ``STORED_IN``) goes in the inventory; and a thing is
+    moved between places only when it is in stock or the words say move: nothing in the
+    inventory named, "put 500g of chicken thighs in the freezer" was shown "move the chicken
+    breasts from the fridge to the freezer" alone, and the 1.5B local model moved chicken
+    thighs there were none of, three times. ``revisable``: an unsaved recipe is there to
+    revise; when none is, a change to a saved recipe the dashboard finds is shown no plan
+    that thinks one up ("swap the spinach in the dal for kale", shown only "make the soup
+    less fiery and swap the cream for coconut milk", a revision of a recipe thought up,
+    had the 1.5B plan the saved dal revised by its made-up gen ref, twice)."""
     listed = "shopping_list" in named
     said = set(words(message))
     placed = "<day>" in said or bool(said & _MEALS)  # "chili for saturday lunch"
     recipe_placed = "recipes" in named and placed
+    saved_changed = "recipes" in named and not revisable  # nothing thought up to revise
     change = requested_change(message) is not None
     home = frozenset(change_home(message))
     kinds = change_kinds(message)
@@ -273,6 +286,8 @@ def pick(
         home = frozenset({"shopping"})  # "make it 3 rolls of paper towels", on the list
     if not home and requested_change(message) in PUT_VERBS and STORED_IN.search(message):
         home = frozenset({"inventory"})  # "put 500g of chicken thighs in the freezer"
+    if "recipes" in named and dish_wants(message):  # "the chili needs a tin of sweetcorn"
+        change, home, kinds = True, frozenset({"recipes"}), frozenset({"needed"})
     unstocked = "inventory" not in named and "moved" not in kinds  # "put", not "move"
 
     looks = asks_to_see(message)
@@ -281,7 +296,7 @@ def pick(
     def fits(entry: Entry) -> bool:
         if looks:
             return not entry.changes
-        if (not change or recipe_placed) and entry.generates and not asks_new:
+        if (not change or recipe_placed or saved_changed) and entry.generates and not asks_new:
             return False  # "plumber is coming tuesday now" is no "come up with a … cake"
         if unstocked and "moved" in entry.kinds and entry.changed == {"inventory"}:
             return False  # nothing in stock is named: there is nothing to move
@@ -297,6 +312,12 @@ def pick(
         for index, score in enumerate(scores)
         if score >= MIN_SIMILARITY and fits(entries[index])
     )
+    if saved_changed and change and not scored:  # the likest change to a saved recipe
+        scored = sorted(
+            (-score, index)
+            for index, score in enumerate(scores)
+            if score > 0 and fits(entries[index]) and "recipes" in entries[index].changed
+        )[:1]
     if scored or not (home or kinds):
         chosen = [index for _, index in scored[:shown]]
     else:
@@ -348,20 +369,28 @@ _LIBRARY_HEAD = (
 )
 
 
-def shown_entries(examples: ExampleSet, message: str, named: Collection[str] = ()) -> list[Entry]:
+def shown_entries(
+    examples: ExampleSet, message: str, named: Collection[str] = (), revisable: bool = True
+) -> list[Entry]:
     """The library entries Think is shown for ``message`` (none: the abstract patterns;
-    ``named``: the tables whose rows it names, ``pick``)."""
+    ``named``: the tables whose rows it names; ``revisable``: an unsaved recipe is there,
+    ``pick``)."""
     if examples != "library":
         return []
-    return pick(message, list(_library(load(LIBRARY).text)), named=named)
+    return pick(message, list(_library(load(LIBRARY).text)), named=named, revisable=revisable)
 
 
 def plan_examples(
-    examples: ExampleSet, message: str, today: dt.date | None = None, named: Collection[str] = ()
+    examples: ExampleSet,
+    message: str,
+    today: dt.date | None = None,
+    named: Collection[str] = (),
+    revisable: bool = True,
 ) -> tuple[str, str, str]:
     """Think's ``$plan_examples`` for ``message`` on ``today`` (``named``: the tables whose
-    rows it names): (text, template name, version)."""
-    if chosen := shown_entries(examples, message, named):
+    rows it names; ``revisable``: an unsaved recipe is there): (text, template name,
+    version)."""
+    if chosen := shown_entries(examples, message, named, revisable):
         library = load(LIBRARY)
         lines = "\n".join(e.render(today) for e in chosen)
         return f"{_LIBRARY_HEAD}\n\n{lines}", library.name, library.version
@@ -437,13 +466,15 @@ def think_prompt(
     message: str,
     clock: Clock | None = None,
     named: Collection[str] = (),
+    revisable: bool = True,
 ) -> RenderedPrompt:
     """Think's system prompt for a request: the mode's variables and the plan examples
-    chosen for ``message`` (``named``: the tables whose rows it names), dated from the
-    turn's ``clock``; the call records both templates and their versions."""
+    chosen for ``message`` (``named``: the tables whose rows it names; ``revisable``: an
+    unsaved recipe is there), dated from the turn's ``clock``; the call records both
+    templates and their versions."""
     config = mode_config(mode)
     today = local(clock).date() if clock else None
-    text, name, version = plan_examples(examples, message, today, named)
+    text, name, version = plan_examples(examples, message, today, named, revisable)
     think = render(
         "think",
         mode=mode or DEFAULT_MODE,

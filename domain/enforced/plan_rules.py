@@ -37,8 +37,9 @@ interpret, don't own"; the package's ``__init__`` says how the rules run).
   recipes and nothing on the meal plan for a change on a named day (``unplanned_meal``),
   and one that changes only other subdomains than the one a change said without a verb
   belongs in (``misplaced_change``: "I bought milk" is the inventory's or the shopping
-  list's), and one that generates a recipe for a change that asks for nothing new, with no
-  unsaved recipe to revise (``invents_unasked``: "i'd like the dal on tuesday" names a
+  list's; "the chili needs a tin of sweetcorn", the chili saved, the recipes'), and one
+  that generates a recipe for a change that asks for nothing new, with no unsaved recipe
+  to revise (``invents_unasked``: "i'd like the dal on tuesday" names a
   saved dal). A plan that still writes for a question with no change verb in it ("how
   about adding eggs?" has one) after the ask runs only its reads and analyses
   (``only_reads``): whatever the model judged, no one asked for the writes. A plan that,
@@ -78,6 +79,7 @@ from domain.intent import (
     asks_to_see,
     change_home,
     change_kinds,
+    dish_wants,
     echoes,
     places_named,
     requested_change,
@@ -525,13 +527,26 @@ def meal_plan_note(think: ThinkOutput, days: list[str]) -> str:
     )
 
 
-def misplaced_change(think: ThinkOutput, message: str) -> tuple[str, ...]:
-    """Where the change the words ask for belongs (``change_home``: "I bought milk" in
+def change_said(message: str, names_recipe: bool = False) -> tuple[str | None, tuple[str, ...]]:
+    """The change the words ask for, as said (``requested_change``), and where it belongs
+    (``change_home``). A dish said to lack something (``dish_wants``) where the dashboard
+    finds a saved recipe named (``names_recipe``) is a change to the recipes: for "the
+    chili needs a tin of sweetcorn as well" the 1.5B local model read and set a sweetcorn
+    row of the inventory, where there was none."""
+    if names_recipe and (wants := dish_wants(message)):
+        return wants, ("recipes",)
+    return requested_change(message), change_home(message)
+
+
+def misplaced_change(
+    think: ThinkOutput, message: str, names_recipe: bool = False
+) -> tuple[str, ...]:
+    """Where the change the words ask for belongs (``change_said``: "I bought milk" in
     the inventory or shopping list) when the plan writes only elsewhere, or writing
     nothing generates only elsewhere (a recipe "2 liters of milk", as the 0.5B local model
     planned; "the dal only serves 2" as a recipe generated for a meal on a day, as the
     1.5B did). Empty otherwise."""
-    home = change_home(message)
+    home = change_said(message, names_recipe)[1]
     if not home or think.decision == "clarify":
         return ()
     made = _placed(think)
@@ -549,11 +564,11 @@ PLACES_SAID = {
 """A subdomain as a question to the user names it."""
 
 
-def where_asked(think: ThinkOutput, message: str) -> str | None:
+def where_asked(think: ThinkOutput, message: str, names_recipe: bool = False) -> str | None:
     """The question to ask when the plan (asked again, ``home_note``) still changes only
     other subdomains than the one the words' change belongs in (``misplaced_change``):
     "Should I make that change in your recipes, or in your meal plan?". None otherwise."""
-    home = misplaced_change(think, message)
+    home = misplaced_change(think, message, names_recipe)
     if not home:
         return None
     said = " or ".join(PLACES_SAID.get(h, h) for h in home)
@@ -561,12 +576,15 @@ def where_asked(think: ThinkOutput, message: str) -> str | None:
     return f"Should I make that change in {said}, or in {made}?"
 
 
-def home_note(think: ThinkOutput, message: str, home: tuple[str, ...]) -> str:
+def home_note(
+    think: ThinkOutput, message: str, home: tuple[str, ...], names_recipe: bool = False
+) -> str:
     """What Think is told when its plan changes another subdomain than the one the words'
     change belongs in (``misplaced_change``): its plan, and where the change goes."""
     where = " or ".join(home)
+    said = change_said(message, names_recipe)[0]
     return (
-        f'The request reads as a change to {where} ("{requested_change(message)}"), and '
+        f'The request reads as a change to {where} ("{said}"), and '
         f"your plan changes only {', '.join(_placed(think))}:\n{_plan_lines(think)}\n"
         "Answer again: if "
         f"the change belongs in {where}, plan its write step there (with only the reads it "
@@ -577,6 +595,12 @@ def home_note(think: ThinkOutput, message: str, home: tuple[str, ...]) -> str:
 DEFINITE = re.compile(r"\b(?:the|my|our|that|this|these|those)\b", re.IGNORECASE)
 """Words that point at a thing already there ("the dal", "my lasagna"); without one,
 what the words ask for may well be new ("make me fish tacos", "make a soup")."""
+
+
+def revisable(unsaved: Sequence[str]) -> bool:
+    """Whether a recipe is among the ``unsaved`` refs (the registry's): one thought up, to
+    revise."""
+    return any((p := parse_ref(ref)) is not None and p.type_name == "recipe" for ref in unsaved)
 
 
 def invents_unasked(
@@ -592,10 +616,7 @@ def invents_unasked(
     the week's meals again, and proposed them). A recipe the dashboard finds named
     (``names_recipe``: "dal for dinner friday" names the Red Lentil Dal) points as "the"
     does: the 1.5B chose a new dinner for Friday, and proposed it."""
-    revisable = any(
-        (p := parse_ref(ref)) is not None and p.type_name == "recipe" for ref in unsaved
-    )
-    if think.decision == "clarify" or revisable:
+    if think.decision == "clarify" or revisable(unsaved):
         return False
     kinds = ("recipes", "meal_plans") if "meal_plans" in change_home(message) else ("recipes",)
     generates = any(s.step_type == "generate" and s.subdomain in kinds for s in think.steps)
@@ -604,6 +625,28 @@ def invents_unasked(
     if not DEFINITE.search(message) and not names_recipe:
         return False
     return requested_change(message) is not None
+
+
+def written_instead(
+    think: ThinkOutput, message: str, unsaved: Sequence[str], names_recipe: bool = False
+) -> ThinkOutput:
+    """A plan that, asked again (``invents_unasked``), still thinks up a recipe for a
+    change to one the user has, with its recipe generate steps made write steps, unless it
+    writes recipes already: nothing unsaved is there to revise, and a recipe thought up
+    would be a new one nobody asked for, left unsaved. For "swap the spinach in the dal
+    for kale" the 1.5B local model planned the saved dal revised "by its gen_ ref", twice,
+    and the turn ended on a read by that ref, which could not run."""
+    if not invents_unasked(think, message, unsaved, names_recipe):
+        return think
+    if any(s.step_type == "write" and s.subdomain == "recipes" for s in think.steps):
+        return think
+    steps = [
+        s.model_copy(update={"step_type": "write"})
+        if s.step_type == "generate" and s.subdomain == "recipes"
+        else s
+        for s in think.steps
+    ]
+    return think.model_copy(update={"steps": steps})
 
 
 def named_note(think: ThinkOutput) -> str:
@@ -652,8 +695,8 @@ def ask_again(
         return meal_plan_note(think, days)
     if not answered and (asked := meals_unplanned(think, message)):
         return meals_note(think, asked)
-    if home := misplaced_change(think, message):
-        return home_note(think, message, home)
+    if home := misplaced_change(think, message, names_recipe):
+        return home_note(think, message, home, names_recipe)
     if invents_unasked(think, message, unsaved, names_recipe):
         return named_note(think)
     if left := tasks_left_out(think, message, tasks):

@@ -8,6 +8,7 @@ from domain.intent import (
     asks_to_see,
     change_home,
     change_kinds,
+    dish_wants,
     names_change,
     only_forgets,
     opposite_kinds,
@@ -450,3 +451,20 @@ def test_a_contraction_typed_without_its_apostrophe_is_read_as_one():
     assert spelled("we were ill, its lid, lets see, the id, wont") == (
         "we were ill, its lid, lets see, the id, wont"
     )
+
+
+@pytest.mark.parametrize(
+    ("message", "wants"),
+    [
+        ("the chili needs a tin of sweetcorn as well", "needs"),
+        ("the pie could do with more thyme", "could do with"),
+        ("the stew should have a bay leaf in it", "should have"),
+        ("we need garlic and lemons", None),  # a thing needed, said as one: the list's
+        ("what does the chili need?", None),  # a question
+        ("put what the dal needs on my groceries", None),  # a change verb of its own
+        ("the dal recipe shouldnt have onion in it", None),
+    ],
+)
+def test_a_statement_that_a_thing_lacks_something(message: str, wants: str | None):
+    """``dish_wants``: said of a saved recipe, an ingredient added to it."""
+    assert dish_wants(message) == wants

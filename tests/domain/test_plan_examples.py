@@ -319,6 +319,21 @@ def test_a_change_naming_a_saved_recipe_is_shown_nothing_thought_up():
     assert any(e.generates for e in pick(swap, LIBRARY, named=["recipes"]))
 
 
+def test_a_change_to_a_saved_recipe_with_nothing_unsaved_is_shown_nothing_thought_up():
+    """ "swap the spinach in the dal for kale" was shown only "make the soup less fiery and
+    swap the cream for coconut milk", a revision of a recipe thought up; with nothing
+    unsaved, the 1.5B local model planned the saved dal revised by a made-up gen ref."""
+    swap = "swap the beef in the chili for lentils"
+    saved = pick(swap, LIBRARY, named=["recipes"], revisable=False)
+    assert saved != [] and not any(e.generates for e in saved)
+    flapjacks = (
+        "swap the golden syrup in my flapjacks for honey, and a pinch of cinnamon in them too"
+    )
+    assert requests(saved) == [flapjacks]  # alike below the bar: the likest recipe change
+    new = "come up with a new chili recipe"  # asks for something new: thought up
+    assert any(e.generates for e in pick(new, LIBRARY, named=["recipes"], revisable=False))
+
+
 def test_a_reminder_to_take_the_bin_out_is_shown_a_task_made_not_a_job_removed():
     """Read as a thing removed ("bin"), it was shown only "… remove that job"."""
     assert requests(pick("remind me to take the bin out on thursday", LIBRARY)) == [
@@ -360,6 +375,15 @@ def test_an_ingredient_taken_out_of_a_saved_recipe_is_shown_its_row_deleted():
     walnuts = "leave the walnuts out of my banana loaf recipe from now on"
     onion = "the dal recipe shouldnt have onion in it, remove it"
     assert walnuts in requests(pick(onion, LIBRARY, named=["recipes"]))
+
+
+def test_a_saved_recipe_said_to_need_a_thing_is_shown_an_ingredient_added_to_a_recipe():
+    """For "the chili needs a tin of sweetcorn as well", shown "used 2 of the tins of
+    tomatoes in the stew" and "we need paper towels and dish soap", the 1.5B local model
+    read and set a sweetcorn row of the inventory."""
+    added = "my carrot soup recipe needs a thumb of ginger too"
+    for said in ("the goulash needs a pinch of paprika", "the pie could do with more thyme"):
+        assert requests(pick(said, LIBRARY, named=["recipes"])) == [added]
 
 
 def test_each_clause_of_a_change_is_shown_an_entry_of_its_kind():

@@ -286,6 +286,32 @@ async def test_a_dislike_at_home_planned_as_a_recipe_edit_is_asked_for_again(tur
     assert recipes[0]["instructions"] == ["Simmer the lentils."]
 
 
+async def test_a_saved_recipe_said_to_need_a_thing_planned_as_stock_is_asked_again(turns, executor):
+    """``domain.enforced.plan_rules.change_said``: for "the chili needs a tin of sweetcorn as
+    well" the 1.5B local model read and set a sweetcorn row of the inventory, where there
+    was none; the dashboard names the saved chili, so the change is the recipe's."""
+    chili = {"name": "Weeknight Chili", "recipe_ingredients": [{"name": "beef mince"}]}
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("recipes", [chili])
+    sweetcorn = {"recipe_id": "recipe_1", "name": "sweetcorn", "quantity": 1, "unit": "tin"}
+    again, _, _ = await asked_again(
+        turns,
+        "the chili needs a tin of sweetcorn as well",
+        understand(),
+        plan("Sweetcorn", step("Set the sweetcorn row of the inventory", "write", "inventory")),
+        plan("Sweetcorn", step("Add sweetcorn to the chili's ingredients", "write", "recipes")),
+        tool("db_read", at_step=0, table="recipes", columns=["name", "recipe_ingredients"]),
+        complete("Read the chili", at_step=0),  # read first (``read_first``)
+        tool("db_create", at_step=1, table="recipe_ingredients", data=sweetcorn),
+        complete("Added the sweetcorn", at_step=1),
+        reply("The chili has sweetcorn now."),
+    )
+    assert 'The request reads as a change to recipes ("needs")' in again
+    ingredients = (await kitchen.run(DbRead(table="recipe_ingredients"))).rows
+    assert sorted(i["name"] for i in ingredients) == ["beef mince", "sweetcorn"]
+    assert (await kitchen.run(DbRead(table="inventory"))).rows == []
+
+
 async def test_things_due_moved_about_the_inventory_are_asked_for_again(turns, executor):
     """``domain.enforced.plan_rules.misplaced_change``: for "move whatever is due tomorrow to
     saturday" the 1.5B local model moved a dal and "Mexican 1" about the inventory; what
@@ -562,6 +588,48 @@ async def test_an_ingredient_taken_out_of_a_saved_recipe_reads_it_first(turns, e
         await keep_history(handle, "read_first_removal")
     dal = await kitchen.run(DbRead(table="recipes", filters=[f(**named)], columns=["ingredients"]))
     assert [i["name"] for i in dal.rows[0]["recipe_ingredients"]] == ["red lentils"]
+
+
+async def test_a_saved_recipe_still_changed_by_one_thought_up_is_written_instead(turns, executor):
+    """``domain.enforced.plan_rules.written_instead``: for "swap the spinach in the dal for
+    kale", nothing unsaved, the 1.5B local model was shown only a revision of a recipe
+    thought up, and planned the saved dal revised by a made-up gen ref, twice; it is shown
+    a saved recipe's change, and its plan writes the saved dal."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    ingredients = [{"name": "red lentils"}, {"name": "spinach"}]
+    await kitchen.create("recipes", [{"name": "Red Lentil Dal", "ingredients": ingredients}])
+    revised = plan(
+        "Kale in the dal",
+        step("Read the Red Lentil Dal recipe", "read", "recipes"),
+        step("Replace the spinach with kale in the dal (its gen_ ref)", "generate", "recipes", 1),
+    )
+    spinach = [f("recipe_id", "=", "recipe_1").model_dump(), f("name", "=", "spinach").model_dump()]
+    again, _, script = await asked_again(
+        turns,
+        "swap the spinach in the dal for kale",
+        understand(),
+        revised,
+        revised,
+        tool("db_read", at_step=0, table="recipes", columns=["name", "ingredients"]),
+        complete("Read the dal", at_step=0),
+        tool(
+            "db_update",
+            at_step=1,
+            table="recipe_ingredients",
+            filters=spinach,
+            data={"name": "kale"},
+        ),
+        complete("Swapped the spinach for kale", at_step=1),
+        reply("The dal has kale now."),
+    )
+    assert "The request asks for a change and for no new recipe, and your plan generates" in again
+    shown = next(c.system for c in script.calls if c.node == "think")
+    assert "swap the golden syrup in my flapjacks" in shown and "less fiery" not in shown
+    write = next(c.user for c in script.calls if c.node == "act" and c.step == 1)
+    assert "(type write, subdomain recipes)" in write
+    dal = await kitchen.run(DbRead(table="recipes", columns=["name", "ingredients"]))
+    assert [r["name"] for r in dal.rows] == ["Red Lentil Dal"]  # no second dal
+    assert sorted(i["name"] for i in dal.rows[0]["recipe_ingredients"]) == ["kale", "red lentils"]
 
 
 async def test_chores_done_that_the_plan_leaves_out_are_asked_for_again(turns, executor):

@@ -12,6 +12,7 @@ from domain.enforced.plan_rules import (
     WHICH_DAYS,
     as_question,
     ask_again,
+    change_said,
     changes_nothing,
     elsewhere_note,
     hold_plan,
@@ -41,6 +42,7 @@ from domain.enforced.plan_rules import (
     where_asked,
     with_recipes_read,
     writes_unasked,
+    written_instead,
 )
 from domain.modes import MODES, apply_mode_1_0
 from domain.nodes import ThinkOutput, ThinkStep, UnderstandOutput
@@ -613,6 +615,24 @@ def test_a_change_planned_in_another_subdomain_than_its_own_is_asked_for_again(
     assert f"if the change belongs in {' or '.join(home)}, plan its write step there" in note
 
 
+def test_a_saved_recipe_said_to_need_a_thing_is_a_change_to_the_recipes():
+    """For "the chili needs a tin of sweetcorn as well" the 1.5B local model read and set
+    a sweetcorn row of the inventory, where there was none."""
+    message = "the chili needs a tin of sweetcorn as well"
+    stock = plan(step("write", subdomain="inventory"))
+    assert change_said(message, names_recipe=True) == ("needs", ("recipes",))
+    assert misplaced_change(stock, message, names_recipe=True) == ("recipes",)
+    note = ask_again(stock, message, FRIDAY, names_recipe=True)
+    assert note == home_note(stock, message, ("recipes",), names_recipe=True)
+    assert 'The request reads as a change to recipes ("needs")' in note
+    question = "Should I make that change in your recipes, or in your inventory?"
+    assert where_asked(stock, message, names_recipe=True) == question
+    assert misplaced_change(plan(step("write", subdomain="recipes")), message, True) == ()
+    # no saved recipe named: a thing needed is no change the words place
+    assert change_said(message) == (None, ())
+    assert ask_again(stock, message, FRIDAY) is None
+
+
 @pytest.mark.parametrize(
     ("message", "think", "question"),
     [
@@ -703,6 +723,23 @@ def test_a_recipe_still_saved_unmade_for_something_new_is_thought_up():
     assert thought_up(inline, "save my scone recipe: flour, butter") == inline  # dictated
     made = plan(step("generate"), step("write", 1))
     assert thought_up(made, "save me a simple omelette recipe") == made
+
+
+def test_a_saved_recipe_still_changed_by_a_recipe_thought_up_is_written_instead():
+    """Asked again, the 1.5B local model planned "swap the spinach in the dal for kale" as
+    the saved dal revised by its made-up gen ref once more; nothing unsaved was there."""
+    message = "swap the spinach in the dal for kale"
+    revised = plan(step("read"), step("generate", 1))
+    held = written_instead(revised, message, [], names_recipe=True)
+    assert [(s.step_type, s.subdomain) for s in held.steps] == [
+        ("read", "recipes"),
+        ("write", "recipes"),
+    ]
+    assert written_instead(revised, message, ["gen_recipe_1"], True) == revised  # to revise
+    saved = plan(step("generate"), step("write", 1))  # writes recipes itself
+    assert written_instead(saved, message, [], True) == saved
+    new = "come up with a kale dal"  # asks for something new
+    assert written_instead(revised, new, [], True) == revised
 
 
 @pytest.mark.parametrize(
