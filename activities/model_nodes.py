@@ -83,6 +83,8 @@ from domain.enforced.plan_rules import (
     written_instead,
 )
 from domain.enforced.read_filters import (
+    either,
+    either_read,
     known_filters,
     one_day,
     one_day_read,
@@ -560,6 +562,7 @@ class NodeActivities:
         said += [r.model_dump_json() for r in [*request.prior_results, *request.tool_results]]
         result.output = said_read(result.output, "\n".join(said))
         result.output = known_filters(result.output, set(whole.known_refs()))
+        result.output = either_read(result.output)
         result.output = read_its_own(
             result.output, request.plan, request.step_index, request.tool_results
         )
@@ -601,7 +604,7 @@ class NodeActivities:
         )
         result = _result(ActQuickResult, output, call)
         said = f"{request.message}\n{request.intent}"
-        result.output.params = said_names(result.output.params, said)
+        result.output.params = either(said_names(result.output.params, said))
         if request.clock is not None:  # the one day the words name (``one_day``)
             today = local(request.clock).date()
             result.output.params = one_day(result.output.params, request.message, today)

@@ -4,7 +4,8 @@ filter the words never asked for cannot hide the rows they ask about.
 
 - ``one_day``: ``date >=`` the one day the words name reads that day (``=``);
 - ``said_names``: a filter by a name, a title or a place nobody said is dropped;
-- ``known_filters``: a filter by a ref nothing in the turn has issued is dropped.
+- ``known_filters``: a filter by a ref nothing in the turn has issued is dropped;
+- ``either``: two filters that each hold one column to another value read either value.
 """
 
 from __future__ import annotations
@@ -141,3 +142,39 @@ def known_filters(decision: ActDecision, known: Container[str]) -> ActDecision:
         return None if unknown(value) else flt
 
     return _read_held(decision, lambda params: _each_filter(params, kept))
+
+
+def either(params: dict[str, Any]) -> dict[str, Any]:
+    """A read whose filters hold one column equal to two or more values (all filters must
+    hold, so no row can) with those filters made one ``in`` filter, where the first of
+    them was: the read asks for rows of either value (not for a name, which is matched by
+    its words, not as it is spelled: ``crud.ingredients``). For "we're low on everything in the
+    fridge, add it all to the list" the 1.5B local model read the inventory where
+    ``location = fridge`` and ``location = pantry``, twice, found nothing, and listed
+    nothing from the fridge."""
+    filters = params.get("filters")
+    if not isinstance(filters, list):
+        return params
+    values: dict[str, list[Any]] = {}
+    for flt in filters:
+        if isinstance(flt, dict) and flt.get("op") == "=" and isinstance(flt.get("field"), str):
+            seen = values.setdefault(flt["field"], [])
+            if flt.get("value") not in seen:
+                seen.append(flt.get("value"))
+    torn = {field for field, seen in values.items() if len(seen) > 1 and field not in NAMES}
+    if not torn:
+        return params
+    held: list[Any] = []
+    for flt in filters:
+        field = flt.get("field") if isinstance(flt, dict) else None
+        if field in torn and flt.get("op") == "=":
+            if all(not (isinstance(h, dict) and h.get("field") == field) for h in held):
+                held.append({**flt, "op": "in", "value": values[field]})
+            continue
+        held.append(flt)
+    return {**params, "filters": held}
+
+
+def either_read(decision: ActDecision) -> ActDecision:
+    """A step's read of either value its filters hold one column to (``either``)."""
+    return _read_held(decision, either)

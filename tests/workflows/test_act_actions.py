@@ -742,6 +742,40 @@ async def test_a_steps_read_by_a_place_no_one_said_reads_every_place(turns: Turn
     assert "eggs" in reply_call.user and "fridge" in reply_call.user
 
 
+async def test_a_steps_read_of_one_place_and_another_reads_either(turns: Turns, executor):
+    """``domain.enforced.read_filters.either``: for "we're low on everything in the fridge,
+    add it all to the list" the 1.5B local model read ``location = fridge`` and
+    ``location = pantry`` together, found nothing, and listed nothing."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create(
+        "inventory",
+        [
+            {"name": "milk", "location": "fridge"},
+            {"name": "rice", "location": "pantry"},
+            {"name": "peas", "location": "freezer"},
+        ],
+    )
+    both = [
+        {"field": "location", "op": "=", "value": "fridge"},
+        {"field": "location", "op": "=", "value": "pantry"},
+    ]
+    script = turns.script(
+        understand(),
+        plan("The fridge and pantry", step("Read the fridge and the pantry", "read", "inventory")),
+        tool("db_read", table="inventory", filters=both),
+        complete("Read the fridge and the pantry"),
+        reply("Milk and rice."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("what's in the fridge and the pantry")
+        await handle.result()
+        await keep_history(handle, "either_read")
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    assert 'read inventory where location in ["fridge", "pantry"]: 2 matching' in reply_call.user
+    assert "milk" in reply_call.user and "rice" in reply_call.user
+    assert "peas" not in reply_call.user
+
+
 async def test_a_steps_read_by_a_ref_nothing_issued_reads_without_it(turns: Turns, executor):
     """``domain.enforced.read_filters.known_filters``: for "when are we having the dal" the
     1.5B local model read the meal plans of ``recipe_id = gen_recipe_1`` (no such recipe),

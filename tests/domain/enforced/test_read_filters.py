@@ -8,6 +8,8 @@ import datetime as dt
 import pytest
 
 from domain.enforced.read_filters import (
+    either,
+    either_read,
     known_filters,
     one_day,
     one_day_read,
@@ -141,3 +143,24 @@ def test_a_reads_filter_by_a_ref_nothing_issued_is_dropped():
         tool_call={"tool": "db_delete", "params": {"table": "meal_plans", "filters": [made_up]}},
     )
     assert known_filters(write, set()) == write  # a write's filters are refused, not widened
+
+
+def test_a_read_of_one_column_equal_to_two_values_reads_either():
+    """For "we're low on everything in the fridge, add it all to the list" the 1.5B local
+    model read the inventory where ``location = fridge`` and ``location = pantry``,
+    twice: no row can be in both, and nothing from the fridge was listed."""
+    fridge = {"field": "location", "op": "=", "value": "fridge"}
+    pantry = {**fridge, "value": "pantry"}
+    milk = {"field": "name", "op": "=", "value": "milk"}
+    read = {"table": "inventory", "filters": [fridge, milk, pantry]}
+    either_place = {"field": "location", "op": "in", "value": ["fridge", "pantry"]}
+    assert either(read)["filters"] == [either_place, milk]
+    same = {"table": "inventory", "filters": [fridge, fridge]}  # one value: as it is
+    assert either(same) == same
+    names = {"table": "inventory", "filters": [milk, {**milk, "value": "eggs"}]}
+    assert either(names) == names  # names are matched by their words, one filter each
+    call = ToolCall(tool="db_read", params=read)
+    held = either_read(ActDecision(action="tool_call", tool_call=call))
+    assert held.tool_call is not None and held.tool_call.params["filters"][0] == either_place
+    write = ActDecision(action="tool_call", tool_call=ToolCall(tool="db_delete", params=read))
+    assert either_read(write) == write  # a write's filters are as the model sent them
