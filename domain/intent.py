@@ -197,9 +197,11 @@ def requested_change(message: str) -> str | None:
 def change_home(message: str) -> tuple[str, ...]:
     """The subdomains the change the message asks for belongs in, when its words say
     without a verb: a report or a listed item (``STOCK``), a reminder or a task done
-    (tasks), a diet or dislike (preferences), a meal on a day (meal_plans). Empty for a
-    verb ("add …" could go anywhere), but one of things said to be due (``DUE``: tasks),
-    and for no change."""
+    (tasks), a diet or dislike (preferences), a meal on a day (meal_plans). A verb goes
+    where its words say things are kept (``KEPT_IN``: "push everything on my todo list
+    back a week"), or, of things said to be due, in the tasks (``DUE``); empty for a verb
+    that says neither ("move the dal to wednesday" could go anywhere), and for no
+    change."""
     change = _change(message)
     return change[1] if change is not None else ()
 
@@ -258,7 +260,7 @@ def _change(message: str) -> tuple[str, tuple[str, ...]] | None:
         for part in PARTS.split(clause):
             words = LEAD_INS.sub("", part).split()
             if words and (verb := words[0].lower().strip(",:")) in CHANGE_VERBS:
-                return verb, ("tasks",) if DUE.search(clause) else ()
+                return verb, ("tasks",) if DUE.search(clause) else _kept_in(clause)
             if TAKE_OFF.match(" ".join(words)):
                 return "take off", ()
         if not asks and (line := LINES.search(said)):
@@ -525,13 +527,19 @@ week?" asks about the tasks, "what's in the fridge?" about the inventory. Narrow
 ``PLACES`` (any word that places a delete: "list", "plan"), each word one subdomain's."""
 
 
+def _kept_in(text: str) -> tuple[str, ...]:
+    """The subdomains the words name as where things are kept (``KEPT_IN``), in its order:
+    a change verb said of "my todo list" changes the tasks. Told nothing of where, the
+    1.5B local model was shown "push the fish pie back to next thursday" for "push
+    everything on my todo list back a week"."""
+    lowered = text.lower()
+    return tuple(place for place, words in KEPT_IN.items() if words.search(lowered))
+
+
 def places_named(message: str) -> tuple[str, ...]:
     """The subdomains a question's words name (``KEPT_IN``), in ``KEPT_IN`` order; empty
     for a message that does not only ask to see or know (``asks_to_see``)."""
-    if not asks_to_see(message):
-        return ()
-    text = message.lower()
-    return tuple(place for place, words in KEPT_IN.items() if words.search(text))
+    return _kept_in(message) if asks_to_see(message) else ()
 
 
 def names_change(text: str) -> bool:

@@ -680,9 +680,9 @@ def ask_again(
     one the change belongs in (``misplaced_change``), or invents a recipe for a change
     that asks for none with nothing ``unsaved`` to revise (``invents_unasked``; a recipe the
     dashboard finds named, ``names_recipe``, points at one the user has), or leaves out
-    a task it finds named among chores done (``tasks_left_out``). Meals
-    are not asked for again once the user has ``answered`` this turn's pause ("plan
-    dinners", asked for how many days: "just add rice")."""
+    a task it finds named among chores done (``tasks_left_out``). Meals,
+    and where a change belongs, are not asked for again once the user has ``answered``
+    this turn's pause ("plan dinners", asked for how many days: "just add rice")."""
     if asked := changes_nothing(think, message):
         return replan_note(think, asked)
     if asked := invents_nothing(think, message):
@@ -695,7 +695,7 @@ def ask_again(
         return meal_plan_note(think, days)
     if not answered and (asked := meals_unplanned(think, message)):
         return meals_note(think, asked)
-    if home := misplaced_change(think, message, names_recipe):
+    if not answered and (home := misplaced_change(think, message, names_recipe)):
         return home_note(think, message, home, names_recipe)
     if invents_unasked(think, message, unsaved, names_recipe):
         return named_note(think)

@@ -224,7 +224,11 @@ def test_questions_and_lookups_are_not(message: str):
         ("we're doing the shopping tomorrow", ("meal_plans", "tasks")),  # not a meal
         ("the dal only serves 2", ("recipes",)),
         ("i have to sort the freezer before the end of the month", ("tasks",)),
-        ("add eggs to the list", ()),  # a verb: it says where itself
+        ("add eggs to the list", ("shopping",)),  # a verb said of where things are kept
+        ("push everything on my todo list back a week", ("tasks",)),
+        ("bin the chili recipe, never liked it", ("recipes",)),
+        ("add clean the fridge to my chores", ("tasks", "inventory")),  # either
+        ("move the dal to wednesday", ()),  # a verb, no place named: anywhere
         ("get rid of the chili recipe", ()),  # a delete, wherever the thing is
         ("what's on my shopping list?", ()),
     ],

@@ -335,6 +335,30 @@ async def test_things_due_moved_about_the_inventory_are_asked_for_again(turns, e
     assert (await kitchen.run(DbRead(table="inventory"))).rows == []
 
 
+async def test_a_change_to_the_todo_list_planned_as_meals_is_asked_for_again(turns, executor):
+    """``domain.intent.change_home``: a change verb said of "my todo list" is the tasks';
+    told nothing of where, "push everything on my todo list back a week" was shown
+    "push the fish pie back to next thursday", a meal moved."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("tasks", [{"title": "Clean the oven", "due_date": "2026-12-02"}])
+    oven = [{"field": "title", "op": "=", "value": "Clean the oven"}]
+    again, _, script = await asked_again(
+        turns,
+        "push everything on my todo list back a week",
+        understand(),
+        plan("Later", step("Move every meal a week later", "write", "meal_plans")),
+        plan("Later", step("Set the oven task's due date to 2026-12-09", "write", "tasks")),
+        tool("db_update", table="tasks", filters=oven, data={"due_date": "2026-12-09"}),
+        complete("Moved the oven"),
+        reply("The oven is due a week later."),
+    )
+    assert 'The request reads as a change to tasks ("push")' in again
+    shown = next(c.system for c in script.calls if c.node == "think")
+    assert "put off clearing the gutters" in shown and "fish pie" not in shown
+    tasks = (await kitchen.run(DbRead(table="tasks"))).rows
+    assert [(t["title"], t["due_date"]) for t in tasks] == [("Clean the oven", "2026-12-09")]
+
+
 async def test_a_question_about_an_open_task_read_elsewhere_reads_the_tasks(turns, executor):
     """``domain.enforced.plan_rules.read_there``: for "how many days till the plumber" the 1.5B
     local model read the inventory for the plumber, and kept that plan when told; the
