@@ -236,9 +236,14 @@ def thought_up(think: ThinkOutput, message: str) -> ThinkOutput:
     the user for the ingredients. The save the words ask for follows (``saved_too``)."""
     if not _saves_unmade(think) or requested_content(message) is None:
         return think
+    return _recipe_steps_made(think, "write", "generate")
+
+
+def _recipe_steps_made(think: ThinkOutput, was: str, made: str) -> ThinkOutput:
+    """``think`` with its recipes steps of type ``was`` made steps of type ``made``."""
     steps = [
-        s.model_copy(update={"step_type": "generate"})
-        if s.step_type == "write" and s.subdomain == "recipes"
+        s.model_copy(update={"step_type": made})
+        if s.step_type == was and s.subdomain == "recipes"
         else s
         for s in think.steps
     ]
@@ -640,13 +645,7 @@ def written_instead(
         return think
     if any(s.step_type == "write" and s.subdomain == "recipes" for s in think.steps):
         return think
-    steps = [
-        s.model_copy(update={"step_type": "write"})
-        if s.step_type == "generate" and s.subdomain == "recipes"
-        else s
-        for s in think.steps
-    ]
-    return think.model_copy(update={"steps": steps})
+    return _recipe_steps_made(think, "generate", "write")
 
 
 def named_note(think: ThinkOutput) -> str:

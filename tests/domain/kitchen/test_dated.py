@@ -5,22 +5,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from domain.conversation import StepResult
 from domain.kitchen.dated import dates_counted
-from domain.tool_results import ToolEntry
+from tests.domain.kitchen.reads import read
 
 SUNDAY = dt.date(2026, 11, 29)
-
-
-def read(table: str, rows: list[dict], index: int = 0) -> StepResult:
-    entry = ToolEntry(tool="db_read", params={"table": table}, rows=rows, count=len(rows))
-    return StepResult(
-        step_index=index,
-        description="read",
-        step_type="read",
-        subdomain=table,
-        tool_results=[entry],
-    )
 
 
 def test_a_tasks_due_date_is_counted_in_days_from_today():

@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-from domain.conversation import StepResult
 from domain.kitchen.stocked import stock_compared
-from domain.tool_results import ToolEntry
+from tests.domain.kitchen.reads import read
 
 DAL = {
     "id": "recipe_1",
@@ -21,17 +20,6 @@ STOCK = [
     {"id": "inv_2", "name": "eggs", "ingredient_id": "ing_2"},
     {"id": "inv_3", "name": "rice", "ingredient_id": "ing_3"},
 ]
-
-
-def read(table: str, rows: list[dict], index: int = 0, **params) -> StepResult:
-    entry = ToolEntry(tool="db_read", params={"table": table, **params}, rows=rows, count=len(rows))
-    return StepResult(
-        step_index=index,
-        description="read",
-        step_type="read",
-        subdomain=table,
-        tool_results=[entry],
-    )
 
 
 def test_the_dals_ingredients_none_of_which_the_inventory_read_holds():
