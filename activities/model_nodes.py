@@ -56,6 +56,7 @@ from domain.enforced.act_rules import (
     read_its_own,
     read_made,
     repeated_call,
+    system_read,
     uncalled_note,
     unchanged,
     unchanged_block,
@@ -448,9 +449,12 @@ class NodeActivities:
     @activity.defn(name="act")
     async def act(self, request: ActRequest) -> ActResult:
         began = time.monotonic()
+        step = request.plan[request.step_index]
+        if (ours := system_read(step, request.tool_results)) is not None:
+            activity.logger.info("act: the system's read step, no model asked: %s", ours.action)
+            return ActResult(output=ours, template="system")
         state, registry, whole = await self._state(request.state_ref)
         state = state.for_act()
-        step = request.plan[request.step_index]
         prompt = render_many(
             act_templates(step.step_type),
             step_type=step.step_type,

@@ -10,6 +10,9 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel, Field, JsonValue, model_validator
+from pydantic.json_schema import SkipJsonSchema
+
+from domain.crud.calls import DbRead
 
 Subdomain = Literal["inventory", "recipes", "shopping", "meal_plans", "tasks", "preferences"]
 StepType = Literal["read", "analyze", "generate", "write"]
@@ -84,6 +87,11 @@ class ThinkStep(BaseModel):
     subdomain: Subdomain
     group: int = Field(default=0, ge=0)
     """Steps with the same group run concurrently; groups run in increasing order."""
+    read: SkipJsonSchema[DbRead | None] = Field(default=None, exclude_if=lambda r: r is None)
+    """The read of a step the system added to the plan (``domain.enforced.plan_rules``:
+    ``read_there``, ``read_first``): Act runs it without a model. Never the model's: no
+    answer schema shows it, and a plan read from an answer has none. Left out of a step's
+    dump when it has none, so a plan's steps serialize as they did before."""
 
 
 class ThinkOutput(BaseModel):

@@ -119,11 +119,14 @@ class Replay:
     used: list[bool] = field(default_factory=list)
     misfits: list[str] = field(default_factory=list)
     name: str = "cassette"
+    asked: set[tuple[str, int | None]] = field(default_factory=set)
+    """The (node, step) pairs the run asked about."""
 
     def __post_init__(self) -> None:
         self.used = [False] * len(self.cassette.calls)
 
     async def complete(self, request: LlmRequest) -> LlmReply:
+        self.asked.add((request.node, request.step))
         repair = request.repair_of is not None
         for i, call in enumerate(self.cassette.calls):
             if self.used[i] or call.node != request.node:
@@ -154,9 +157,36 @@ class Replay:
         raise LlmError(problem, kind="cassette_misfit", retryable=False)
 
     def unused(self) -> list[str]:
-        """Recorded calls no request asked for: the run went another way than recorded."""
+        """Recorded calls no request asked for: the run went another way than recorded.
+        But for a read step the run never asked the model about (every answer recorded
+        for it a read or the step's end): the system now runs the reads it adds to a plan
+        itself (``domain.enforced.act_rules.system_read``), and a recording made before
+        holds the model's answers for them."""
         return [
             f"{c.node}{'' if c.step is None else f' step {c.step}'}"
             for c, used in zip(self.cassette.calls, self.used, strict=True)
-            if not used and not c.repeat
+            if not used and not c.repeat and not self._read_step_not_asked(c.node, c.step)
         ]
+
+    def _read_step_not_asked(self, node: str, step: int | None) -> bool:
+        if node != "act" or (node, step) in self.asked:
+            return False
+        answers = [c.content for c in self.cassette.calls if c.node == node and c.step == step]
+        return all(_reads_or_ends(a) for a in answers)
+
+
+def _reads_or_ends(content: Any) -> bool:
+    """Whether a recorded Act answer (its JSON, as sent or parsed) reads (``db_read``) or
+    ends its step."""
+    if isinstance(content, str):
+        try:
+            content = json.loads(content)
+        except ValueError:
+            return False
+    decision = content.get("decision") if isinstance(content, dict) else None
+    if not isinstance(decision, dict):
+        return False
+    action = decision.get("action")
+    return action == "step_complete" or (
+        action == "tool_call" and decision.get("tool") == "db_read"
+    )

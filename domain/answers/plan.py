@@ -95,7 +95,7 @@ class Step(Answer, ThinkStep):
 
 class _Outcome(Answer):
     def output(self, goal: str) -> ThinkOutput:
-        steps = [ThinkStep(**s.model_dump()) for s in getattr(self, "steps", [])]
+        steps = [ThinkStep(**s.model_dump(exclude={"read"})) for s in getattr(self, "steps", [])]
         return ThinkOutput(
             goal=goal,
             decision=self.decision,  # type: ignore[attr-defined]

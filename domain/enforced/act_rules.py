@@ -680,6 +680,19 @@ def read_its_own(
     return read_made(tool_results, step) or decision
 
 
+def system_read(step: ThinkStep | None, tool_results: Sequence[ToolEntry]) -> ActDecision | None:
+    """The decision of a step the system wrote its read for (``ThinkStep.read``: a read it
+    added to the plan), with no model asked: that read, until it has run; then the step's
+    end with what it read (``read_made``). None for any other step, and once the read has
+    failed (Act is asked, shown the error)."""
+    if step is None or step.read is None:
+        return None
+    if not tool_results:
+        params = step.read.model_dump(mode="json", exclude={"tool"})
+        return ActDecision(action="tool_call", tool_call=ToolCall(tool="db_read", params=params))
+    return read_made(tool_results, step)
+
+
 def read_made(tool_results: Sequence[ToolEntry], step: ThinkStep | None) -> ActDecision | None:
     """A read step's end when Act's answer could not be used, once the step has read its
     own tables (``_read_its_own``): the rows are what the step was for, and the step's

@@ -72,6 +72,7 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 
+from domain.crud.calls import DbRead, Filter
 from domain.crud.near import name_words
 from domain.enforced.act_rules import adds_rows
 from domain.intent import (
@@ -85,6 +86,7 @@ from domain.intent import (
     requested_change,
     requested_content,
 )
+from domain.kitchen.tables import SUBDOMAINS
 from domain.modes import mode_config
 from domain.nodes import ThinkOutput, ThinkStep, UnderstandOutput
 from domain.registry.refs import parse_ref
@@ -390,12 +392,7 @@ def read_there(
     if not named or not reads or len(think.steps) + len(named) > max_steps:
         return think
     first = min(step.group for step in think.steps)
-    added = [
-        ThinkStep(
-            description=_read_of(place, recipes), step_type="read", subdomain=place, group=first
-        )
-        for place in named
-    ]
+    added = [_added_read(place, recipes, first) for place in named]
     return think.model_copy(update={"steps": [*added, *think.steps]})
 
 
@@ -404,6 +401,22 @@ def _read_of(place: str, recipes: Sequence[str]) -> str:
     if place == "recipes" and recipes:
         return f"Read the recipe {' and '.join(recipes)} with its ingredients"
     return READ_THERE[place]
+
+
+def _added_read(place: str, recipes: Sequence[str], group: int) -> ThinkStep:
+    """A read step the system adds to a plan (``read_there``, ``read_first``), with the read
+    it says (``_read_of``) for Act to run without a model: the ``recipes`` by name, with
+    their ingredients; every row of another place. For "what else is in the dal apart
+    from lentils" the 1.5B local model, given "Read the recipe Red Lentil Dal with its
+    ingredients", read the inventory, then ended the step with ingredients it made up."""
+    read = DbRead(table=SUBDOMAINS[place][0])
+    if place == "recipes" and recipes:
+        named = [Filter(field="name", op="=", value=name) for name in recipes]
+        read = DbRead(table="recipes", or_filters=named, columns=["*", "recipe_ingredients"])
+    description = _read_of(place, recipes)
+    return ThinkStep(
+        description=description, step_type="read", subdomain=place, group=group, read=read
+    )
 
 
 def _links_a_recipe(step: ThinkStep) -> bool:
@@ -458,9 +471,7 @@ def read_first(
     ):
         return think
     first = min(step.group for step in think.steps)
-    read = ThinkStep(
-        description=_read_of("recipes", unread), step_type="read", subdomain="recipes", group=first
-    )
+    read = _added_read("recipes", unread, first)
     later = [s.model_copy(update={"group": s.group + 1}) for s in think.steps]
     return think.model_copy(update={"steps": [read, *later]})
 

@@ -300,9 +300,7 @@ async def test_a_saved_recipe_said_to_need_a_thing_planned_as_stock_is_asked_aga
         understand(),
         plan("Sweetcorn", step("Set the sweetcorn row of the inventory", "write", "inventory")),
         plan("Sweetcorn", step("Add sweetcorn to the chili's ingredients", "write", "recipes")),
-        tool("db_read", at_step=0, table="recipes", columns=["name", "recipe_ingredients"]),
-        complete("Read the chili", at_step=0),  # read first (``read_first``)
-        tool("db_create", at_step=1, table="recipe_ingredients", data=sweetcorn),
+        tool("db_create", at_step=1, table="recipe_ingredients", data=sweetcorn),  # read first
         complete("Added the sweetcorn", at_step=1),
         reply("The chili has sweetcorn now."),
     )
@@ -374,9 +372,7 @@ async def test_a_question_about_an_open_task_read_elsewhere_reads_the_tasks(turn
         understand(),
         stock,
         stock,
-        tool("db_read", at_step=0, table="tasks"),
-        complete("Read the tasks", at_step=0),
-        tool("db_read", at_step=1, table="inventory"),
+        tool("db_read", at_step=1, table="inventory"),  # the tasks' read is the system's
         complete("Nothing there", at_step=1),
         reply("The plumber is due in 3 days."),
     )
@@ -535,8 +531,6 @@ async def test_a_question_still_read_elsewhere_reads_where_its_words_say(turns, 
         understand(),
         meals,
         meals,
-        tool("db_read", at_step=0, table="tasks"),
-        complete("Read the tasks", at_step=0),
         tool("db_read", at_step=1, table="meal_plans"),
         complete("No meals planned", at_step=1),
         reply("Clean the oven is still to do."),
@@ -545,8 +539,9 @@ async def test_a_question_still_read_elsewhere_reads_where_its_words_say(turns, 
         handle = await turns.start("anything i need to do this week?")
         await handle.result()
         await keep_history(handle, "read_there")
-    steps = [c.user for c in script.calls if c.node == "act"]
-    assert "Read the tasks" in steps[0]
+    steps = [c for c in script.calls if c.node == "act"]
+    assert [c.step for c in steps] == [1, 1]  # the tasks' read is the system's
+    assert "0. [read/tasks, group 0] Read the tasks" in steps[0].user
     (reply_call,) = [c for c in script.calls if c.node == "reply"]
     assert "clean the oven" in reply_call.user
 
@@ -554,15 +549,13 @@ async def test_a_question_still_read_elsewhere_reads_where_its_words_say(turns, 
 async def test_a_write_about_a_saved_recipe_reads_it_first(turns, executor):
     """``domain.enforced.plan_rules.read_first``: for "add a teaspoon of cumin to the dal"
     the 1.5B local model planned one write, and Act linked the cumin to a made-up
-    ``gen_recipe_1``; the dal is read first, and the write links the ref the read gave."""
+    ``gen_recipe_1``; the dal is read first, by the system (no model is asked for that
+    step: ``act_rules.system_read``), and the write links the ref the read gave."""
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     await kitchen.create("recipes", [{"name": "Red Lentil Dal"}, {"name": "Weeknight Chili"}])
-    named = {"field": "name", "op": "=", "value": "Red Lentil Dal"}
     script = turns.script(
         understand(),
         plan("Cumin in the dal", step("Add a teaspoon of cumin to the dal", "write", "recipes")),
-        tool("db_read", at_step=0, table="recipes", filters=[named], columns=["name"]),
-        complete("Read the dal", at_step=0),
         tool(
             "db_create",
             at_step=1,
@@ -576,9 +569,10 @@ async def test_a_write_about_a_saved_recipe_reads_it_first(turns, executor):
         handle = await turns.start("add a teaspoon of cumin to the dal")
         await handle.result()
         await keep_history(handle, "read_first")
-    read, write = [c.user for c in script.calls if c.node == "act" and c.step in (0, 1)][::2]
-    assert "0. Read the recipe Red Lentil Dal with its ingredients (type read" in read
-    assert "recipe_1" in write and "Red Lentil Dal" in write  # the read's row, for the link
+    assert [c.step for c in script.calls if c.node == "act"] == [1, 1]  # the write's alone
+    write = next(c.user for c in script.calls if c.node == "act")
+    assert "Step 0 (read, recipes): Read the recipe Red Lentil Dal with its ingredients" in write
+    assert "recipe_1" in write and "Weeknight Chili" not in write  # the dal's row, to link
     dal = await kitchen.run(
         DbRead(table="recipes", filters=[f("name", "=", "Red Lentil Dal")], columns=["ingredients"])
     )
@@ -600,8 +594,6 @@ async def test_an_ingredient_taken_out_of_a_saved_recipe_reads_it_first(turns, e
             "No onion",
             step("Remove the onion row from the Red Lentil Dal recipe", "write", "recipes"),
         ),
-        tool("db_read", at_step=0, table="recipes", filters=[named], columns=["ingredients"]),
-        complete("Read the dal", at_step=0),
         tool("db_delete", at_step=1, table="recipe_ingredients", filters=onion),
         complete("Took the onion out", at_step=1),
         reply("The onion is out of the dal."),
@@ -730,6 +722,33 @@ async def test_a_question_about_a_saved_recipe_read_elsewhere_is_asked_for_again
     )
     assert "## Your plan, asked again\nThe request asks about recipes, and your plan " in again
     assert response.startswith("The dal has no spinach saved.")
+
+
+async def test_a_read_the_system_adds_is_run_without_asking_the_model(turns, executor):
+    """``domain.enforced.act_rules.system_read``: for "what else is in the dal apart from
+    lentils" the 1.5B local model kept its read of the inventory when told; given the
+    dal's read the system added, it read the inventory again, and ended the step with
+    ingredients it made up. The system runs the read it wrote."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    ingredients = [{"name": "red lentils"}, {"name": "onion"}, {"name": "spinach"}]
+    await kitchen.create("recipes", [{"name": "Red Lentil Dal", "ingredients": ingredients}])
+    await kitchen.create("inventory", [{"name": "milk"}])
+    stock = plan("Besides lentils", step("Read the inventory", "read", "inventory"))
+    again, _, script = await asked_again(
+        turns,
+        "what else is in the dal apart from lentils",
+        understand(),
+        stock,
+        stock,
+        tool("db_read", at_step=1, table="inventory"),
+        complete("Read the inventory", at_step=1),
+        reply("Onion and spinach."),
+    )
+    assert "The request asks about recipes, and your plan reads only inventory" in again
+    assert [c.step for c in script.calls if c.node == "act"] == [1, 1]  # the dal's: no model
+    told = next(c.user for c in script.calls if c.node == "reply")
+    assert "Read the recipe Red Lentil Dal with its ingredients" in told
+    assert "onion" in told and "spinach" in told
 
 
 async def test_a_question_that_asks_for_a_change_in_its_words_keeps_its_writes(turns, executor):

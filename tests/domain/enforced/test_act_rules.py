@@ -13,7 +13,7 @@ from domain.conversation import (
     StepResult,
     TurnRecord,
 )
-from domain.crud.calls import HELD_ALREADY, cut_short
+from domain.crud.calls import HELD_ALREADY, DbRead, Filter, cut_short
 from domain.enforced.act_rules import (
     ActFacts,
     act_facts,
@@ -29,6 +29,7 @@ from domain.enforced.act_rules import (
     read_made,
     read_within,
     reread_note,
+    system_read,
     uncalled_note,
     unchanged,
     unchanged_block,
@@ -1264,3 +1265,28 @@ def test_a_read_step_whose_answer_is_unusable_ends_with_its_own_read():
     assert read_made([], dal) is None
     write = dal.model_copy(update={"step_type": "write"})
     assert read_made([read_dal], write) is None  # a write step's reads are no result
+
+
+def test_a_step_the_system_wrote_its_read_for_is_decided_without_a_model():
+    """For "what else is in the dal apart from lentils", given "Read the recipe Red Lentil
+    Dal with its ingredients" (a step the system added), the 1.5B local model read the
+    inventory, then ended the step with ingredients it made up."""
+    named = Filter(field="name", op="=", value="Red Lentil Dal")
+    ours = DbRead(table="recipes", or_filters=[named], columns=["*", "recipe_ingredients"])
+    dal = ThinkStep(
+        description="Read the recipe Red Lentil Dal with its ingredients",
+        step_type="read",
+        subdomain="recipes",
+        read=ours,
+    )
+    first = system_read(dal, [])
+    assert first is not None and first.tool_call is not None
+    assert first.tool_call.tool == "db_read"
+    assert DbRead(tool="db_read", **first.tool_call.params) == ours
+    found = read_entry(first.tool_call.params, table="recipes", count=1, rows=[{}])
+    assert system_read(dal, [found]) == ActDecision(
+        action="step_complete", result_summary="Read 1 row(s) from recipes."
+    )
+    refused = read_entry(first.tool_call.params, table="recipes", error="refused")
+    assert system_read(dal, [refused]) is None  # failed: Act is asked, shown the error
+    assert system_read(dal.model_copy(update={"read": None}), []) is None  # the model's step

@@ -7,6 +7,7 @@ import datetime as dt
 
 import pytest
 
+from domain.crud.calls import DbRead, Filter
 from domain.enforced.plan_rules import (
     RECIPES_READ,
     WHICH_DAYS,
@@ -853,6 +854,24 @@ def test_a_question_still_read_elsewhere_when_asked_again_reads_where_its_words_
         ("read it", "inventory"),
     ]
     assert read_there(stock, spinach, 8) == stock  # no saved recipe named
+
+
+def test_a_read_the_system_adds_carries_the_read_it_says():
+    """Act runs it without a model (``act_rules.system_read``): given "Read the recipe Red
+    Lentil Dal with its ingredients", the 1.5B local model read the inventory."""
+    stock = plan(step("read", subdomain="inventory"))
+    dal = read_there(stock, "does the dal have spinach in it", 8, recipes=["Red Lentil Dal"])
+    named = [Filter(field="name", op="=", value="Red Lentil Dal")]
+    assert dal.steps[0].read == DbRead(
+        table="recipes", or_filters=named, columns=["*", "recipe_ingredients"]
+    )
+    assert dal.steps[1].read is None  # the model's own step
+    week = plan(step("read", subdomain="meal_plans"))
+    tasks = read_there(week, "anything i need to do this week?", max_steps=8)
+    assert tasks.steps[0].read == DbRead(table="tasks")
+    cumin = plan(written("Add a teaspoon of cumin to the Red Lentil Dal recipe"))
+    first = read_first(cumin, "add cumin to the dal", ["Red Lentil Dal"], [], 8)
+    assert first.steps[0].read == dal.steps[0].read
 
 
 def written(description: str, subdomain: str = "recipes", group: int = 0) -> ThinkStep:
