@@ -452,7 +452,8 @@ class NodeActivities:
         step = request.plan[request.step_index]
         if (ours := system_read(step, request.tool_results)) is not None:
             activity.logger.info("act: the system's read step, no model asked: %s", ours.action)
-            return ActResult(output=ours, template="system")
+            # no model call: the one the workflow counts up front is given back (0 attempts)
+            return ActResult(output=ours, template="system", model="system", llm_attempts=0)
         state, registry, whole = await self._state(request.state_ref)
         state = state.for_act()
         prompt = render_many(

@@ -734,9 +734,7 @@ async def test_a_read_the_system_adds_is_run_without_asking_the_model(turns, exe
     await kitchen.create("recipes", [{"name": "Red Lentil Dal", "ingredients": ingredients}])
     await kitchen.create("inventory", [{"name": "milk"}])
     stock = plan("Besides lentils", step("Read the inventory", "read", "inventory"))
-    again, _, script = await asked_again(
-        turns,
-        "what else is in the dal apart from lentils",
+    script = turns.script(
         understand(),
         stock,
         stock,
@@ -744,8 +742,15 @@ async def test_a_read_the_system_adds_is_run_without_asking_the_model(turns, exe
         complete("Read the inventory", at_step=1),
         reply("Onion and spinach."),
     )
+    async with turns.worker(script):
+        handle = await turns.start("what else is in the dal apart from lentils")
+        await handle.result()
+        state = await progress(handle)
+        await keep_history(handle, "system_read")
+    again = [c.user for c in script.calls if c.node == "think"][1]
     assert "The request asks about recipes, and your plan reads only inventory" in again
     assert [c.step for c in script.calls if c.node == "act"] == [1, 1]  # the dal's: no model
+    assert state.llm_calls == len(script.calls)  # the system's decisions are no model calls
     told = next(c.user for c in script.calls if c.node == "reply")
     assert "Read the recipe Red Lentil Dal with its ingredients" in told
     assert "onion" in told and "spinach" in told
