@@ -495,12 +495,18 @@ def read_said(read: ToolEntry, today: dt.date | None = None) -> str:
     params = read.params or {}
     table = read.table or str(params.get("table") or "")
     rows = read.rows or []
-    filters = [*(params.get("filters") or []), *(params.get("or_filters") or [])]
-    said = " and ".join(
-        f"{f.get('field')} {f.get('op')} {_value(f.get('value'))}"
-        for f in filters
-        if isinstance(f, dict)
-    )
+
+    def joined(filters: Any, by: str) -> str:
+        return by.join(
+            f"{f.get('field')} {f.get('op')} {_value(f.get('value'))}"
+            for f in filters or []
+            if isinstance(f, dict)
+        )
+
+    every, either = joined(params.get("filters"), " and "), joined(params.get("or_filters"), " or ")
+    if every and " or " in either:
+        either = f"({either})"
+    said = " and ".join(part for part in (every, either) if part)
     found = format_read(read, today)
     count = read.count if read.count is not None else len(rows)
     parts = [f"read {table}{f' where {said}' if said else ''}: {found or f'{count} row(s)'}"]

@@ -14,6 +14,7 @@ from domain.context import (
     act_context,
     act_quick_context,
     dashboard_section,
+    read_said,
     reply_context,
     summarize_context,
     think_context,
@@ -847,3 +848,23 @@ def test_acts_trimmed_copy_of_the_state_gives_the_same_prompt():
     for step_type in ("read", "write", "generate", "analyze"):
         assert act_with(state.for_act(), step_type) == act_with(state, step_type)
     assert len(state.for_act().recent_turns) == 2 and state.for_act().turn_summaries == []
+
+
+def test_a_reads_either_filters_are_said_with_or():
+    """The recipes the system reads by name, two of them, are the one or the other."""
+    named = [
+        {"field": "name", "op": "=", "value": "Red Lentil Dal"},
+        {"field": "name", "op": "=", "value": "Weeknight Chili"},
+    ]
+    read = ToolEntry(
+        tool="db_read",
+        params={"table": "recipes", "or_filters": named},
+        table="recipes",
+        count=0,
+        rows=[],
+    )
+    said = read_said(read).splitlines()[0]
+    assert said.startswith("read recipes where name = Red Lentil Dal or name = Weeknight Chili:")
+    both = {**read.params, "filters": [{"field": "cuisine", "op": "=", "value": "indian"}]}
+    said = read_said(read.model_copy(update={"params": both})).splitlines()[0]
+    assert "where cuisine = indian and (name = Red Lentil Dal or name = Weeknight Chili):" in said
