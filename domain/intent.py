@@ -340,7 +340,7 @@ KINDS = {
     ),
     "needed": re.compile(
         r"\b(?:(?<!n't )(?<!not )(?<!longer )need(?:s|ed)?(?!\s+to\b)|out of|low on|"
-        r"run(?:ning)? out|ran out)\b"
+        r"run(?:ning)? out|ran out|stock(?:ing)? up|missing)\b"
     ),
     "used": re.compile(
         r"\b(?:used|ate|eaten|drank|took)\s+(?:\d+|a|an|some|half|part|one|two|three|four|"

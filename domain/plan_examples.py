@@ -266,7 +266,10 @@ def pick(
     moved between places only when it is in stock or the words say move: nothing in the
     inventory named, "put 500g of chicken thighs in the freezer" was shown "move the chicken
     breasts from the fridge to the freezer" alone, and the 1.5B local model moved chicken
-    thighs there were none of, three times. ``revisable``: an unsaved recipe is there to
+    thighs there were none of, three times. A change whose words say where it goes and
+    name a kind, shown no entry of that kind, is shown the likest one of it first: "got
+    everything on the list" was shown only lists to stock up, and the 1.5B planned what
+    the meal plan lacked added to the list. ``revisable``: an unsaved recipe is there to
     revise; when none is, a change to a saved recipe the dashboard finds is shown no plan
     that thinks one up ("swap the spinach in the dal for kale", shown only "make the soup
     less fiery and swap the cream for coconut milk", a revision of a recipe thought up,
@@ -326,6 +329,14 @@ def pick(
         homely = [i for i, e in enumerate(entries) if fits(e) and (asks_new or not e.generates)]
         alike = sorted((-scores[i], i) for i in homely if kinds & entries[i].kinds)
         chosen = ([i for _, i in alike] or (homely if home else []))[: min(shown, HOME_SHOWN)]
+    if change and home and kinds and not any(kinds & entries[i].kinds for i in chosen):
+        # none shown of the kind its words name: the likest of that kind, where it goes, first
+        kind = sorted(
+            (-scores[i], i)
+            for i, e in enumerate(entries)
+            if kinds & e.kinds and fits(e) and (asks_new or not e.generates)
+        )
+        chosen = [i for _, i in kind[:1]] + chosen[: shown - 1] if kind else chosen
     if change:
         chosen += _each_clause(message, entries, scores, chosen, home, shown)
     return [entries[i] for i in chosen]

@@ -381,6 +381,8 @@ def test_a_change_verb_is_found_as_said_anywhere_in_the_words():
         ("stick sugar and flour on the list", {"added"}),
         ("bin the chili recipe", {"removed"}),
         ("dont need bread anymore", {"removed"}),  # not needed
+        ("stock up for the curry", {"needed"}),
+        ("get whatever is missing for the stew", {"needed"}),
         ("put the dal back to tuesday", set()),  # put back is no add
         ("we have 12 eggs now", {"counted"}),
         ("there are only 2 onions left, not 6", {"counted"}),
