@@ -46,6 +46,9 @@ _SHORT = {
 _SINGLE = {"today": 0, "tonight": 0, "tonite": 0, "yesterday": -1}
 _SINGLE |= dict.fromkeys(("tomorrow", "tomorow", "tmrw", "tmr", "2moro"), 1)
 _WEEKEND = r"(?:weekend|wknd|wkend)"
+_MEAL = r"(?:breakfast|brunch|lunch|dinner|supper|tea|meal)\b"
+"""A meal after a weekday's "s" makes it the day's, typed without its apostrophe ("what
+do i need to buy for mondays dinner"), not every such day ("pasta on mondays")."""
 _PHRASE = re.compile(
     r"\b(?:"
     r"(?P<after>(?:the )?day after (?:tomorrow|tmrw))"
@@ -54,7 +57,7 @@ _PHRASE = re.compile(
     r"|(?:(?:the )?(?:next|coming)|within) (?P<ahead>\d{1,2}|" + "|".join(_COUNT) + r") days"
     r"|(?P<which>this|next) (?P<span>week|" + _WEEKEND + r")(?:'?s)?"  # "next weeks plan"
     r"|(?P<weekend>(?:the )?" + _WEEKEND + r")"
-    r"|(?:(?P<qualifier>this|next) )?(?P<weekday>" + _WEEKDAY + r")(?:'s)?"
+    r"|(?:(?P<qualifier>this|next) )?(?P<weekday>" + _WEEKDAY + r")(?:'s|s(?= " + _MEAL + r"))?"
     r"|(?P<lead>this|next|on|for|by|until|till|before) (?P<short>"
     + "|".join(_SHORT.values())
     + r")\.?"

@@ -25,6 +25,8 @@ TUESDAY = dt.date(2026, 11, 24)
         # as people type
         ("whats for dinner tmrw", ['"tmrw" is Saturday 2026-11-28']),
         ("defrost it tmr", ['"tmr" is Saturday 2026-11-28']),
+        ("what do i need for mondays dinner", ['"mondays" is Monday 2026-11-30 (the coming one)']),
+        ("we have pasta on mondays", []),  # every Monday: no one day
         ("tacos on sat", ['"on sat" is Saturday 2026-11-28 (the coming one)']),
         ("move it to next thurs", ['"next thurs" is Thursday 2026-12-03']),
         ("anything planned this wknd", ['"this wknd" is Saturday 2026-11-28 to Sunday 2026-11-29']),
