@@ -517,8 +517,10 @@ class TurnWorkflow:
 
     def _chosen(self, answer: Answer) -> DisambiguationOption | None:
         """The candidate a choice's answer picks, marked as referenced, so this turn's
-        nodes see it as what the user means."""
+        nodes see it as what the user means; unless the registry no longer holds it (the
+        same Understand answer that offered it may have dropped it: a model that takes the
+        first option everywhere did, and the turn's workflow task failed on the ref)."""
         chosen = answer.chosen()
-        if chosen is not None:
+        if chosen is not None and chosen.ref in self.state.registry.known_refs():
             self.state.registry.touch(chosen.ref)
         return chosen

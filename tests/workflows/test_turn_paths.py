@@ -599,6 +599,36 @@ async def test_a_choice_answer_that_picks_nothing_goes_back_to_understand_as_sai
     assert "The reply picks none of the options (" in understood
 
 
+async def test_a_choice_of_a_ref_the_same_answer_dropped_still_goes_on(turns: Turns, executor):
+    """A model that takes the first option everywhere offered the curries and dropped
+    recipe_2 in the same answer; the choice of it failed the turn's workflow task (an
+    unknown ref), and the answer never got through."""
+    choice = understand(
+        needs_disambiguation=True,
+        disambiguation_options=[
+            {"ref": "recipe_1", "label": "a"},
+            {"ref": "recipe_2", "label": "b"},
+        ],
+        entity_curation={
+            "retain_active": [],
+            "demote": [],
+            "drop": ["recipe_2"],
+            "clear_all": False,
+        },
+    )
+    script = await two_curries_listed(turns, executor, choice, understand())
+    async with turns.worker(script):
+        await (await turns.start("show my recipes")).result()
+        handle = await turns.start("open the curry")
+        await awaiting(handle)
+        await send(handle, answer("answer", "2"))
+        result = await handle.result()
+        await keep_history(handle, "chosen_dropped")
+    assert result.status == "completed"
+    understood = [c for c in script.calls if c.node == "understand"][2].user
+    assert "(recipe_2)" in understood  # the choice is said, though the ref is gone
+
+
 async def test_a_choice_with_one_known_candidate_is_no_choice(turns: Turns):
     script = turns.script(
         curry_choice(("recipe_1", "a"), ("recipe_2", "b")),
