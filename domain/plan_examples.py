@@ -261,19 +261,20 @@ def pick(
     meal: a change that asks for nothing new is shown no plan that thinks one up ("chili for
     saturday lunch please", shown "sort out lunches for the work week", had the 1.5B
     generate "a chili recipe from the recipe box", twice); a saved recipe changed ("swap the
-    beef in the chili for lentils") still is. A thing put in a place food is kept ("put 500g
-    of chicken thighs in the freezer", ``STORED_IN``) goes in the inventory; and a thing is
-    moved between places only when it is in stock or the words say move: nothing in the
-    inventory named, "put 500g of chicken thighs in the freezer" was shown "move the chicken
-    breasts from the fridge to the freezer" alone, and the 1.5B local model moved chicken
-    thighs there were none of, three times. A change whose words say where it goes and
-    name a kind, shown no entry of that kind, is shown the likest one of it first: "got
-    everything on the list" was shown only lists to stock up, and the 1.5B planned what
-    the meal plan lacked added to the list. ``revisable``: an unsaved recipe is there to
-    revise; when none is, a change to a saved recipe the dashboard finds is shown no plan
-    that thinks one up ("swap the spinach in the dal for kale", shown only "make the soup
-    less fiery and swap the cream for coconut milk", a revision of a recipe thought up,
-    had the 1.5B plan the saved dal revised by its made-up gen ref, twice)."""
+    beef in the chili for lentils") still is while an unsaved one is there to revise. A
+    thing put in a place food is kept ("put 500g of chicken thighs in the freezer",
+    ``STORED_IN``) goes in the inventory; and a thing is moved between places only when it
+    is in stock or the words say move: nothing in the inventory named, "put 500g of chicken
+    thighs in the freezer" was shown "move the chicken breasts from the fridge to the
+    freezer" alone, and the 1.5B local model moved chicken thighs there were none of, three
+    times. A change whose words say where it goes and name a kind, shown no entry of that
+    kind, is shown the likest one of it first: "got everything on the list" was shown only
+    lists to stock up, and the 1.5B planned what the meal plan lacked added to the list.
+    ``revisable``: an unsaved recipe is there to revise; when none is, a change to a saved
+    recipe the dashboard finds is shown no plan that thinks one up ("swap the spinach in the
+    dal for kale", shown only "make the soup less fiery and swap the cream for coconut
+    milk", a revision of a recipe thought up, had the 1.5B plan the saved dal revised by its
+    made-up gen ref, twice)."""
     listed = "shopping_list" in named
     said = set(words(message))
     placed = "<day>" in said or bool(said & _MEALS)  # "chili for saturday lunch"
