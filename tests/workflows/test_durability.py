@@ -251,3 +251,52 @@ async def test_a_call_refused_twice_on_a_slow_worker_ends_with_a_reply_that_repl
     assert "The lookup was refused twice. Ask again in other words." in result.response
     assert "not a ref" not in result.response
     assert await replay_failures(history) == []
+
+
+async def test_this_sessions_new_paths_on_a_slow_worker_write_histories_that_replay(
+    turns: Turns, executor
+):
+    """A read the system adds and runs without a model (``act_rules.system_read``), and a
+    choice of a ref the same Understand answer dropped (``TurnWorkflow._chosen``), while
+    slow local activities span workflow tasks: both turns complete, and their histories
+    replay in every busy shape."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    ingredients = [{"name": "red lentils"}, {"name": "spinach"}]
+    await kitchen.create(
+        "recipes",
+        [{"name": "Red Lentil Dal", "ingredients": ingredients}],
+    )
+    await kitchen.create("inventory", [{"name": "lentils"}])
+    stock = plan("Besides lentils", step("Read the inventory", "read", "inventory"))
+    options = [{"ref": "recipe_1", "label": "a"}, {"ref": "inv_1", "label": "b"}]
+    dropped = {"retain_active": [], "demote": [], "drop": ["inv_1"], "clear_all": False}
+    script = turns.script(
+        understand(),
+        stock,
+        stock,
+        tool("db_read", at_step=1, table="inventory"),
+        complete("Read the inventory", at_step=1),
+        reply("Onion and spinach."),
+        understand(
+            needs_disambiguation=True, disambiguation_options=options, entity_curation=dropped
+        ),
+        understand(),
+        plan("Show it", step("Read the recipe", "read", "recipes")),
+        tool("db_read", table="recipes"),
+        complete("Read it"),
+        reply("Here it is."),
+    )
+    slow = slowed(turn_activities(turns.sessions, script), ("open_turn", "crud"), 0.9)
+    async with turns.worker(script, activities=slow):
+        first = await turns.start(
+            "what else is in the dal apart from lentils", task_timeout=timedelta(seconds=1)
+        )
+        await wait_for(first, lambda p: p.status == "completed")
+        second = await turns.start("open the lentil one", task_timeout=timedelta(seconds=1))
+        await awaiting(second)
+        await send(second, answer("answer", "2"))
+        await wait_for(second, lambda p: p.status == "completed")
+        histories = [await h.fetch_history() for h in (first, second)]
+    assert [c.step for c in script.calls if c.node == "act"][:2] == [1, 1]  # the dal's: no model
+    for history in histories:
+        assert await replay_failures(history) == []
