@@ -348,13 +348,9 @@ class NodeActivities:
         named = [table for table, rows in request.context.dashboard.named.items() if rows]
         state, registry, _ = await self._state(request.state_ref)  # read once, for both calls
         unsaved = registry.unsaved_refs()
+        to_revise = revisable(unsaved)
         prompt = think_prompt(
-            request.mode,
-            self.think_examples,
-            request.message,
-            request.clock,
-            named,
-            revisable(unsaved),
+            request.mode, self.think_examples, request.message, request.clock, named, to_revise
         )
 
         async def plan(replan: str | None = None) -> ThinkResult:
@@ -386,9 +382,7 @@ class NodeActivities:
         resumed = request.pending is not None
         note = None
         if not resumed:  # after a pause, the plan the user answered stands as they saw it
-            own = own_words(
-                shown_entries(self.think_examples, request.message, named, revisable(unsaved))
-            )
+            own = own_words(shown_entries(self.think_examples, request.message, named, to_revise))
             said = [request.message, *(e.label for e in registry.entries.values())]
             said += [f"{t.user_message} {t.assistant_response}" for t in state.recent_turns]
             dashboard = request.context.dashboard
