@@ -73,6 +73,7 @@ from domain.enforced.plan_rules import (
     hold_understand,
     only_reads,
     read_first,
+    read_moved,
     read_there,
     retrievable,
     revisable,
@@ -433,6 +434,7 @@ class NodeActivities:
                 result.output, request.message, recipes, known, config.max_steps
             )
             result.output = saved_too(result.output, request.message, config.max_steps)
+            result.output = read_moved(result.output, request.message, config.max_steps)
         answered = request.pending is not None and request.pending.kind == "proposal"
         held = hold_plan(result.output, request.mode, answered_proposal=answered)
         if held != result.output:

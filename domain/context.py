@@ -35,14 +35,14 @@ from domain.execution_summary import (
     warnings,
 )
 from domain.formatters import format_done, format_read, format_write_confirmation
-from domain.kitchen.dated import dates_counted
+from domain.kitchen.dated import dates_counted, dates_moved
 from domain.kitchen.entities import BY_TABLE, compute_label
 from domain.kitchen.stocked import stock_compared
-from domain.kitchen.tables import schema_for_subdomain
+from domain.kitchen.tables import SUBDOMAINS, schema_for_subdomain
 from domain.mentions import plain_text
 from domain.nodes import ThinkStep, UnderstandOutput
 from domain.registry import SessionIdRegistry
-from domain.relative_days import named_days
+from domain.relative_days import moved_lines, moves_said, named_days
 from domain.tokens import Fitted, Section, fit
 from domain.tool_results import ToolEntry
 from domain.turn_context import PROFILE_FIELDS, KitchenDashboard, TurnContext
@@ -322,11 +322,12 @@ def pending_section(pending: PendingContext | None) -> str:
 
 def today_section(clock: Clock | None, *words: str | None) -> str:
     """The clock and calendar, then the day phrases of the user's ``words`` (their message,
-    their answer to a pause) as dates: the system resolves "next Monday", not the model."""
+    their answer to a pause) as dates, and how far the words move a date ("back a week"):
+    the system resolves "next Monday", not the model."""
     if clock is None:
         return ""
     text = " \n ".join(w for w in words if w)
-    days = named_days(text, local(clock).date())
+    days = named_days(text, local(clock).date()) + moved_lines(text)
     resolved = ["In the user's words:", *(f"- {d}" for d in days)] if days else []
     return "\n".join([clock_section(clock), *resolved])
 
@@ -603,6 +604,16 @@ def act_context(
                 "Days from today (counted by the system, from the reads above)",
                 dates_counted(prior_results, local(clock).date() if clock else None)
                 if step.step_type in ("analyze", "generate")
+                else "",
+                87,
+            ),
+            Section(
+                "Dates moved as the user's words say (counted by the system, from the reads above)",
+                "\n".join(
+                    dates_moved(prior_results, table, [by for _, by in moves_said(message)])
+                    for table in SUBDOMAINS.get(step.subdomain, ())
+                ).strip()
+                if step.step_type == "write"
                 else "",
                 87,
             ),

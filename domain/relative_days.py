@@ -127,3 +127,62 @@ def named_days(text: str, today: dt.date) -> list[str]:
         if phrase.lower() not in lines:
             lines[phrase.lower()] = f'"{phrase}" is {_meaning(match, today, next_week)}'
     return list(lines.values())
+
+
+_AMOUNT = (
+    r"(?P<n>an?|\d{1,2}|" + "|".join(_COUNT) + r"|a couple of)\s+(?P<unit>days?|weeks?)"
+    r"|(?P<fortnight>a fortnight)"
+)
+_MOVE = re.compile(
+    r"\b(?:"
+    r"(?P<way>back|forward)\s+(?:by\s+)?(?:" + _AMOUNT + r")"
+    r"|(?:" + _AMOUNT.replace("?P<", "?P<after_") + r")\s+(?P<how>later|earlier|sooner|back)"
+    r"|(?P<verb>postpone|delay|put\s+(?:[\w']+\s+){0,3}?off)\s+(?:[\w']+\s+){0,5}?(?:by\s+)?"
+    r"(?:" + _AMOUNT.replace("?P<", "?P<put_") + r")"
+    r")\b(?!\s+ago\b)",
+    re.IGNORECASE,
+)
+"""Words that move a date by an amount from that date ("push the oven back a week", "do
+it a day later", "postpone the plumber by 2 days", "bring the dal forward a day"), not
+from today: "in a week" and "a week from today" are days (``named_days``), "back a day ago"
+no move."""
+
+
+def _days_of(match: re.Match[str], prefix: str) -> int:
+    if match[f"{prefix}fortnight"]:
+        return 14
+    n = match[f"{prefix}n"].lower()
+    count = 2 if n == "a couple of" else 1 if n in ("a", "an") else _COUNT.get(n) or int(n)
+    return count * (7 if match[f"{prefix}unit"].lower().startswith("week") else 1)
+
+
+def moves_said(text: str) -> list[tuple[str, int]]:
+    """Each phrase of ``text`` that moves a date from its own date (``_MOVE``), with the days
+    it moves it by: later positive, earlier negative. In order, each phrase once."""
+    found: dict[str, tuple[str, int]] = {}
+    for match in _MOVE.finditer(text):
+        if match["way"]:
+            days = _days_of(match, "") * (-1 if match["way"].lower() == "forward" else 1)
+        elif match["how"]:
+            earlier = match["how"].lower() in ("earlier", "sooner")
+            days = _days_of(match, "after_") * (-1 if earlier else 1)
+        else:
+            days = _days_of(match, "put_")
+        found.setdefault(match.group(0).lower(), (match.group(0), days))
+    return list(found.values())
+
+
+def moved_by(days: int) -> str:
+    """ "7 days later", "1 day earlier"."""
+    return f"{abs(days)} day{'s' if abs(days) != 1 else ''} {'later' if days > 0 else 'earlier'}"
+
+
+def moved_lines(text: str) -> list[str]:
+    """``"back a week" moves a date 7 days later, from that date (not from today)``, one
+    line per phrase ``moves_said`` finds: moving a date by a week is a count, and the 1.5B
+    local model, asked to "push everything on my todo list back a week", set each task
+    the date it already had."""
+    return [
+        f'"{phrase}" moves a date {moved_by(days)}, from that date (not from today)'
+        for phrase, days in moves_said(text)
+    ]

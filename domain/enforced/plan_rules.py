@@ -90,7 +90,7 @@ from domain.kitchen.tables import SUBDOMAINS
 from domain.modes import mode_config
 from domain.nodes import ThinkOutput, ThinkStep, UnderstandOutput
 from domain.registry.refs import parse_ref
-from domain.relative_days import named_days
+from domain.relative_days import moves_said, named_days
 from domain.tool_results import ToolEntry
 
 CONSUMES: dict[str, frozenset[str]] = {
@@ -474,6 +474,34 @@ def read_first(
     read = _added_read("recipes", unread, first)
     later = [s.model_copy(update={"group": s.group + 1}) for s in think.steps]
     return think.model_copy(update={"steps": [read, *later]})
+
+
+DATED_PLACES = ("inventory", "meal_plans", "tasks")
+"""The subdomains whose rows have a date a user moves ("push the oven back a week")."""
+
+
+def read_moved(think: ThinkOutput, message: str, max_steps: int) -> ThinkOutput:
+    """A plan for words that move dates from their own (``moves_said``: "back a week") that
+    writes in a place with dates (``DATED_PLACES``) and reads none of it first, with its
+    read added before (every step a group later): a date moved from its own needs that
+    date, and only a read gives it (the write step is shown each date moved:
+    ``domain.kitchen.dated.dates_moved``). Unchanged when the steps would pass
+    ``max_steps``. For "push everything on my todo list back a week" the 1.5B local model
+    planned two writes, each "to" the date the task already had."""
+    if not moves_said(message):
+        return think
+    writes = [s for s in think.steps if s.step_type == "write" and s.subdomain in DATED_PLACES]
+    if not writes:
+        return think
+    first_write = min(s.group for s in writes)
+    read = {s.subdomain for s in think.steps if s.step_type == "read" and s.group < first_write}
+    unread = sorted({s.subdomain for s in writes} - read)
+    if not unread or len(think.steps) + len(unread) > max_steps:
+        return think
+    first = min(step.group for step in think.steps)
+    added = [_added_read(place, (), first) for place in unread]
+    later = [s.model_copy(update={"group": s.group + 1}) for s in think.steps]
+    return think.model_copy(update={"steps": [*added, *later]})
 
 
 def unplanned_meal(think: ThinkOutput, message: str, today: dt.date) -> list[str]:

@@ -1,7 +1,9 @@
-"""How far from today each date this turn's reads found is, counted by the system.
+"""How far from today each date this turn's reads found is, and where the user's words
+move it, counted by the system.
 
-An analyze or generate step is shown it beside the reads (``domain.context.act_context``),
-as it is shown the recipes against the inventory: days between two dates need no
+An analyze or generate step is shown the days beside the reads
+(``domain.context.act_context``), as it is shown the recipes against the inventory, and a
+write step the dates moved as the user's words say: days between two dates need no
 judgment. Asked "how many days till the plumber" on Sunday 2026-11-29, with the task
 read as due 2026-12-02, the 1.5B local model's analyze step answered "2 days", and Reply
 said so.
@@ -16,6 +18,7 @@ from typing import Any
 from domain.conversation import StepResult
 from domain.formatters import days_from
 from domain.kitchen.stocked import reads_of, rows_of
+from domain.relative_days import moved_by
 
 DATED: dict[str, tuple[str, str, str, str]] = {
     # table -> (date column, name column, what a row is, what its date is)
@@ -32,14 +35,19 @@ def _day(value: Any) -> dt.date | None:
         return None
 
 
-def dates_counted(results: Sequence[StepResult], today: dt.date | None) -> str:
-    """One line per dated row read this turn, soonest first: "- Call the plumber (task):
-    due Wed 2026-12-02, in 3 days". A task done is left out (its due date is past use);
-    a meal is named by its recipe. Empty when nothing read has a date, or today is unknown."""
-    if today is None:
-        return ""
-    lines: list[tuple[dt.date, str]] = []
-    for table, (column, name, kind, said) in DATED.items():
+def _said(day: dt.date) -> str:
+    return f"{day:%a} {day.isoformat()}"
+
+
+def _dated_rows(
+    results: Sequence[StepResult], tables: Sequence[str] = tuple(DATED)
+) -> list[tuple[dt.date, str, str]]:
+    """Each dated row read this turn in ``tables``, soonest first, as (date, "Call the
+    plumber (task)", "due"). A task done is left out (its due date is past use); a meal
+    is named by its recipe."""
+    rows: list[tuple[dt.date, str, str]] = []
+    for table in tables:
+        column, name, kind, said = DATED[table]
         for row in rows_of(reads_of(results, table)):
             day = _day(row.get(column))
             if day is None or row.get("completed") is True:
@@ -47,6 +55,32 @@ def dates_counted(results: Sequence[StepResult], today: dt.date | None) -> str:
             label = str(row.get(name) or kind)
             if table == "meal_plans":
                 label += f": {row.get('_recipe_id_label') or row.get('notes') or 'a meal'}"
-            when = f"{said} {day:%a} {day.isoformat()}, {days_from(day.isoformat(), today)}"
-            lines.append((day, f"- {label} ({kind}): {when}"))
-    return "\n".join(line for _, line in sorted(lines, key=lambda pair: pair[0]))
+            rows.append((day, f"{label} ({kind})", said))
+    return sorted(rows, key=lambda row: row[0])
+
+
+def dates_counted(results: Sequence[StepResult], today: dt.date | None) -> str:
+    """One line per dated row read this turn (``_dated_rows``): "- Call the plumber
+    (task): due Wed 2026-12-02, in 3 days". Empty when nothing read has a date, or today is
+    unknown."""
+    if today is None:
+        return ""
+    return "\n".join(
+        f"- {label}: {said} {_said(day)}, {days_from(day.isoformat(), today)}"
+        for day, label, said in _dated_rows(results)
+    )
+
+
+def dates_moved(results: Sequence[StepResult], table: str, days: Sequence[int]) -> str:
+    """Each dated row of ``table`` read this turn with its date moved by each of ``days``
+    (``domain.relative_days.moves_said``): "- Clean the oven (task): due Thu 2026-12-03;
+    7 days later: Thu 2026-12-10". A write step that moves dates is shown it: asked to
+    "push everything on my todo list back a week", the 1.5B local model set each task the
+    date it already had. Empty for a table with no date, or no moves."""
+    if table not in DATED or not days:
+        return ""
+    lines = []
+    for day, label, said in _dated_rows(results, (table,)):
+        moved = [f"{moved_by(by)}: {_said(day + dt.timedelta(days=by))}" for by in days]
+        lines.append(f"- {label}: {said} {_said(day)}; {'; '.join(moved)}")
+    return "\n".join(lines)

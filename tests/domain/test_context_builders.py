@@ -715,6 +715,46 @@ def test_words_without_day_phrases_add_nothing_to_the_calendar():
     assert "In the user's words" not in text and "Next week: Mon 2026-11-30" in text
 
 
+def test_a_write_step_sees_each_date_read_moved_as_the_users_words_say():
+    """Asked to "push everything on my todo list back a week", the 1.5B local model set
+    each task the date it already had: every node's Today says what the words move, and
+    the write step each date read moved."""
+    oven = {"id": "task_1", "title": "Clean the oven", "due_date": "2026-12-03"}
+    tasks = StepResult(
+        step_index=0,
+        description="read",
+        step_type="read",
+        subdomain="tasks",
+        tool_results=[ToolEntry(tool="db_read", params={"table": "tasks"}, rows=[oven])],
+    )
+    heading = "## Dates moved as the user's words say (counted by the system, from the reads above)"
+    words = "push everything on my todo list back a week"
+
+    def text(second: str, subdomain: str = "tasks", message: str = words) -> str:
+        state, registry = kitchen_session()
+        return act_context(
+            message=message,
+            goal="g",
+            plan=plan_of("read", second, subdomain=subdomain),
+            step_index=1,
+            prior_results=[tasks],
+            tool_results=[],
+            registry=registry,
+            state=state,
+            clock=FRIDAY_NOON,
+        ).text
+
+    write = text("write")
+    assert (
+        f"{heading}\n- Clean the oven (task): due Thu 2026-12-03; 7 days later: Thu 2026-12-10\n"
+    ) in write
+    moved = '- "back a week" moves a date 7 days later, from that date (not from today)'
+    assert moved in write.split("## Today\n", 1)[1].split("\n## ", 1)[0]
+    assert heading not in text("analyze")  # a write's, the step that sets the date
+    assert heading not in text("write", subdomain="shopping")  # no dates of its own read
+    assert heading not in text("write", message="move the oven to friday")  # a day, no move
+
+
 def act_for(step_type: str = "write", **fields) -> str:
     """Act's prompt for a one-step plan of ``step_type``, with ``fields`` given."""
     state, registry = kitchen_session()

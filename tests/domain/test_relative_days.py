@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from domain.relative_days import named_days
+from domain.relative_days import moved_lines, moves_said, named_days
 
 FRIDAY = dt.date(2026, 11, 27)
 TUESDAY = dt.date(2026, 11, 24)
@@ -99,3 +99,37 @@ def test_this_week_said_on_a_sunday_is_the_week_ahead():
     assert named_days("what's on next week", sunday) == [
         '"next week" is Monday 2026-11-30 to Sunday 2026-12-06'
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "moves"),
+    [
+        ("push everything on my todo list back a week", [("back a week", 7)]),
+        ("do the oven a day later than planned", [("a day later", 1)]),
+        ("move the dal 3 days later", [("3 days later", 3)]),
+        ("push the plumber back by two weeks", [("back by two weeks", 14)]),
+        ("bring the dal forward a day", [("forward a day", -1)]),
+        ("can we have it a day sooner", [("a day sooner", -1)]),
+        ("postpone the plumber by 2 days", [("postpone the plumber by 2 days", 2)]),
+        ("delay the dal 2 days", [("delay the dal 2 days", 2)]),
+        ("put the oven off a couple of days", [("put the oven off a couple of days", 2)]),
+        ("put it off a fortnight", [("put it off a fortnight", 14)]),
+        # days from today, or no amount: named_days's, not moves
+        ("remind me in a week", []),
+        ("a week from today", []),
+        ("postpone the oven cleaning until friday", []),
+        ("i was back a day ago", []),
+    ],
+)
+def test_words_that_move_a_date_from_its_own_say_by_how_many_days(message: str, moves):
+    assert moves_said(message) == moves
+
+
+def test_each_move_is_a_line_that_says_it_counts_from_the_date_moved():
+    """Asked to "push everything on my todo list back a week", the 1.5B local model set
+    each task the date it already had."""
+    assert moved_lines("push it all back a week, or bring the dal forward a day") == [
+        '"back a week" moves a date 7 days later, from that date (not from today)',
+        '"forward a day" moves a date 1 day earlier, from that date (not from today)',
+    ]
+    assert moved_lines("remind me in a week") == []

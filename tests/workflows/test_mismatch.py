@@ -579,6 +579,59 @@ async def test_a_write_about_a_saved_recipe_reads_it_first(turns, executor):
     assert [i["name"] for i in dal.rows[0]["recipe_ingredients"]] == ["cumin"]
 
 
+async def test_dates_moved_from_their_own_are_read_first_and_shown_moved(turns, executor):
+    """``domain.enforced.plan_rules.read_moved``: for "push everything on my todo list back
+    a week" the 1.5B local model planned two writes, each "to" the date the task already
+    had; the tasks are read first, by the system, and the write step is shown each date
+    moved a week (``domain.kitchen.dated.dates_moved``)."""
+    today = await the_turns_day(turns)
+    oven_day, plumber_day = today + dt.timedelta(days=1), today + dt.timedelta(days=3)
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create(
+        "tasks",
+        [
+            {"title": "Clean the oven", "due_date": oven_day.isoformat()},
+            {"title": "Call the plumber", "due_date": plumber_day.isoformat()},
+        ],
+    )
+    week = dt.timedelta(days=7)
+    script = turns.script(
+        understand(),
+        plan("A week later", step("Move every task's due date a week later", "write", "tasks")),
+        *[
+            tool(
+                "db_update",
+                at_step=1,
+                table="tasks",
+                filters=[f("title", "=", title).model_dump()],
+                data={"due_date": (day + week).isoformat()},
+            )
+            for title, day in (("Clean the oven", oven_day), ("Call the plumber", plumber_day))
+        ],
+        complete("Moved both a week", at_step=1),
+        reply("Both tasks are a week later now."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("push everything on my todo list back a week")
+        await handle.result()
+        await keep_history(handle, "read_moved")
+    assert [c.step for c in script.calls if c.node == "act"] == [1, 1, 1]  # the write's alone
+    write = next(c.user for c in script.calls if c.node == "act")
+    oven_moved, plumber_moved = oven_day + week, plumber_day + week
+    assert (
+        "## Dates moved as the user's words say (counted by the system, from the reads above)\n"
+        f"- Clean the oven (task): due {oven_day:%a} {oven_day.isoformat()}; "
+        f"7 days later: {oven_moved:%a} {oven_moved.isoformat()}\n"
+        f"- Call the plumber (task): due {plumber_day:%a} {plumber_day.isoformat()}; "
+        f"7 days later: {plumber_moved:%a} {plumber_moved.isoformat()}"
+    ) in write
+    tasks = (await kitchen.run(DbRead(table="tasks", order_by="title"))).rows
+    assert [(t["title"], t["due_date"]) for t in tasks] == [
+        ("Call the plumber", plumber_moved.isoformat()),
+        ("Clean the oven", oven_moved.isoformat()),
+    ]
+
+
 async def test_an_ingredient_taken_out_of_a_saved_recipe_reads_it_first(turns, executor):
     """``domain.enforced.plan_rules.read_first``: for "the dal recipe shouldnt have onion in it,
     remove it" the 1.5B local model deleted the onion of a made-up ``gen_recipe_1``; the

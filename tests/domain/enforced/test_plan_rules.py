@@ -32,6 +32,7 @@ from domain.enforced.plan_rules import (
     named_note,
     only_reads,
     read_first,
+    read_moved,
     read_there,
     replan_note,
     retrievable,
@@ -1094,3 +1095,40 @@ def test_a_plan_with_meals_planned_or_words_that_ask_for_none_is_not_asked_again
     message: str, think: ThinkOutput
 ):
     assert meals_unplanned(think, message) is None
+
+
+def test_a_plan_that_moves_dates_from_their_own_reads_them_first():
+    """For "push everything on my todo list back a week" the 1.5B local model planned two
+    writes, each "to" the date the task already had: a date moved from its own needs it
+    read, and the write step is then shown each date moved (``dates_moved``)."""
+    words = "push everything on my todo list back a week"
+    moved = plan(
+        written("Move the Clean the oven task a week later", "tasks"),
+        written("Move the Call the plumber task a week later", "tasks"),
+    )
+    held = read_moved(moved, words, max_steps=8)
+    assert [(s.description, s.step_type, s.subdomain, s.group) for s in held.steps] == [
+        ("Read the tasks", "read", "tasks", 0),
+        ("Move the Clean the oven task a week later", "write", "tasks", 1),
+        ("Move the Call the plumber task a week later", "write", "tasks", 1),
+    ]
+    assert held.steps[0].read == DbRead(table="tasks")  # run by the system, no model
+    both = plan(
+        step("read", subdomain="inventory"),
+        written("Move Monday's dal a day later", "meal_plans", 1),
+        written("Move the oven a day later", "tasks", 1),
+    )
+    assert [(s.subdomain, s.group) for s in read_moved(both, "all a day later", 8).steps] == [
+        ("meal_plans", 0),
+        ("tasks", 0),
+        ("inventory", 1),
+        ("meal_plans", 2),
+        ("tasks", 2),
+    ]
+    # unchanged: the place read first, words that move nothing, a write with no dates, no room
+    read = plan(step("read", subdomain="tasks"), moved.steps[0].model_copy(update={"group": 1}))
+    assert read_moved(read, words, 8) == read
+    assert read_moved(moved, "move the oven to friday", 8) == moved
+    listed = plan(written("Add bread to the list", "shopping"))
+    assert read_moved(listed, "get bread, and push the rest back a week", 8) == listed
+    assert read_moved(moved, words, max_steps=2) == moved

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from domain.kitchen.dated import dates_counted
+from domain.kitchen.dated import dates_counted, dates_moved
 from tests.domain.kitchen.reads import read
 
 SUNDAY = dt.date(2026, 11, 29)
@@ -59,3 +59,27 @@ def test_a_row_read_twice_is_counted_once_and_nothing_undated_or_unread_is_count
     assert dates_counted([read("recipes", [{"id": "recipe_1", "name": "Dal"}])], SUNDAY) == ""
     assert dates_counted([read("tasks", [{"id": "task_1", "due_date": "soon"}])], SUNDAY) == ""
     assert dates_counted([read("tasks", [plumber])], None) == ""  # no clock, no count
+
+
+def test_a_write_that_moves_dates_is_shown_each_date_of_its_table_moved():
+    """Asked to "push everything on my todo list back a week", the 1.5B local model set
+    each task the date it already had."""
+    tasks = [
+        {"id": "task_1", "title": "Call the plumber", "due_date": "2026-12-05"},
+        {"id": "task_2", "title": "Clean the oven", "due_date": "2026-12-03"},
+        {"id": "task_3", "title": "Mop", "due_date": "2026-12-01", "completed": True},
+        {"id": "task_4", "title": "Sharpen the knives"},
+    ]
+    milk = {"id": "inv_1", "name": "milk", "expiry_date": "2026-12-04"}
+    reads = [read("tasks", tasks), read("inventory", [milk], 1)]
+    assert dates_moved(reads, "tasks", [7]).splitlines() == [
+        "- Clean the oven (task): due Thu 2026-12-03; 7 days later: Thu 2026-12-10",
+        "- Call the plumber (task): due Sat 2026-12-05; 7 days later: Sat 2026-12-12",
+    ]
+    assert dates_moved(reads, "tasks", [-1, 2]).splitlines()[0] == (
+        "- Clean the oven (task): due Thu 2026-12-03; 1 day earlier: Wed 2026-12-02;"
+        " 2 days later: Sat 2026-12-05"
+    )
+    assert dates_moved(reads, "tasks", []) == ""  # no words that move a date
+    assert dates_moved(reads, "recipes", [7]) == ""  # no dates there
+    assert dates_moved(reads, "meal_plans", [7]) == ""  # none read
