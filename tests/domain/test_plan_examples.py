@@ -274,7 +274,9 @@ def test_a_thing_counted_anew_is_shown_a_quantity_set():
     """Like no entry ("egg" is its only topic word), "we have 12 eggs now" was shown the
     first inventory entry, "picked up bread …", and the 1.5B local model added a second
     row of 12 eggs."""
-    assert requests(pick("we have 12 eggs now", LIBRARY)) == ["there are only 3 courgettes left, not 5"]
+    assert requests(pick("we have 12 eggs now", LIBRARY)) == [
+        "there are only 3 courgettes left, not 5"
+    ]
 
 
 def test_an_amount_set_is_shown_a_quantity_set_never_a_thing_added():
