@@ -69,6 +69,7 @@ from domain.enforced.copied import held_to_the_words
 from domain.enforced.plan_rules import (
     as_question,
     ask_again,
+    generates_unasked,
     hold_plan,
     hold_understand,
     only_reads,
@@ -418,6 +419,9 @@ class NodeActivities:
             )
             result.output = thought_up(result.output, request.message)
             result.output = written_instead(result.output, request.message, unsaved, bool(recipes))
+        if not resumed and generates_unasked(result.output, request.message):
+            activity.logger.info("think: a question's plan thinks something up: reads kept")
+            result.output = only_reads(result.output)
         if request.pending is None and (
             question := where_asked(result.output, request.message, bool(recipes))
         ):

@@ -542,6 +542,22 @@ def places_named(message: str) -> tuple[str, ...]:
     return _kept_in(message) if asks_to_see(message) else ()
 
 
+IDEAS = re.compile(
+    r"\b(?:should|could|can|shall|would|might)\s+(?:i|we|you)\b|\bideas?\b|"
+    r"\bhow (?:do|does|can|should|to)\b|\bwhat to\b|\bgoes? (?:well )?with\b",
+    re.IGNORECASE,
+)
+"""Words of a question that asks for a thing thought of: what one could or should do
+("what can I cook with what I have?", "what should we have tonight"), how a thing is
+done, what goes with a dish."""
+
+
+def asks_for_ideas(message: str) -> bool:
+    """Whether the words ask for something thought up (``requested_content``, ``IDEAS``),
+    not only for what is stored."""
+    return requested_content(message) is not None or IDEAS.search(message) is not None
+
+
 def names_change(text: str) -> bool:
     """Whether a change verb stands anywhere in the text, as said ("add", "adding"): "how
     about adding eggs?" asks with a question's words for a change."""

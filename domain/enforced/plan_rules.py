@@ -77,6 +77,7 @@ from domain.crud.near import name_words
 from domain.enforced.act_rules import adds_rows
 from domain.intent import (
     DELETE_VERBS,
+    asks_for_ideas,
     asks_to_see,
     change_home,
     change_kinds,
@@ -273,11 +274,24 @@ def writes_unasked(think: ThinkOutput, message: str) -> bool:
     return asks_to_see(message)
 
 
+def generates_unasked(think: ThinkOutput, message: str) -> bool:
+    """Whether Think's plan thinks something up, beside its reads and writing nothing, for
+    words that only ask what is stored (``asks_to_see``, not ``asks_for_ideas``): for
+    "whats for lunch tomorrow" the 1.5B local model read the meal plan, then generated a
+    lunch of Red Lentil Dal, and Reply told the user it was planned. A question with a
+    write is ``writes_unasked``'s."""
+    kinds = {s.step_type for s in think.steps}
+    if think.decision == "clarify" or "write" in kinds or not {"generate", "read"} <= kinds:
+        return False
+    return asks_to_see(message) and not asks_for_ideas(message)
+
+
 def only_reads(think: ThinkOutput) -> ThinkOutput:
-    """A plan that writes for a question (``writes_unasked``) even when asked again, as
-    its reads and analyses: what answers a question. Unchanged when nothing but writes
-    and generates is in it. For "anything i need to do this week?" the 1.5B local model
-    planned reads, then a week of new tasks, twice; the user was asked to confirm them."""
+    """A plan that writes for a question (``writes_unasked``) even when asked again, or thinks
+    something up for it (``generates_unasked``), as its reads and analyses: what answers a
+    question. Unchanged when nothing but writes and generates is in it. For "anything i need
+    to do this week?" the 1.5B local model planned reads, then a week of new tasks, twice;
+    the user was asked to confirm them."""
     kept = [s for s in think.steps if s.step_type in ("read", "analyze")]
     if not kept or len(kept) == len(think.steps):
         return think

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.intent import (
+    asks_for_ideas,
     asks_to_see,
     change_home,
     change_kinds,
@@ -339,6 +340,26 @@ def test_a_forget_with_anything_more_or_naming_something_is_not_only_a_forget(me
 )
 def test_a_message_that_only_asks_to_see(message: str, sees: bool):
     assert asks_to_see(message) is sees
+
+
+@pytest.mark.parametrize(
+    ("message", "ideas"),
+    [
+        ("what can I cook with what I have?", True),
+        ("what should we have tonight", True),
+        ("how do i make pancakes", True),
+        ("what goes well with the chili", True),
+        ("any ideas for lunch", True),
+        ("suggest a dinner", True),
+        ("not sure what to cook tonight", True),
+        ("whats for lunch tomorrow", False),  # what is planned: stored
+        ("what's planned for dinner next Monday?", False),
+        ("which recipes use spinach", False),
+        ("how long does the dal take", False),
+    ],
+)
+def test_a_question_that_asks_for_something_thought_up(message: str, ideas: bool):
+    assert asks_for_ideas(message) is ideas
 
 
 def test_a_change_verb_is_found_as_said_anywhere_in_the_words():

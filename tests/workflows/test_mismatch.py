@@ -496,6 +496,31 @@ async def test_a_plan_that_writes_for_a_question_twice_runs_only_its_reads(turns
     assert len([c for c in script.calls if c.node == "act"]) == 2  # the read, its end
 
 
+async def test_a_plan_that_thinks_something_up_for_a_lookup_runs_only_its_reads(turns):
+    """``domain.enforced.plan_rules.generates_unasked``: for "whats for lunch tomorrow" the
+    1.5B local model read the meal plan, then generated a lunch, and Reply said it was
+    planned; the read answers it, with nothing thought up."""
+    script = turns.script(
+        understand(),
+        plan(
+            "Lunch tomorrow",
+            step("Read tomorrow's meal plan", "read", "meal_plans"),
+            step("Generate a lunch for tomorrow", "generate", "meal_plans", group=1),
+        ),
+        tool("db_read", at_step=0, table="meal_plans"),
+        complete("Nothing planned tomorrow", at_step=0),
+        reply("Nothing is planned for lunch tomorrow."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("whats for lunch tomorrow")
+        response = await handle.result()
+        await keep_history(handle, "generates_unasked")
+    assert [c.step for c in script.calls if c.node == "act"] == [0, 0]  # the read alone
+    assert response.response.startswith("Nothing is planned for lunch tomorrow.")
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    assert "Generate a lunch" not in reply_call.user
+
+
 async def test_a_question_read_elsewhere_than_its_words_say_is_asked_for_again(turns, executor):
     """``domain.enforced.plan_rules.looks_elsewhere``: "anything i need to do this week?" planned
     as a read of the meal plans (the 1.5B local model's plan, which found none and

@@ -16,6 +16,7 @@ from domain.enforced.plan_rules import (
     change_said,
     changes_nothing,
     elsewhere_note,
+    generates_unasked,
     hold_plan,
     hold_understand,
     home_note,
@@ -1017,6 +1018,25 @@ def test_a_plan_that_still_writes_for_a_question_keeps_its_reads_and_analyses():
     assert (kept.decision, kept.proposal_message) == ("plan_direct", None)
     writes_only = plan(step("write", subdomain="tasks"))
     assert only_reads(writes_only) == writes_only  # nothing to answer with: as it was
+
+
+def test_a_plan_that_thinks_something_up_for_a_lookup_keeps_its_reads_and_analyses():
+    """For "whats for lunch tomorrow" the 1.5B local model read the meal plan, then
+    generated a lunch of Red Lentil Dal, and Reply told the user it was planned."""
+    lunch = plan(
+        step("read", subdomain="meal_plans"),
+        step("analyze", 1, "recipes"),
+        step("generate", 2, "meal_plans"),
+    )
+    assert generates_unasked(lunch, "whats for lunch tomorrow")
+    assert [s.step_type for s in only_reads(lunch).steps] == ["read", "analyze"]
+    # a question that asks for ideas; a change; a plan that writes (writes_unasked's); a
+    # plan with nothing read to answer from
+    assert not generates_unasked(lunch, "what could we have for lunch tomorrow")
+    assert not generates_unasked(lunch, "plan lunch for tomorrow")
+    saved = plan(step("read"), step("generate", 1), step("write", 2))
+    assert not generates_unasked(saved, "which recipes have I saved?")
+    assert not generates_unasked(plan(step("generate")), "whats for lunch tomorrow")
 
 
 def test_a_question_naming_a_day_is_asked_about_its_writes_not_its_meal_plan():
