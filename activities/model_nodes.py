@@ -49,6 +49,7 @@ from domain.conversation import ConversationState
 from domain.enforced.act_rules import (
     act_facts,
     completion_note,
+    created_a_copy,
     created_for_a_change,
     hold_act,
     idle_read,
@@ -515,7 +516,10 @@ class NodeActivities:
                 uncalled_note(output, step.step_type, request.tool_results)
             ):
                 return ToolEntry(tool="step_complete", error=text)
-            if text := created_for_a_change(output, step):
+            saved = request.context.dashboard.named.get("recipes", [])
+            if text := created_for_a_change(output, step) or created_a_copy(
+                output, saved, request.message
+            ):
                 return ToolEntry(tool="db_create", error=text)
             if text := updated_for_an_add(output, step) or updated_for_a_removal(output, step):
                 return ToolEntry(tool="db_update", error=text)

@@ -101,9 +101,7 @@ from domain.enforced.made_already import (
 )
 from domain.enforced.read_filters import DAY_COLUMNS
 from domain.formatters import format_write_confirmation
-from domain.intent import (
-    asks_to_see,
-)
+from domain.intent import asks_to_see, dish_wants, requested_change, requested_content
 from domain.kitchen.tables import ONE_ROW_TABLES, SUBDOMAINS, TABLES
 from domain.modes import MAX_TOOL_CALLS_PER_STEP
 from domain.nodes import ActDecision, ThinkStep, ToolCall
@@ -427,11 +425,14 @@ def updated_for_an_add(decision: ActDecision, step: ThinkStep | None) -> str | N
     one row", the 1.5B local model set the quantity of one of the dal's ingredients to 1,
     and the reply said the cumin was added. Sent again, the update runs: a step may mean
     an ingredient already there grows. Not for the stock, the list or the profile, where
-    an add is often an update (more eggs, a diet added to the profile's one row)."""
+    an add is often an update (more eggs, a diet added to the profile's one row), nor for
+    the recipe's own row ("add a step to the dal" sets its instructions)."""
     call = _update(decision)
     if call is None:
         return None
     if not adds_rows(step) or step is None or step.subdomain != "recipes":
+        return None
+    if call.params.get("table") != "recipe_ingredients":  # the recipe's own row: a step
         return None
     return (
         f'not made: the step is "{step.description}", which adds rows, and db_update '
@@ -481,6 +482,45 @@ def created_for_a_change(decision: ActDecision, step: ThinkStep | None) -> str |
         f'not made: the step is "{step.description}", a change to rows already there, '
         "and db_create adds new rows beside them. Change them with db_update (or delete "
         "them with db_delete), filters naming them; read first if you need their names."
+    )
+
+
+ANOTHER_RECIPE = re.compile(
+    r"\b(?:new|another|second|copy|version|variant|variation|twist|spin|alongside|as well as|"
+    r"keep(?:ing)? the (?:old|original))\b",
+    re.IGNORECASE,
+)
+"""Words that ask for a recipe beside the one saved ("save a lemony version of the dal"),
+not a change to it."""
+
+
+def created_a_copy(decision: ActDecision, saved: Sequence[str], message: str) -> str | None:
+    """Why a create is sent back once (None when it is not): it adds a recipe named after
+    a ``saved`` one the words name (the dashboard's), and the words ask for a change
+    (``requested_change``, ``dish_wants``), not a recipe beside it (``ANOTHER_RECIPE``, a
+    request for something new). For "add a step to the dal: squeeze lemon over before
+    serving" the 1.5B local model saved "Red Lentil Dal with Lemon" beside the dal. Sent
+    again, the create runs."""
+    call = decision.tool_call
+    if decision.action != "tool_call" or call is None or call.tool != "db_create":
+        return None
+    if call.params.get("table") != "recipes":
+        return None
+    if requested_change(message) is None and dish_wants(message) is None:
+        return None
+    if ANOTHER_RECIPE.search(message) or requested_content(message) is not None:
+        return None
+    rows = call.params.get("data")
+    rows = rows if isinstance(rows, list) else [rows]
+    names = [str(r.get("name") or "").lower() for r in rows if isinstance(r, dict)]
+    copied = [s for s in saved if any(s.lower() in name for name in names)]
+    if not copied:
+        return None
+    return (
+        f"not made: {copied[0]} is a saved recipe, and db_create adds a second recipe beside "
+        f"it. Change the saved one with db_update, filters naming {copied[0]} (its "
+        "instructions, servings or name), or add ingredient rows to it with db_create on "
+        "recipe_ingredients; if the user asked for a new recipe, send this db_create again."
     )
 
 

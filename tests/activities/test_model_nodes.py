@@ -366,6 +366,52 @@ async def test_a_create_in_a_step_that_marks_rows_is_sent_back_to_change_them(se
     assert call is not None and call.tool == "db_update"
 
 
+async def test_a_saved_recipe_copied_for_a_change_is_sent_back_to_change_it(sessions, user):
+    """For "add a step to the dal: squeeze lemon over before serving" the 1.5B local model
+    saved "Red Lentil Dal with Lemon" beside the dal: the create is sent back once, and
+    the update it gives then is the step's answer."""
+    copy = {
+        "decision": {
+            "action": "tool_call",
+            "tool": "db_create",
+            "table": "recipes",
+            "rows": [{"name": "Red Lentil Dal with Lemon", "instructions": ["Simmer.", "Lemon."]}],
+        }
+    }
+    update = {
+        "decision": {
+            "action": "tool_call",
+            "tool": "db_update",
+            "table": "recipes",
+            "filters": [{"field": "name", "op": "=", "value": "Red Lentil Dal"}],
+            "or_filters": [],
+            "changes": [{"column": "instructions", "value": ["Simmer.", "Lemon."]}],
+        }
+    }
+    script = ScriptProvider.from_responses(
+        [{"node": "act", "output": copy}, {"node": "act", "output": update}]
+    )
+    words = "add a step to the dal: squeeze lemon over before serving"
+    step = "Add the step 'Squeeze lemon over before serving' to the Red Lentil Dal recipe"
+    plan = [ThinkStep(description=step, step_type="write", subdomain="recipes", group=0)]
+    ref = await saved(sessions, user, history_words=1)
+    context = TurnContext(dashboard=KitchenDashboard(named={"recipes": ["Red Lentil Dal"]}))
+    request = ActRequest(
+        goal="g",
+        plan=plan,
+        step_index=0,
+        mode="plan",
+        state_ref=ref,
+        message=words,
+        context=context,
+    )
+    result = await environment(timedelta(minutes=5)).run(nodes(script, sessions).act, request)
+    assert len(script.calls) == 2
+    assert "not made: Red Lentil Dal is a saved recipe" in script.calls[1].user
+    call = result.output.tool_call
+    assert call is not None and call.tool == "db_update"
+
+
 ONION = [{"field": "name", "op": "=", "value": "onion"}]
 CUMIN = {"recipe_id": "recipe_1", "name": "cumin", "quantity": 1, "unit": "tsp"}
 

@@ -19,6 +19,7 @@ from domain.enforced.act_rules import (
     act_facts,
     by_ref,
     completion_note,
+    created_a_copy,
     created_for_a_change,
     dated_ids,
     hold_act,
@@ -1141,6 +1142,9 @@ def test_an_update_in_a_step_that_adds_rows_is_sent_back():
         update={"description": "Add 6 eggs to the inventory", "subdomain": "inventory"}
     )
     assert updated_for_an_add(update, eggs) is None  # an add to the stock may grow a row
+    steps = ToolCall(tool="db_update", params={"table": "recipes", "filters": [], "changes": []})
+    instructions = ActDecision(action="tool_call", tool_call=steps)
+    assert updated_for_an_add(instructions, step) is None  # "add a step": the recipe's row
 
 
 def test_an_update_in_a_step_that_removes_rows_is_sent_back():
@@ -1290,3 +1294,34 @@ def test_a_step_the_system_wrote_its_read_for_is_decided_without_a_model():
     refused = read_entry(first.tool_call.params, table="recipes", error="refused")
     assert system_read(dal, [refused]) is None  # failed: Act is asked, shown the error
     assert system_read(dal.model_copy(update={"read": None}), []) is None  # the model's step
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "add a step to the dal: squeeze lemon over before serving",
+        "swap the spinach in the dal for kale",
+        "the dal needs a squeeze of lemon",
+    ],
+)
+def test_a_saved_recipe_copied_for_a_change_to_it_is_sent_back(message: str):
+    """For "add a step to the dal: squeeze lemon over before serving" the 1.5B local model
+    saved "Red Lentil Dal with Lemon" beside the dal."""
+    copy = _create("recipes", [{"name": "Red Lentil Dal with Lemon", "instructions": ["…"]}])
+    note = created_a_copy(copy, ["Red Lentil Dal"], message)
+    assert note is not None
+    assert note.startswith("not made: Red Lentil Dal is a saved recipe") and "db_update" in note
+
+
+def test_a_recipe_made_beside_a_saved_one_when_the_words_ask_for_it_stands():
+    copy = _create("recipes", {"name": "Red Lentil Dal with Lemon"})
+    dal = ["Red Lentil Dal"]
+    assert created_a_copy(copy, dal, "save a lemony version of the dal") is None
+    assert created_a_copy(copy, dal, "add a new dal recipe with lemon") is None
+    assert created_a_copy(copy, dal, "suggest a twist on the dal") is None
+    assert created_a_copy(copy, dal, "what's in the dal?") is None  # no change asked
+    assert created_a_copy(copy, [], "add lemon to the dal") is None  # no saved recipe named
+    other = _create("recipes", {"name": "Lemon Rice"})
+    assert created_a_copy(other, dal, "add lemon to the dal") is None  # not the dal's name
+    listed = _create("shopping_list", [{"name": "Red Lentil Dal"}])
+    assert created_a_copy(listed, dal, "add the dal to the list") is None
