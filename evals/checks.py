@@ -192,7 +192,7 @@ def _rows(check: RowCheck, kitchen: Kitchen) -> Check:
         r
         for r in rows
         if all(_equal(r.get(k), v) for k, v in check.where.items())
-        and all(str(w).lower() in str(r.get(k) or "").lower() for k, w in check.like.items())
+        and all(_any_in(w, str(r.get(k) or "").lower()) for k, w in check.like.items())
     ]
     name = f"{check.table} where {check.where or ''}{check.like or ''}"
     if check.absent:

@@ -71,9 +71,10 @@ class RowCheck(_Strict):
 
     table: str
     where: dict[str, Any] = Field(default_factory=dict)
-    like: dict[str, str] = Field(default_factory=dict)
+    like: dict[str, str | list[str]] = Field(default_factory=dict)
     """Text columns that must contain the given words, ignoring case (``{name = "chicken"}``
-    matches "chicken thighs"): how a scenario names what any good model would write."""
+    matches "chicken thighs"; a list, any one of them: ``{title = ["mum", "mother"]}``): how
+    a scenario names what any good model would write."""
     fields: dict[str, Any] = Field(default_factory=dict)
     """What every matched row must hold (numbers within 1 %, text ignoring case)."""
     count: int | None = None
@@ -223,8 +224,10 @@ _MENTION = re.compile(r"([@#])\{([a-z_]+):([^}]+)\}")
 def tokens(scenario: Scenario, today: dt.date) -> dict[str, str]:
     """ISO date -> the token a recorded answer writes it as, so the recording means the
     same on any later day: the scenario's own tokens first ("{tomorrow}" stays tomorrow;
-    of its own, a weekday's over a count of days, ``OFFSET``), then this and next week by
-    weekday, then days from today."""
+    of its own, one whose day the turns' words say, then a weekday's over a count of days,
+    ``OFFSET``), then this and next week by weekday, then days from today. Recorded on a
+    Sunday, "put the dal down for lunch tomorrow" wrote the dal's Monday as the kitchen's
+    ``{next monday}``, and replayed on a Wednesday it was planned five days late."""
     found: dict[str, str] = {}
     for offset in range(-60, 61):
         sign = "+" if offset >= 0 else "-"
@@ -235,9 +238,17 @@ def tokens(scenario: Scenario, today: dt.date) -> dict[str, str]:
             found[day(f"{which} {name}", today).isoformat()] = f"{{{which} {name}}}"
     text = scenario.model_dump_json()
     own = dict.fromkeys(DAY_TOKEN.findall(text))
-    for token in sorted(own, key=lambda t: not OFFSET.match(t)):  # a day's name wins
+    said = " ".join(turn.say for turn in scenario.turns).lower()
+    for token in sorted(own, key=lambda t: (_said(t, said), not OFFSET.match(t))):  # last wins
         found[day(token, today).isoformat()] = f"{{{token}}}"
     return found
+
+
+def _said(token: str, words: str) -> bool:
+    """Whether the turns' words say the day ``token`` names: "tomorrow" for
+    ``{tomorrow}``, "monday" for ``{next monday}`` (``{today+2}`` is no word)."""
+    word = token.split()[-1]
+    return not word.startswith("today") and re.search(rf"\b{word}\b", words) is not None
 
 
 OFFSET = re.compile(r"^(?:today(?:[+-]\d+)?|tomorrow|yesterday)$")

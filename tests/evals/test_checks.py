@@ -180,3 +180,21 @@ def test_a_count_of_none_passes_when_no_row_matches_as_absent_does():
         assert failed({"rows": rows}, kitchen=kitchen) == []
         still = {"shopping_list": [*kitchen["shopping_list"], {"name": "milk"}]}
         assert len(failed({"rows": rows}, kitchen=still)) == 1
+
+
+def test_a_row_named_by_any_of_a_list_of_words_is_found_by_its_title_not_its_day():
+    """p_mum_dentist found mum's task by its Saturday alone: on a Wednesday the plumber,
+    due in three days, is due that Saturday too."""
+    saturday = "2026-12-05"
+    kitchen = {
+        "tasks": [
+            {"title": "Call my mother", "due_date": saturday},
+            {"title": "Call the plumber", "due_date": saturday},
+        ]
+    }
+    mum = {"table": "tasks", "like": {"title": ["mum", "mother"]}, "count": 1}
+    assert failed({"rows": [{**mum, "fields": {"due_date": saturday}}]}, kitchen=kitchen) == []
+    friday = {**mum, "fields": {"due_date": "2026-12-04"}}
+    assert len(failed({"rows": [friday]}, kitchen=kitchen)) == 1
+    dad = {"table": "tasks", "like": {"title": ["dad", "father"]}}
+    assert len(failed({"rows": [dad]}, kitchen=kitchen)) == 1

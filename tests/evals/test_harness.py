@@ -156,6 +156,20 @@ def test_a_day_the_scenario_names_by_weekday_is_recorded_as_that_weekday():
     assert expand(written, sunday) == {"filters": [{"field": "date", "value": "2026-11-30"}]}
 
 
+def test_a_day_the_words_say_is_recorded_as_the_words_say_it():
+    """Recorded on a Sunday, "put the dal down for lunch tomorrow" wrote the dal's Monday as
+    the kitchen's ``{next monday}``; replayed on a Wednesday, it was planned five days
+    late."""
+    probe = load(PROBES_DIR / "p_dal_lunch.toml")
+    sunday = dt.date(2026, 11, 29)
+    dates = tokens(probe, sunday)
+    assert dates["2026-11-30"] == "{tomorrow}"  # said: "tomorrow"
+    written = tokenize({"date": "2026-11-30"}, dates)
+    assert expand(written, dt.date(2026, 12, 2)) == {"date": "2026-12-03"}
+    monday = load(PROBES_DIR / "p_dal_off.toml")  # "take the dal off monday"
+    assert tokens(monday, sunday)["2026-11-30"] == "{next monday}"
+
+
 def test_the_suite_has_25_scenarios_that_reach_every_path_between_them():
     scenarios = load_all()
     assert len(scenarios) >= 25
