@@ -345,8 +345,10 @@ class NodeActivities:
         read first reads it first (``read_first``); one that still saves a recipe nothing
         thinks up for words that ask for a new one thinks it up (``thought_up``); one that
         still thinks up a recipe for a change to a saved one writes it instead
-        (``written_instead``); a recipe thought up that the words ask to save is saved
-        (``saved_too``)."""
+        (``written_instead``); one that thinks something up for a question that asks only
+        what is stored runs its reads alone (``generates_unasked``); a recipe thought up
+        that the words ask to save is saved (``saved_too``); one that moves dates from their
+        own reads them first (``read_moved``)."""
         config = mode_config(request.mode)
         named = [table for table, rows in request.context.dashboard.named.items() if rows]
         state, registry, _ = await self._state(request.state_ref)  # read once, for both calls
