@@ -416,7 +416,7 @@ class NodeActivities:
             if writes_unasked(result.output, request.message) and not names_change(
                 request.message
             ):  # a question, still, with no word of a change in it
-                result.output = only_reads(result.output)
+                result.output = only_reads(result.output, request.message)
             result.output = read_there(
                 result.output, request.message, config.max_steps, recipes, tasks
             )

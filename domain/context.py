@@ -169,14 +169,16 @@ def dashboard_section(dashboard: KitchenDashboard, *, expiry: bool = False) -> s
     how many inventory items are at or within 3 days of their expiry date, stated as a
     fact. The meal plan's span is said without its number of days: shown "next 7 days",
     the 1.5B local model planned "the next 7 days" for "next weeks meal plan", and
-    answered "7 days left" for a task due in 3 days."""
+    answered "7 days left" for a task due in 3 days. A cuisine's count comes before it
+    ("2 (1 indian, 1 mexican)"): shown "indian 1, mexican 1", the 1.5B planned meals of
+    recipes named "Mexican 1" and "Indian 1"."""
     d = dashboard
     where = ", ".join(f"{n} {place}" for place, n in d.inventory_by_location.items()) or "empty"
     if expiry and d.inventory_expiring_soon:
         where += (
             f" ({d.inventory_expiring_soon} of them past or within 3 days of their expiry date)"
         )
-    cuisines = ", ".join(f"{c} {n}" for c, n in d.recipes_by_cuisine.items())
+    cuisines = ", ".join(f"{n} {c}" for c, n in d.recipes_by_cuisine.items())
 
     def named(table: str) -> str:
         names = d.named.get(table)

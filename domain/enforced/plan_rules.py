@@ -286,14 +286,20 @@ def generates_unasked(think: ThinkOutput, message: str) -> bool:
     return asks_to_see(message) and not asks_for_ideas(message)
 
 
-def only_reads(think: ThinkOutput) -> ThinkOutput:
+def only_reads(think: ThinkOutput, message: str = "") -> ThinkOutput:
     """A plan that writes for a question (``writes_unasked``) even when asked again, or thinks
     something up for it (``generates_unasked``), as its reads and analyses: what answers a
-    question. Unchanged when nothing but writes and generates is in it. For "anything i need
-    to do this week?" the 1.5B local model planned reads, then a week of new tasks, twice;
-    the user was asked to confirm them."""
+    question. For "anything i need to do this week?" the 1.5B local model planned reads,
+    then a week of new tasks, twice; the user was asked to confirm them. With nothing but
+    writes and generates in it, the system's read of each place the question's words name
+    (``places_named``: "anything i need to do in the next 2 days" is the tasks'), or
+    unchanged when they name none: for that question, the 1.5B planned one write of three
+    meals."""
     kept = [s for s in think.steps if s.step_type in ("read", "analyze")]
-    if not kept or len(kept) == len(think.steps):
+    if len(kept) == len(think.steps):
+        return think
+    kept = kept or [_added_read(place, (), 0) for place in places_named(message)]
+    if not kept:
         return think
     return think.model_copy(
         update={"steps": kept, "decision": "plan_direct", "proposal_message": None}

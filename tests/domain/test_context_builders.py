@@ -151,6 +151,13 @@ def test_the_dashboards_meal_plan_span_says_no_number_of_days():
     assert "7 days" not in text
 
 
+def test_the_dashboards_cuisines_are_counted_before_their_names():
+    """Shown "recipes: 2 (indian 1, mexican 1)", the 1.5B local model planned meals of
+    recipes it named "Mexican 1" and "Indian 1"."""
+    board = USER.dashboard.model_copy(update={"recipes_by_cuisine": {"indian": 1, "mexican": 1}})
+    assert "- recipes: 2 (1 indian, 1 mexican)\n" in dashboard_section(board)
+
+
 def test_the_dashboard_names_the_rows_the_request_names_beside_their_counts():
     board = USER.dashboard.model_copy(
         update={"named": {"shopping_list": ["paper towels", "bread"], "inventory": ["milk"]}}

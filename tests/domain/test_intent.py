@@ -319,6 +319,8 @@ def test_a_forget_with_anything_more_or_naming_something_is_not_only_a_forget(me
         ("more lime in it", False),
         ("show it again but add feta", False),  # a change rides along
         ("anything i need to do this week?", True),
+        ("anything i need to do in the next 2 days", True),  # as typed: no question mark
+        ("anything else we should get", True),
         ("whats for lunch tmrw", True),
         ("is the milk still good?", True),
         ("do we have eggs? add some if not", False),

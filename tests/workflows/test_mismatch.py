@@ -212,7 +212,7 @@ async def test_a_meal_chosen_anew_for_a_saved_dish_the_words_name_is_asked_for_a
         reply("Found it."),
     )
     first = [c.user for c in script.calls if c.node == "think"][0]
-    assert "- recipes: 1 (unspecified 1); among them Red Lentil Dal, named in the request" in first
+    assert "- recipes: 1 (1 unspecified); among them Red Lentil Dal, named in the request" in first
     assert "The request asks for a change and for no new recipe, and your plan generates" in again
 
 
@@ -494,6 +494,29 @@ async def test_a_plan_that_writes_for_a_question_twice_runs_only_its_reads(turns
     assert response.startswith("Clean the oven is on your list.")
     assert await kitchen.names("tasks") == ["clean the oven"]
     assert len([c for c in script.calls if c.node == "act"]) == 2  # the read, its end
+
+
+async def test_a_question_planned_twice_as_only_writes_reads_where_its_words_say(turns, executor):
+    """``domain.enforced.plan_rules.only_reads``: for "anything i need to do in the next 2
+    days" (no question mark) the 1.5B local model planned one write of three meals; the
+    system reads the tasks the words name instead, and nothing is written."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("tasks", {"title": "clean the oven"})
+    meals = plan("Meals", step("Plan a meal for each of the next 2 days", "write", "meal_plans"))
+    again, response, script = await asked_again(
+        turns,
+        "anything i need to do in the next 2 days",
+        understand(),
+        meals,
+        meals,
+        reply("Clean the oven is on your list."),
+    )
+    assert "The request asks to see or know something, not to change anything" in again
+    assert response.startswith("Clean the oven is on your list.")
+    assert [c for c in script.calls if c.node == "act"] == []  # the tasks' read is the system's
+    (reply_call,) = [c for c in script.calls if c.node == "reply"]
+    assert "clean the oven" in reply_call.user
+    assert (await kitchen.run(DbRead(table="meal_plans"))).rows == []
 
 
 async def test_a_plan_that_thinks_something_up_for_a_lookup_runs_only_its_reads(turns):

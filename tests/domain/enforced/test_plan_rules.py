@@ -1016,8 +1016,21 @@ def test_a_plan_that_still_writes_for_a_question_keeps_its_reads_and_analyses():
     kept = only_reads(insisted)
     assert [s.step_type for s in kept.steps] == ["read", "analyze"]
     assert (kept.decision, kept.proposal_message) == ("plan_direct", None)
-    writes_only = plan(step("write", subdomain="tasks"))
+    writes_only = plan(step("write", subdomain="meal_plans"))
     assert only_reads(writes_only) == writes_only  # nothing to answer with: as it was
+    assert only_reads(writes_only, "whats for dinner") == writes_only  # no place named
+
+
+def test_a_question_planned_only_as_writes_reads_where_its_words_say():
+    """For "anything i need to do in the next 2 days" the 1.5B local model planned one
+    write of three meals."""
+    meals = plan(step("write", subdomain="meal_plans"))
+    held = only_reads(meals, "anything i need to do in the next 2 days")
+    assert [(s.description, s.step_type, s.subdomain, s.group) for s in held.steps] == [
+        ("Read the tasks", "read", "tasks", 0)
+    ]
+    assert held.steps[0].read == DbRead(table="tasks")  # the system's, no model
+    assert held.decision == "plan_direct"
 
 
 def test_a_plan_that_thinks_something_up_for_a_lookup_keeps_its_reads_and_analyses():
