@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from domain.relative_days import moves_said
+
 CHANGE_VERBS = frozenset(
     """add put buy remove delete drop erase update change edit rename mark set save store
     keep create make plan schedule move replace swap increase decrease reduce cancel clear
@@ -267,6 +269,8 @@ def _change(message: str) -> tuple[str, tuple[str, ...]] | None:
             return line.group(0).lower(), _line_home(line)
         if not asks and (done := _chore_done(said)):
             return done, ("tasks",)
+        if not asks and (moves := moves_said(said)):  # "do the oven a day later"
+            return moves[0][0].lower(), ("meal_plans", "tasks")
     return None
 
 
@@ -423,6 +427,8 @@ def change_kinds(text: str) -> frozenset[str]:
     if REMINDER.match(LEAD_INS.sub("", SYMBOLS.sub("", said.strip()))):
         return frozenset()  # a task to make, whatever it says to do ("take the bin out")
     kinds = frozenset(kind for kind, words in KINDS.items() if words.search(said))
+    if moves_said(said):  # "a day later", "forward a week": a date moved from its own
+        kinds |= {"moved"}
     if TAKEN_OUT.search(said) and not re.search(r"\bneed", said):
         kinds -= {"needed"}  # "take the cumin out of the dal" needs nothing
     if not kinds and (change := _change(text)) is not None and _chore_done(change[0]):

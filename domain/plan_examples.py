@@ -270,6 +270,9 @@ def pick(
     times. A change whose words say where it goes and name a kind, shown no entry of that
     kind, is shown the likest one of it first: "got everything on the list" was shown only
     lists to stock up, and the 1.5B planned what the meal plan lacked added to the list.
+    A date moved ("do the oven a day later than planned") that names a task and no recipe
+    is the task's, and one that names a recipe and no task the meal plan's: shown three
+    meal plan entries for the oven, the 1.5B moved a dal.
     ``revisable``: an unsaved recipe is there to revise; when none is, a change to a saved
     recipe the dashboard finds is shown no plan that thinks one up ("swap the spinach in the
     dal for kale", shown only "make the soup less fiery and swap the cream for coconut
@@ -290,6 +293,8 @@ def pick(
         home = frozenset({"shopping"})  # "make it 3 rolls of paper towels", on the list
     if not home and requested_change(message) in PUT_VERBS and STORED_IN.search(message):
         home = frozenset({"inventory"})  # "put 500g of chicken thighs in the freezer"
+    if "moved" in kinds and len(home) > 1 and ("tasks" in named) != ("recipes" in named):
+        home = frozenset({"tasks" if "tasks" in named else "meal_plans"})  # what it names
     if "recipes" in named and dish_wants(message):  # "the chili needs a tin of sweetcorn"
         change, home, kinds = True, frozenset({"recipes"}), frozenset({"needed"})
     unstocked = "inventory" not in named and "moved" not in kinds  # "put", not "move"

@@ -427,6 +427,8 @@ def test_a_change_verb_is_found_as_said_anywhere_in_the_words():
         ("change the milk on the list to 2", {"added", "counted"}),
         ("make the chili serve 8", set()),  # a recipe's servings, no amount of a thing
         ("move the dal to wednesday", {"moved"}),
+        ("do the oven a day later than planned", {"moved"}),  # a date moved from its own
+        ("bring the dal forward a day", {"moved"}),
         ("we have some eggs", set()),
         ("need to call the plumber", set()),  # a thing to do, not a thing to buy
         ("got to call the plumber", set()),

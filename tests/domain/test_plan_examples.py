@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from domain.answers import think_answer
 from domain.clock import DAY_NAMES, Clock
+from domain.intent import requested_change
 from domain.modes import MODES
 from domain.plan_examples import (
     MIN_SIMILARITY,
@@ -252,6 +253,19 @@ def test_a_change_of_a_kind_like_no_entry_is_shown_the_likest_entry_of_that_kind
         "push the fish pie back to next thursday",
     ]
     assert pick("rename the chili to five alarm chili", LIBRARY) == []  # no kind, no home
+
+
+def test_a_date_moved_from_its_own_is_a_change_shown_where_what_it_names_is_kept():
+    """Shown three meal plan entries for "do the oven a day later than planned" (its
+    "planned", no change verb), the 1.5B local model moved a dal; the words move a date,
+    and name a task."""
+    words = "do the oven a day later than planned"
+    assert requested_change(words) == "a day later"
+    assert requests(pick(words, LIBRARY, named=["tasks"])) == [
+        "put off clearing the gutters until next tuesday"
+    ]
+    meal = requests(pick("bring the dal forward a day", LIBRARY, named=["recipes"]))
+    assert meal and all(e.changed == {"meal_plans"} for e in LIBRARY if e.request in meal)
 
 
 def test_a_thing_partly_used_is_shown_its_quantity_lowered_and_a_thing_gone_its_row_deleted():
