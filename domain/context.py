@@ -37,6 +37,7 @@ from domain.execution_summary import (
 from domain.formatters import format_done, format_read, format_write_confirmation
 from domain.kitchen.dated import dates_counted, dates_moved
 from domain.kitchen.entities import BY_TABLE, compute_label
+from domain.kitchen.scaled import amounts_scaled, scales_said
 from domain.kitchen.stocked import stock_compared
 from domain.kitchen.tables import SUBDOMAINS, schema_for_subdomain
 from domain.mentions import plain_text
@@ -615,6 +616,14 @@ def act_context(
                     dates_moved(prior_results, table, [by for _, by in moves_said(message)])
                     for table in SUBDOMAINS.get(step.subdomain, ())
                 ).strip()
+                if step.step_type == "write"
+                else "",
+                87,
+            ),
+            Section(
+                "Amounts scaled as the user's words say (counted by the system, from the reads "
+                "above)",
+                amounts_scaled(prior_results, [f for _, f in scales_said(message)])
                 if step.step_type == "write"
                 else "",
                 87,

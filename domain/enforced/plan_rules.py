@@ -87,6 +87,7 @@ from domain.intent import (
     requested_change,
     requested_content,
 )
+from domain.kitchen.scaled import scales_said
 from domain.kitchen.tables import SUBDOMAINS
 from domain.modes import mode_config
 from domain.nodes import ThinkOutput, ThinkStep, UnderstandOutput
@@ -474,10 +475,17 @@ def read_first(
     when the steps would pass ``max_steps``. For "add a teaspoon of cumin to the dal" the
     1.5B local model planned one write; Act linked the cumin to a made-up
     ``gen_recipe_1``, was refused twice, and nothing was added; for "the dal recipe
-    shouldnt have onion in it, remove it", it deleted the onion of ``gen_recipe_1``."""
+    shouldnt have onion in it, remove it", it deleted the onion of ``gen_recipe_1``. A
+    write to the recipes for words that scale an amount (``scales_said``: "double the
+    lentils") reads them first too: the write step is shown each amount read, scaled."""
     shown = {label.lower() for label in known}
     unread = [name for name in recipes if name.lower() not in shown]
-    inside = [s for s in think.steps if _in_a_recipe(s)]
+    scaled = bool(scales_said(message))  # "double the lentils": an amount read, then set
+    inside = [
+        s
+        for s in think.steps
+        if _in_a_recipe(s) or (scaled and s.step_type == "write" and s.subdomain == "recipes")
+    ]
     writes = [s for s in think.steps if _links_a_recipe(s)] + inside
     if not unread or not writes or len(think.steps) >= max_steps:
         return think

@@ -680,6 +680,51 @@ async def test_dates_moved_from_their_own_are_read_first_and_shown_moved(turns, 
     ]
 
 
+async def test_an_amount_scaled_in_a_saved_recipe_is_read_first_and_shown_scaled(turns, executor):
+    """``domain.enforced.plan_rules.read_first`` with ``scales_said``: for "make the dal
+    serve 6 and double the lentils" the 1.5B local model read nothing, set the servings to
+    12 and left the lentils at 200 g; the dal is read first, by the system, and the write
+    step is shown each amount read, doubled (``domain.kitchen.scaled``)."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    lentils = {"name": "red lentils", "quantity": 200, "unit": "g"}
+    dal_row = {"name": "Red Lentil Dal", "servings": 4, "ingredients": [lentils]}
+    await kitchen.create("recipes", [dal_row])
+    dal = [f("name", "=", "Red Lentil Dal").model_dump()]
+    row = [f("recipe_id", "=", "recipe_1").model_dump(), f("name", "=", "red lentils").model_dump()]
+    words = "make the dal serve 6 and double the lentils"
+    script = turns.script(
+        understand(),
+        plan(
+            "Dal for 6",
+            step("Update the dal to serve 6 and double the lentils", "write", "recipes"),
+        ),
+        tool("db_update", at_step=1, table="recipes", filters=dal, data={"servings": 6}),
+        tool(
+            "db_update", at_step=1, table="recipe_ingredients", filters=row, data={"quantity": 400}
+        ),
+        complete("The dal serves 6, with 400 g of lentils", at_step=1),
+        reply("The dal serves 6 now, with 400 g of red lentils."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start(words)
+        await handle.result()
+        await keep_history(handle, "amounts_scaled")
+    assert [c.step for c in script.calls if c.node == "act"] == [1, 1, 1]  # the write's alone
+    write = next(c.user for c in script.calls if c.node == "act")
+    assert (
+        "## Amounts scaled as the user's words say (counted by the system, from the reads above)\n"
+        "- red lentils (in Red Lentil Dal): 200 g; doubled: 400 g"
+    ) in write
+    read = DbRead(
+        table="recipes", filters=[f("name", "=", "Red Lentil Dal")], columns=["*", "ingredients"]
+    )
+    (saved,) = (await kitchen.run(read)).rows
+    assert saved["servings"] == 6
+    assert [(i["name"], i["quantity"]) for i in saved["recipe_ingredients"]] == [
+        ("red lentils", 400)
+    ]
+
+
 async def test_an_ingredient_taken_out_of_a_saved_recipe_reads_it_first(turns, executor):
     """``domain.enforced.plan_rules.read_first``: for "the dal recipe shouldnt have onion in it,
     remove it" the 1.5B local model deleted the onion of a made-up ``gen_recipe_1``; the

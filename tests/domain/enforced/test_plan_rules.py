@@ -921,6 +921,16 @@ def test_a_write_that_adds_about_a_saved_recipe_named_reads_it_first():
     assert read_first(cumin, words, dal, [], max_steps=1) == cumin
 
 
+def test_a_write_to_a_saved_recipe_that_scales_an_amount_reads_it_first():
+    """For "make the dal serve 6 and double the lentils" the 1.5B local model planned one
+    write and read nothing; the lentils stayed 200 g: a doubled amount is counted from
+    the amount read."""
+    words, dal = "make the dal serve 6 and double the lentils", ["Red Lentil Dal"]
+    double = plan(written("Update the Red Lentil Dal to serve 6 and double the lentils"))
+    assert groups(read_first(double, words, dal, [], 8)) == [("read", 0), ("write", 1)]
+    assert read_first(double, "make the dal serve 6", dal, [], 8) == double  # the row's own
+
+
 def test_a_write_inside_a_saved_recipe_named_reads_it_first_a_removal_too():
     """For "the dal recipe shouldnt have onion in it, remove it" the 1.5B local model deleted
     the onion of a made-up ``gen_recipe_1``, refused twice: an ingredient row is found by

@@ -1,5 +1,6 @@
 """A step that read rows, as this turn's results hold it: what the kitchen's comparisons
-(``domain.kitchen.stocked``, ``domain.kitchen.dated``) are given."""
+(``domain.kitchen.stocked``, ``domain.kitchen.dated``, ``domain.kitchen.scaled``) are
+given."""
 
 from __future__ import annotations
 
