@@ -275,17 +275,22 @@ def _change(message: str) -> tuple[str, tuple[str, ...]] | None:
 
 
 WANTS = re.compile(
-    r"\b(?:needs|could (?:do with|use)|should (?:have|get|include)|is missing)\b", re.IGNORECASE
+    r"\b(?:needs|could (?:do with|use)|should (?:have|get|include)|is missing)\b|"
+    r"\bshould (?:be|say|serve|use|take)\b(?=[^.?!]*\d)",
+    re.IGNORECASE,
 )
-"""What a statement says a thing lacks: "the chili needs a tin of sweetcorn as well", "the
-dal could do with more cumin"."""
+"""What a statement says a thing lacks ("the chili needs a tin of sweetcorn as well", "the
+dal could do with more cumin"), or the amount it should have instead ("dal should be 250g
+lentils not 200": ``CORRECTIONS``)."""
+CORRECTIONS = frozenset(f"should {verb}" for verb in ("be", "say", "serve", "use", "take"))
 
 
 def dish_wants(message: str) -> str | None:
     """The words by which a statement that asks for no other change (``requested_change``)
-    and asks nothing says a thing lacks something (``WANTS``: "needs", "could do with");
-    None otherwise. Whether the thing is a saved recipe is the caller's to know (the
-    dashboard's ``named``): said of one, it is an ingredient added to it."""
+    and asks nothing says a thing lacks something or should have another amount (``WANTS``:
+    "needs", "could do with", "should be"); None otherwise. Whether the thing is a saved
+    recipe is the caller's to know (the dashboard's ``named``): said of one, it is an
+    ingredient added to it, or an amount of it set."""
     said = spelled(message)
     if "?" in said or asks_to_see(said) or requested_change(said) is not None:
         return None

@@ -35,6 +35,7 @@ from typing import Literal
 from domain.clock import DAY_TOKEN, Clock, local, named_day
 from domain.intent import (
     CLAUSES,
+    CORRECTIONS,
     KEPT_IN,
     asks_to_see,
     change_home,
@@ -270,6 +271,10 @@ def pick(
     times. A change whose words say where it goes and name a kind, shown no entry of that
     kind, is shown the likest one of it first: "got everything on the list" was shown only
     lists to stock up, and the 1.5B planned what the meal plan lacked added to the list.
+    A change of no kind shown the first entries where it goes is shown those of no kind
+    first: "dal should be 250g lentils not 200", of no kind, was given "get rid of the tuna
+    bake recipe" as the recipes' first entry. A saved recipe said to have another amount
+    ("should be 250g", ``domain.intent.CORRECTIONS``) is a change to the recipes.
     A date moved ("do the oven a day later than planned") that names a task and no recipe
     is the task's, and one that names a recipe and no task the meal plan's: shown three
     meal plan entries for the oven, the 1.5B moved a dal.
@@ -295,8 +300,9 @@ def pick(
         home = frozenset({"inventory"})  # "put 500g of chicken thighs in the freezer"
     if "moved" in kinds and len(home) > 1 and ("tasks" in named) != ("recipes" in named):
         home = frozenset({"tasks" if "tasks" in named else "meal_plans"})  # what it names
-    if "recipes" in named and dish_wants(message):  # "the chili needs a tin of sweetcorn"
-        change, home, kinds = True, frozenset({"recipes"}), frozenset({"needed"})
+    if "recipes" in named and (wants := dish_wants(message)):  # "the chili needs a tin of …"
+        change, home = True, frozenset({"recipes"})
+        kinds = kinds if wants in CORRECTIONS else frozenset({"needed"})  # "should be" X
     unstocked = "inventory" not in named and "moved" not in kinds  # "put", not "move"
 
     looks = asks_to_see(message)
@@ -333,6 +339,8 @@ def pick(
         # the words say where the change goes or what kind it is: the likest entry of its
         # kind, else (where it goes) the first entry there
         homely = [i for i, e in enumerate(entries) if fits(e) and (asks_new or not e.generates)]
+        if not kinds:  # a change of no kind is shown a change of none first, not a delete
+            homely.sort(key=lambda i: bool(entries[i].kinds))
         alike = sorted((-scores[i], i) for i in homely if kinds & entries[i].kinds)
         chosen = ([i for _, i in alike] or (homely if home else []))[: min(shown, HOME_SHOWN)]
     if change and home and kinds and not any(kinds & entries[i].kinds for i in chosen):

@@ -494,8 +494,12 @@ def test_a_contraction_typed_without_its_apostrophe_is_read_as_one():
         ("what does the chili need?", None),  # a question
         ("put what the dal needs on my groceries", None),  # a change verb of its own
         ("the dal recipe shouldnt have onion in it", None),
+        ("dal should be 250g lentils not 200", "should be"),  # another amount
+        ("the chili should serve 6", "should serve"),
+        ("the dal should be spicier", None),  # no amount said
     ],
 )
 def test_a_statement_that_a_thing_lacks_something(message: str, wants: str | None):
-    """``dish_wants``: said of a saved recipe, an ingredient added to it."""
+    """``dish_wants``: said of a saved recipe, an ingredient added to it, or an amount of
+    it set."""
     assert dish_wants(message) == wants
