@@ -81,6 +81,7 @@ from domain.enforced.plan_rules import (
     revisable,
     saved_too,
     thought_up,
+    ticked_too,
     undated_plan,
     where_asked,
     writes_unasked,
@@ -348,7 +349,8 @@ class NodeActivities:
         (``written_instead``); one that thinks something up for a question that asks only
         what is stored runs its reads alone (``generates_unasked``); a recipe thought up
         that the words ask to save is saved (``saved_too``); one that moves dates from their
-        own reads them first (``read_moved``)."""
+        own reads them first (``read_moved``); things got that are open on the list are
+        ticked off it too (``ticked_too``)."""
         config = mode_config(request.mode)
         named = [table for table, rows in request.context.dashboard.named.items() if rows]
         state, registry, _ = await self._state(request.state_ref)  # read once, for both calls
@@ -442,6 +444,8 @@ class NodeActivities:
             )
             result.output = saved_too(result.output, request.message, config.max_steps)
             result.output = read_moved(result.output, request.message, config.max_steps)
+            listed = request.context.dashboard.named.get("shopping_list", [])
+            result.output = ticked_too(result.output, request.message, listed, config.max_steps)
         answered = request.pending is not None and request.pending.kind == "proposal"
         held = hold_plan(result.output, request.mode, answered_proposal=answered)
         if held != result.output:

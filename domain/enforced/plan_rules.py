@@ -833,6 +833,32 @@ def saved_too(think: ThinkOutput, message: str, max_steps: int) -> ThinkOutput:
     return think.model_copy(update={"steps": [*think.steps, save]})
 
 
+def ticked_too(
+    think: ThinkOutput, message: str, listed: Sequence[str], max_steps: int
+) -> ThinkOutput:
+    """A plan for things got (``change_kinds``: "acquired") that the dashboard finds open on
+    the shopping list (``listed``, their names), that writes elsewhere and nothing on the
+    list, with their tick-off added beside its first write: a thing bought is no longer
+    to buy, which needs no judgment (a thing found at home is left to the model).
+    Unchanged past ``max_steps``. For "bought the olive
+    oil and bread, both in the pantry now" the 1.5B local model put both in the pantry,
+    and the list kept them open."""
+    writes = [s for s in think.steps if s.step_type == "write"]
+    if not listed or not writes or "acquired" not in change_kinds(message):
+        return think
+    if re.search(r"\bfound\b", message, re.IGNORECASE):  # found at home: not bought
+        return think
+    if any(s.subdomain == "shopping" for s in writes) or len(think.steps) >= max_steps:
+        return think
+    tick = ThinkStep(
+        description=f"Mark {' and '.join(listed)} as bought on the shopping list",
+        step_type="write",
+        subdomain="shopping",
+        group=min(s.group for s in writes),
+    )
+    return think.model_copy(update={"steps": [*think.steps, tick]})
+
+
 RECIPES_READ = "Read the saved recipes, with their ingredients, to choose the meals from"
 
 

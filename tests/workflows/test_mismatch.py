@@ -725,6 +725,46 @@ async def test_an_amount_scaled_in_a_saved_recipe_is_read_first_and_shown_scaled
     ]
 
 
+async def test_things_got_that_are_open_on_the_list_are_ticked_off_as_well(turns, executor):
+    """``domain.enforced.plan_rules.ticked_too``: for "bought the olive oil and bread, both in
+    the pantry now" the 1.5B local model put both in the pantry, and the list kept them
+    open; their tick-off is added beside the write, and both are bought."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create(
+        "shopping_list", [{"name": "olive oil"}, {"name": "bread"}, {"name": "kale"}]
+    )
+    rows = [{"name": "olive oil", "location": "pantry"}, {"name": "bread", "location": "pantry"}]
+    both = [{"field": "name", "op": "=", "value": n} for n in ("olive oil", "bread")]
+    script = turns.script(
+        understand(),
+        plan("Put away", step("Add olive oil and bread to the pantry", "write", "inventory")),
+        tool("db_create", at_step=0, table="inventory", data=rows),
+        complete("Both in the pantry", at_step=0),
+        tool(
+            "db_update",
+            at_step=1,
+            table="shopping_list",
+            or_filters=both,
+            data={"is_purchased": True},
+        ),
+        complete("Both bought", at_step=1),
+        reply("Both are in the pantry and off the list."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("bought the olive oil and bread, both in the pantry now")
+        await handle.result()
+        await keep_history(handle, "ticked_too")
+    tick = next(c.user for c in script.calls if c.node == "act" and c.step == 1)
+    assert "1. Mark bread and olive oil as bought on the shopping list (type write" in tick
+    listed = (await kitchen.run(DbRead(table="shopping_list", order_by="name"))).rows
+    assert [(r["name"], r["is_purchased"]) for r in listed] == [
+        ("bread", True),
+        ("kale", False),
+        ("olive oil", True),
+    ]
+    assert sorted(await kitchen.names("inventory")) == ["bread", "olive oil"]
+
+
 async def test_an_ingredient_taken_out_of_a_saved_recipe_reads_it_first(turns, executor):
     """``domain.enforced.plan_rules.read_first``: for "the dal recipe shouldnt have onion in it,
     remove it" the 1.5B local model deleted the onion of a made-up ``gen_recipe_1``; the

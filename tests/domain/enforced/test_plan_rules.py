@@ -40,6 +40,7 @@ from domain.enforced.plan_rules import (
     saved_too,
     tasks_left_out,
     thought_up,
+    ticked_too,
     undated_plan,
     unplanned_meal,
     where_asked,
@@ -1175,3 +1176,25 @@ def test_a_plan_that_moves_dates_from_their_own_reads_them_first():
     listed = plan(written("Add bread to the list", "shopping"))
     assert read_moved(listed, "get bread, and push the rest back a week", 8) == listed
     assert read_moved(moved, words, max_steps=2) == moved
+
+
+def test_things_got_that_are_open_on_the_list_are_ticked_off_too():
+    """For "bought the olive oil and bread, both in the pantry now" the 1.5B local model
+    put both in the pantry, and the list kept them open."""
+    words, listed = "bought the olive oil and bread, both in the pantry now", ["olive oil", "bread"]
+    stocked = plan(written("Add olive oil and bread to the inventory, in the pantry", "inventory"))
+    held = ticked_too(stocked, words, listed, max_steps=8)
+    assert [(s.description, s.step_type, s.subdomain, s.group) for s in held.steps] == [
+        ("Add olive oil and bread to the inventory, in the pantry", "write", "inventory", 0),
+        ("Mark olive oil and bread as bought on the shopping list", "write", "shopping", 0),
+    ]
+    # unchanged: the list written already, nothing on it named, nothing got, nothing
+    # written (a question), no room
+    ticked = plan(written("Mark the olive oil as bought", "shopping"))
+    assert ticked_too(ticked, words, listed, 8) == ticked
+    assert ticked_too(stocked, words, [], 8) == stocked
+    assert ticked_too(stocked, "put the olive oil in the pantry", listed, 8) == stocked
+    assert ticked_too(stocked, "found a bottle of olive oil in the cupboard", listed, 8) == stocked
+    read = plan(step("read", subdomain="shopping"))
+    assert ticked_too(read, "bought the olive oil?", listed, 8) == read
+    assert ticked_too(stocked, words, listed, max_steps=1) == stocked
