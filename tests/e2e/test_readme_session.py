@@ -47,9 +47,9 @@ def test_the_readme_curl_session_works_as_written_twenty_times_back_to_back(tmp_
         for attempt in range(RUNS):
             # Lines 1 to 4 in one shell, back to back; each curl prints one JSON body.
             added, planned = _bodies(run(first + "\n", stack))
-            assert added["status"] in ("replied", "completed"), (attempt, added)
+            assert added.get("status") in ("replied", "completed"), (attempt, added)
             assert "milk" in added["response"].lower()
-            assert planned["status"] == "awaiting_input", (attempt, planned)
+            assert planned.get("status") == "awaiting_input", (attempt, planned)
             assert planned["pending"]["kind"] == "proposal"
             confirmed = json.loads(run(confirm.replace("<turn id>", planned["id"]), stack))
             assert confirmed.get("accepted_input", {}).get("action") == "confirm", (
