@@ -438,6 +438,9 @@ class TurnWorkflow:
             if state.exit is not None and state.exit.kind == "blocked":
                 self.log.fallback("reply", "refused_what_was_blocked")  # the reason says more
                 return self._reply_without_model()
+            if state.written:  # a step was stopped, and the turn wrote: say what it did
+                self.log.fallback("reply", "refused_what_was_written")
+                return self._reply_without_model()
         return result.output.response
 
     def _did_what_was_planned(self) -> bool:

@@ -300,3 +300,41 @@ async def test_this_sessions_new_paths_on_a_slow_worker_write_histories_that_rep
     assert [c.step for c in script.calls if c.node == "act"][:2] == [1, 1]  # the dal's: no model
     for history in histories:
         assert await replay_failures(history) == []
+
+
+async def test_a_refusal_after_writes_on_a_slow_worker_writes_a_history_that_replays(
+    turns: Turns, executor
+):
+    """A turn that writes, has a read step stopped by its breaker, and whose Reply turns
+    the request down (the answer made without Reply: ``refused_what_was_written``), while
+    slow local activities span workflow tasks: it completes, and its history replays in
+    every busy shape."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create(
+        "inventory", [{"name": "milk", "location": "fridge"}]
+    )
+    fridge = [{"field": "location", "op": "=", "value": "fridge"}]
+    script = turns.script(
+        understand(),
+        plan(
+            "Spinach",
+            step("Put spinach on the shopping list", "write", "shopping"),
+            step("Read the fridge", "read", "inventory"),
+        ),
+        tool("db_create", at_step=0, table="shopping_list", data=[{"name": "spinach"}]),
+        complete("Put spinach on the list", at_step=0),
+        *[
+            tool("db_read", at_step=1, table="inventory", filters=fridge, limit=n)
+            for n in (10, 20, 30, 40)
+        ],
+        reply("I'm sorry, but I can't assist with that request."),
+    )
+    slow = slowed(turn_activities(turns.sessions, script), ("open_turn", "crud"), 0.9)
+    async with turns.worker(script, activities=slow):
+        handle = await turns.start(
+            "put spinach on the list, and what's in the fridge", task_timeout=timedelta(seconds=1)
+        )
+        await wait_for(handle, lambda p: p.status == "completed")
+        history = await handle.fetch_history()
+        result = await handle.result()
+    assert result.fallbacks == ["reply: refused_what_was_written"]
+    assert await replay_failures(history) == []

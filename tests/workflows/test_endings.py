@@ -10,8 +10,8 @@ import uuid
 
 from domain.registry import SessionIdRegistry
 from domain.turn_store import load_conversation
-from tests.kitchen_helper import Kitchen
-from tests.workflows.conftest import Turns, send, wait_for
+from tests.kitchen_helper import PANTRY, Kitchen
+from tests.workflows.conftest import Turns, keep_history, send, wait_for
 from tests.workflows.script import (
     act,
     ask,
@@ -407,6 +407,40 @@ async def test_a_refusal_after_a_blocked_step_is_replaced_by_why_it_was_blocked(
     assert result.response == (
         "I couldn't finish any step of this. No recipes saved. Save a recipe first."
     )
+
+
+async def test_a_refusal_after_writes_of_a_turn_a_breaker_stopped_is_replaced_by_the_outcome(
+    turns: Turns, executor
+):
+    """For "dal on sunday for dinner, and put spinach on the list" the 1.5B local model's
+    turn wrote both rows, a read step of it was stopped, and Reply said "I'm sorry, but I
+    can't assist with that request.": not all the plan ran, but what was written is the
+    answer. Text only: the turn issues the same commands (docs/HOWTO.md)."""
+    await Kitchen(executor, turns.user_id, SessionIdRegistry()).create("inventory", PANTRY)
+    fridge = [{"field": "location", "op": "=", "value": "fridge"}]
+    reads = [
+        tool("db_read", at_step=1, table="inventory", filters=fridge, limit=n)
+        for n in (10, 20, 30, 40)
+    ]
+    script = turns.script(
+        understand(),
+        plan(
+            "Spinach",
+            step("Put spinach on the shopping list", "write", "shopping"),
+            step("Read the fridge", "read", "inventory"),
+        ),
+        tool("db_create", at_step=0, table="shopping_list", data=[{"name": "spinach"}]),
+        complete("Put spinach on the list", at_step=0),
+        *reads,
+        reply(REFUSAL),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("put spinach on the list, and what's in the fridge")
+        result = await handle.result()
+        await keep_history(handle, "refused_what_was_written")
+    assert result.fallbacks == ["reply: refused_what_was_written"]
+    assert result.response.startswith("Here is what I got done: Put spinach on the list.")
+    assert "sorry" not in result.response.lower()
 
 
 async def test_a_refusal_after_a_change_that_matched_nothing_names_the_rows_in_user_words(
