@@ -361,6 +361,29 @@ def amount_in_name(table: str, row: dict[str, Any], where: str) -> str | None:
 
 
 DOZENS = frozenset({"dozen", "dozens"})
+UNIT_SPELLINGS = {
+    **dict.fromkeys(("litre", "litres", "liter", "liters", "ltr", "ltrs"), "l"),
+    **dict.fromkeys(("millilitre", "millilitres", "milliliter", "milliliters"), "ml"),
+    **dict.fromkeys(("gram", "grams", "gr", "grm", "gms"), "g"),
+    **dict.fromkeys(("kilogram", "kilograms", "kilo", "kilos", "kgs"), "kg"),
+    **dict.fromkeys(("pieces", "pcs", "pc"), "piece"),
+    "bottles": "bottle",
+    "tins": "tin",
+    "cans": "can",
+    "jars": "jar",
+    "bags": "bag",
+    "packs": "pack",
+    "packets": "packet",
+    "boxes": "box",
+    "loaves": "loaf",
+    "rolls": "roll",
+    "bunches": "bunch",
+    "heads": "head",
+    "cloves": "clove",
+}
+"""A unit as the stock and the list write it: the 1.5B local model bought "another litre
+of milk" as 1 litre beside the 1 l in the fridge, a second row, where one unit is one row
+that grows (``domain.crud.merge``)."""
 
 
 def in_pieces(table: str, row: dict[str, Any]) -> dict[str, Any]:
@@ -369,8 +392,12 @@ def in_pieces(table: str, row: dict[str, Any]) -> dict[str, Any]:
     and "used 4 eggs" takes 4 of them. The 1.5B local model put "a dozen" eggs on the list
     as 1 dozen, and bought "a dozen eggs" as 12 dozen: a number of dozens that is itself
     a multiple of 12 is the pieces written under the wrong unit, and is kept as pieces.
-    An update that sets the unit without a quantity is left as it is."""
+    An update that sets the unit without a quantity is left as it is. A unit spelled out
+    or plural is written as the short one (``UNIT_SPELLINGS``: "litre" is "l")."""
     unit = row.get("unit")
+    if table in AMOUNTED and isinstance(unit, str) and unit.strip().lower() in UNIT_SPELLINGS:
+        unit = UNIT_SPELLINGS[unit.strip().lower()]
+        row = {**row, "unit": unit}
     quantity = row.get("quantity")
     if table not in AMOUNTED or not isinstance(unit, str) or unit.strip().lower() not in DOZENS:
         return row

@@ -102,6 +102,21 @@ async def test_a_dozen_eggs_bought_are_twelve_pieces_added_to_the_eggs_in_stock(
     assert float((await kitchen.run(DbRead(table="inventory"))).rows[0]["quantity"]) == 24.0
 
 
+async def test_a_unit_spelled_out_is_the_short_one_and_grows_the_row_there(kitchen: Kitchen):
+    """For "bought another litre of milk" the 1.5B local model added 1 litre of milk beside
+    the 1 l in the fridge: a second row."""
+    milk = {"name": "milk", "quantity": 1, "location": "fridge"}
+    await kitchen.create("inventory", [{**milk, "unit": "l"}])
+    more = await kitchen.create("inventory", [{**milk, "unit": "Litre"}])
+    assert more.rows[0][GROWN_FROM] == 1
+    rows = (await kitchen.run(DbRead(table="inventory"))).rows
+    assert [(r["name"], float(r["quantity"]), r["unit"]) for r in rows] == [("milk", 2.0, "l")]
+    listed = await kitchen.create(
+        "shopping_list", [{"name": "tomatoes", "quantity": 2, "unit": "tins"}]
+    )
+    assert listed.rows[0]["unit"] == "tin"
+
+
 async def test_dozens_that_are_a_multiple_of_twelve_are_the_pieces_under_the_wrong_unit(
     kitchen: Kitchen,
 ):
