@@ -53,6 +53,7 @@ from domain.enforced.act_rules import (
     created_for_a_change,
     hold_act,
     idle_read,
+    moved_elsewhere,
     others_read,
     read_its_own,
     read_made,
@@ -528,6 +529,8 @@ class NodeActivities:
             ):
                 return ToolEntry(tool="db_create", error=text)
             if text := updated_for_an_add(output, step) or updated_for_a_removal(output, step):
+                return ToolEntry(tool="db_update", error=text)
+            if text := moved_elsewhere(output, request.prior_results, request.message):
                 return ToolEntry(tool="db_update", error=text)
             return (
                 repeated_call(output, request.tool_results, step, request.message)

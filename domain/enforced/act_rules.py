@@ -102,11 +102,13 @@ from domain.enforced.made_already import (
 from domain.enforced.read_filters import DAY_COLUMNS
 from domain.formatters import format_write_confirmation
 from domain.intent import asks_to_see, dish_wants, requested_change, requested_content
+from domain.kitchen.dated import DATED, moved_wrong
 from domain.kitchen.tables import ONE_ROW_TABLES, SUBDOMAINS, TABLES
 from domain.modes import MAX_TOOL_CALLS_PER_STEP
 from domain.nodes import ActDecision, ThinkStep, ToolCall
 from domain.recipe_fit import asked_in, breaches, diet_words, left_out, servings_asked
 from domain.registry.refs import canonical_uuid, is_ref, parse_ref
+from domain.relative_days import moves_said
 from domain.step_checks import invented_recipe, refs_claimed, unsaid_amount, write_key
 from domain.tool_results import ToolEntry
 
@@ -522,6 +524,24 @@ def created_a_copy(decision: ActDecision, saved: Sequence[str], message: str) ->
         "instructions, servings or name), or add ingredient rows to it with db_create on "
         "recipe_ingredients; if the user asked for a new recipe, send this db_create again."
     )
+
+
+def moved_elsewhere(
+    decision: ActDecision, results: Sequence[StepResult], message: str
+) -> str | None:
+    """Why an update is sent back once (None when it is not): it sets a date of a row this
+    turn read to another day than the user's words move it to (``moves_said``,
+    ``domain.kitchen.dated.moved_wrong``). Sent again, the update runs."""
+    call = _update(decision)
+    moves = [by for _, by in moves_said(message)]
+    if call is None or not moves:
+        return None
+    table = str(call.params.get("table"))
+    column = DATED.get(table, ("",))[0]
+    data = call.params.get("data")
+    if not isinstance(data, dict) or column not in data:
+        return None
+    return moved_wrong(results, table, call.params.get("filters"), data[column], moves)
 
 
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")

@@ -84,3 +84,40 @@ def dates_moved(results: Sequence[StepResult], table: str, days: Sequence[int]) 
         moved = [f"{moved_by(by)}: {_said(day + dt.timedelta(days=by))}" for by in days]
         lines.append(f"- {label}: {said} {_said(day)}; {'; '.join(moved)}")
     return "\n".join(lines)
+
+
+def moved_wrong(
+    results: Sequence[StepResult], table: str, filters: Any, value: Any, days: Sequence[int]
+) -> str | None:
+    """Why a date set on the one row of ``table`` that ``filters`` name (``=`` on its ref,
+    name or title) is not where the words move it (each of ``days`` from the date this
+    turn read for it), or None: the row read no date, the filters name no one row read,
+    or the date is one the words give. Asked to "push everything on my todo list back a
+    week", shown each task's date moved, the 1.5B local model set the plumber's to the
+    oven's."""
+    if table not in DATED or not days or not isinstance(filters, list):
+        return None
+    column, name, kind, said = DATED[table]
+    named = {
+        str(f.get("value")).strip().lower()
+        for f in filters
+        if isinstance(f, dict) and f.get("op") == "=" and f.get("field") in ("id", name)
+    }
+    rows = [
+        row
+        for row in rows_of(reads_of(results, table))
+        if named & {str(row.get("id")).lower(), str(row.get(name) or "").strip().lower()}
+    ]
+    new = _day(value)
+    if len(rows) != 1 or new is None or (old := _day(rows[0].get(column))) is None:
+        return None
+    wanted = [old + dt.timedelta(days=by) for by in days]
+    if new in wanted:
+        return None
+    pairs = zip(wanted, days, strict=True)
+    moved = " or ".join(f"{_said(day)} ({moved_by(by)})" for day, by in pairs)
+    return (
+        f"not made: {rows[0].get(name) or kind} was {said} {_said(old)} when read; moved as "
+        f"the user's words say, it is {moved}, not {_said(new)}. Send this db_update again "
+        "with that date."
+    )

@@ -22,7 +22,7 @@ from activities.payloads import (
 )
 from activities.saved_state import SavedStates
 from domain.clock import Clock
-from domain.conversation import ConversationState, TurnRecord
+from domain.conversation import ConversationState, StepResult, TurnRecord
 from domain.modes import MODES, mode_config
 from domain.nodes import ThinkStep, UnderstandOutput, output_cap
 from domain.plan_examples import DEFAULT_EXAMPLES, plan_examples
@@ -410,6 +410,56 @@ async def test_a_saved_recipe_copied_for_a_change_is_sent_back_to_change_it(sess
     assert "not made: Red Lentil Dal is a saved recipe" in script.calls[1].user
     call = result.output.tool_call
     assert call is not None and call.tool == "db_update"
+
+
+async def test_a_date_set_elsewhere_than_the_words_move_it_is_sent_back_once(sessions, user):
+    """Asked to "push everything on my todo list back a week", shown each task's date
+    moved, the 1.5B local model set the plumber's to the oven's: sent back once with the
+    date the words give, and the update it gives then is the step's answer."""
+    plumber = [{"field": "title", "op": "=", "value": "Call the plumber"}]
+
+    def update(day: str) -> dict:
+        return {
+            "decision": {
+                "action": "tool_call",
+                "tool": "db_update",
+                "table": "tasks",
+                "filters": plumber,
+                "or_filters": [],
+                "changes": [{"column": "due_date", "value": day}],
+            }
+        }
+
+    answers = [update("2026-12-10"), update("2026-12-12")]
+    script = ScriptProvider.from_responses([{"node": "act", "output": a} for a in answers])
+    row = {"id": "task_1", "title": "Call the plumber", "due_date": "2026-12-05"}
+    tasks = StepResult(
+        step_index=0,
+        description="Read the tasks",
+        step_type="read",
+        subdomain="tasks",
+        tool_results=[ToolEntry(tool="db_read", params={"table": "tasks"}, rows=[row], count=1)],
+    )
+    move = "Move the plumber task a week later"
+    plan = [
+        ThinkStep(description="Read the tasks", step_type="read", subdomain="tasks", group=0),
+        ThinkStep(description=move, step_type="write", subdomain="tasks", group=1),
+    ]
+    ref = await saved(sessions, user, history_words=1)
+    request = ActRequest(
+        goal="g",
+        plan=plan,
+        step_index=1,
+        mode="plan",
+        state_ref=ref,
+        message="push everything on my todo list back a week",
+        prior_results=[tasks],
+    )
+    result = await environment(timedelta(minutes=5)).run(nodes(script, sessions).act, request)
+    assert len(script.calls) == 2
+    assert "it is Sat 2026-12-12 (7 days later), not Thu 2026-12-10" in script.calls[1].user
+    call = result.output.tool_call
+    assert call is not None and call.params["data"] == {"due_date": "2026-12-12"}
 
 
 ONION = [{"field": "name", "op": "=", "value": "onion"}]

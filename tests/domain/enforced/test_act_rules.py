@@ -24,6 +24,7 @@ from domain.enforced.act_rules import (
     dated_ids,
     hold_act,
     idle_read,
+    moved_elsewhere,
     named_meal,
     others_read,
     read_its_own,
@@ -47,6 +48,7 @@ from domain.nodes import ActDecision, ThinkStep, ToolCall
 from domain.step_checks import ALREADY_DONE
 from domain.tool_results import ToolEntry
 from tests.domain.enforced.helpers import read_entry, step
+from tests.domain.kitchen.reads import read
 
 # --- a call that repeats the step's last call ends the step --------------------------------
 
@@ -1325,3 +1327,20 @@ def test_a_recipe_made_beside_a_saved_one_when_the_words_ask_for_it_stands():
     assert created_a_copy(other, dal, "add lemon to the dal") is None  # not the dal's name
     listed = _create("shopping_list", [{"name": "Red Lentil Dal"}])
     assert created_a_copy(listed, dal, "add the dal to the list") is None
+
+
+def test_an_update_that_moves_a_date_elsewhere_than_the_words_say_is_sent_back():
+    row = {"id": "task_1", "title": "Call the plumber", "due_date": "2026-12-05"}
+    reads = [read("tasks", [row])]
+    plumber = [{"field": "title", "op": "=", "value": "Call the plumber"}]
+
+    def moved(day: str, table: str = "tasks") -> ActDecision:
+        params = {"table": table, "filters": plumber, "data": {"due_date": day}}
+        return ActDecision(action="tool_call", tool_call=ToolCall(tool="db_update", params=params))
+
+    words = "push everything on my todo list back a week"
+    assert "not Thu 2026-12-10" in (moved_elsewhere(moved("2026-12-10"), reads, words) or "")
+    assert moved_elsewhere(moved("2026-12-12"), reads, words) is None
+    assert moved_elsewhere(moved("2026-12-10"), reads, "move the plumber to thursday") is None
+    create = _create("tasks", [{"title": "Call the plumber", "due_date": "2026-12-10"}])
+    assert moved_elsewhere(create, reads, words) is None  # a new row has no date to move

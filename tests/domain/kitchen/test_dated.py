@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from domain.kitchen.dated import dates_counted, dates_moved
+from domain.kitchen.dated import dates_counted, dates_moved, moved_wrong
 from tests.domain.kitchen.reads import read
 
 SUNDAY = dt.date(2026, 11, 29)
@@ -83,3 +83,29 @@ def test_a_write_that_moves_dates_is_shown_each_date_of_its_table_moved():
     assert dates_moved(reads, "tasks", []) == ""  # no words that move a date
     assert dates_moved(reads, "recipes", [7]) == ""  # no dates there
     assert dates_moved(reads, "meal_plans", [7]) == ""  # none read
+
+
+def test_a_date_set_elsewhere_than_the_words_move_it_says_where_they_do():
+    """Asked to "push everything on my todo list back a week", shown each task's date
+    moved, the 1.5B local model set the plumber's to the oven's."""
+    tasks = [
+        {"id": "task_1", "title": "Call the plumber", "due_date": "2026-12-05"},
+        {"id": "task_2", "title": "Clean the oven", "due_date": "2026-12-03"},
+    ]
+    reads = [read("tasks", tasks)]
+    plumber = [{"field": "title", "op": "=", "value": "Call the plumber"}]
+    assert moved_wrong(reads, "tasks", plumber, "2026-12-10", [7]) == (
+        "not made: Call the plumber was due Sat 2026-12-05 when read; moved as the user's "
+        "words say, it is Sat 2026-12-12 (7 days later), not Thu 2026-12-10. Send this "
+        "db_update again with that date."
+    )
+    assert moved_wrong(reads, "tasks", plumber, "2026-12-12", [7]) is None  # where they say
+    by_ref = [{"field": "id", "op": "=", "value": "task_2"}]
+    assert moved_wrong(reads, "tasks", by_ref, "2026-12-04", [1]) is None
+    assert moved_wrong(reads, "tasks", by_ref, "2026-12-05", [1]) is not None
+    # no one row read by those filters, no date, no move: not for the system to say
+    assert moved_wrong(reads, "tasks", [], "2026-12-10", [7]) is None
+    mop = [{"field": "title", "op": "=", "value": "Mop"}]
+    assert moved_wrong(reads, "tasks", mop, "2026-12-10", [7]) is None
+    assert moved_wrong(reads, "tasks", plumber, "saturday", [7]) is None
+    assert moved_wrong(reads, "tasks", plumber, "2026-12-10", []) is None
