@@ -53,6 +53,7 @@ from domain.enforced.act_rules import (
     created_for_a_change,
     hold_act,
     idle_read,
+    moved_as_said,
     moved_elsewhere,
     others_read,
     read_its_own,
@@ -581,6 +582,7 @@ class NodeActivities:
         result.output = said_read(result.output, "\n".join(said))
         result.output = known_filters(result.output, set(whole.known_refs()))
         result.output = either_read(result.output)
+        result.output = moved_as_said(result.output, request.prior_results, request.message)
         result.output = read_its_own(
             result.output, request.plan, request.step_index, request.tool_results
         )

@@ -102,7 +102,7 @@ from domain.enforced.made_already import (
 from domain.enforced.read_filters import DAY_COLUMNS
 from domain.formatters import format_write_confirmation
 from domain.intent import asks_to_see, dish_wants, requested_change, requested_content
-from domain.kitchen.dated import DATED, moved_wrong
+from domain.kitchen.dated import DATED, moved_date, moved_wrong
 from domain.kitchen.tables import ONE_ROW_TABLES, SUBDOMAINS, TABLES
 from domain.modes import MAX_TOOL_CALLS_PER_STEP
 from domain.nodes import ActDecision, ThinkStep, ToolCall
@@ -542,6 +542,28 @@ def moved_elsewhere(
     if not isinstance(data, dict) or column not in data:
         return None
     return moved_wrong(results, table, call.params.get("filters"), data[column], moves)
+
+
+def moved_as_said(
+    decision: ActDecision, results: Sequence[StepResult], message: str
+) -> ActDecision:
+    """``decision`` with the date its update sets on a row this turn read written where the
+    user's words move it, when they move dates by one amount (``moves_said``) and it
+    sets another day (``moved_elsewhere``, sent back once, sent again): a date moved a
+    week from its own needs no judgment. Told "it is Sat 2026-12-12 (7 days later), not
+    Thu 2026-12-10", the 1.5B local model sent Thu 2026-12-10 again."""
+    call = _update(decision)
+    moves = {by for _, by in moves_said(message)}
+    if call is None or len(moves) != 1 or moved_elsewhere(decision, results, message) is None:
+        return decision
+    table = str(call.params.get("table"))
+    column = DATED[table][0]
+    day = moved_date(results, table, call.params.get("filters"), moves.pop())
+    data = call.params.get("data")
+    if day is None or not isinstance(data, dict):
+        return decision
+    params = {**call.params, "data": {**data, column: day}}
+    return decision.model_copy(update={"tool_call": call.model_copy(update={"params": params})})
 
 
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")

@@ -86,18 +86,12 @@ def dates_moved(results: Sequence[StepResult], table: str, days: Sequence[int]) 
     return "\n".join(lines)
 
 
-def moved_wrong(
-    results: Sequence[StepResult], table: str, filters: Any, value: Any, days: Sequence[int]
-) -> str | None:
-    """Why a date set on the one row of ``table`` that ``filters`` name (``=`` on its ref,
-    name or title) is not where the words move it (each of ``days`` from the date this
-    turn read for it), or None: the row read no date, the filters name no one row read,
-    or the date is one the words give. Asked to "push everything on my todo list back a
-    week", shown each task's date moved, the 1.5B local model set the plumber's to the
-    oven's."""
-    if table not in DATED or not days or not isinstance(filters, list):
+def _row_named(results: Sequence[StepResult], table: str, filters: Any) -> dict[str, Any] | None:
+    """The one row of ``table`` read this turn that ``filters`` name (``=`` on its ref,
+    name or title), or None."""
+    if table not in DATED or not isinstance(filters, list):
         return None
-    column, name, kind, said = DATED[table]
+    name = DATED[table][1]
     named = {
         str(f.get("value")).strip().lower()
         for f in filters
@@ -108,8 +102,32 @@ def moved_wrong(
         for row in rows_of(reads_of(results, table))
         if named & {str(row.get("id")).lower(), str(row.get(name) or "").strip().lower()}
     ]
+    return rows[0] if len(rows) == 1 else None
+
+
+def moved_date(results: Sequence[StepResult], table: str, filters: Any, days: int) -> str | None:
+    """The ISO date the one row ``filters`` name (``_row_named``) moves to, ``days`` from
+    the date this turn read for it; None when no one row, or it had no date."""
+    row = _row_named(results, table, filters)
+    old = _day(row.get(DATED[table][0])) if row is not None else None
+    return (old + dt.timedelta(days=days)).isoformat() if old is not None else None
+
+
+def moved_wrong(
+    results: Sequence[StepResult], table: str, filters: Any, value: Any, days: Sequence[int]
+) -> str | None:
+    """Why a date set on the one row of ``table`` that ``filters`` name (``=`` on its ref,
+    name or title) is not where the words move it (each of ``days`` from the date this
+    turn read for it), or None: the row read no date, the filters name no one row read,
+    or the date is one the words give. Asked to "push everything on my todo list back a
+    week", shown each task's date moved, the 1.5B local model set the plumber's to the
+    oven's."""
+    row = _row_named(results, table, filters) if days else None
+    if row is None:
+        return None
+    column, name, kind, said = DATED[table]
     new = _day(value)
-    if len(rows) != 1 or new is None or (old := _day(rows[0].get(column))) is None:
+    if new is None or (old := _day(row.get(column))) is None:
         return None
     wanted = [old + dt.timedelta(days=by) for by in days]
     if new in wanted:
@@ -117,7 +135,7 @@ def moved_wrong(
     pairs = zip(wanted, days, strict=True)
     moved = " or ".join(f"{_said(day)} ({moved_by(by)})" for day, by in pairs)
     return (
-        f"not made: {rows[0].get(name) or kind} was {said} {_said(old)} when read; moved as "
+        f"not made: {row.get(name) or kind} was {said} {_said(old)} when read; moved as "
         f"the user's words say, it is {moved}, not {_said(new)}. Send this db_update again "
         "with that date."
     )

@@ -460,6 +460,11 @@ async def test_a_date_set_elsewhere_than_the_words_move_it_is_sent_back_once(ses
     assert "it is Sat 2026-12-12 (7 days later), not Thu 2026-12-10" in script.calls[1].user
     call = result.output.tool_call
     assert call is not None and call.params["data"] == {"due_date": "2026-12-12"}
+    # sent again as it was (the 1.5B's second answer): written where the words move it
+    again = ScriptProvider.from_responses([{"node": "act", "output": answers[0]}] * 2)
+    result = await environment(timedelta(minutes=5)).run(nodes(again, sessions).act, request)
+    call = result.output.tool_call
+    assert call is not None and call.params["data"] == {"due_date": "2026-12-12"}
 
 
 ONION = [{"field": "name", "op": "=", "value": "onion"}]

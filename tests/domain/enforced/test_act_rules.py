@@ -24,6 +24,7 @@ from domain.enforced.act_rules import (
     dated_ids,
     hold_act,
     idle_read,
+    moved_as_said,
     moved_elsewhere,
     named_meal,
     others_read,
@@ -1344,3 +1345,23 @@ def test_an_update_that_moves_a_date_elsewhere_than_the_words_say_is_sent_back()
     assert moved_elsewhere(moved("2026-12-10"), reads, "move the plumber to thursday") is None
     create = _create("tasks", [{"title": "Call the plumber", "due_date": "2026-12-10"}])
     assert moved_elsewhere(create, reads, words) is None  # a new row has no date to move
+
+
+def test_a_date_sent_again_elsewhere_than_the_words_move_it_is_written_where_they_do():
+    """Told "it is Sat 2026-12-12 (7 days later), not Thu 2026-12-10", the 1.5B local model
+    sent Thu 2026-12-10 again."""
+    row = {"id": "task_1", "title": "Call the plumber", "due_date": "2026-12-05"}
+    reads = [read("tasks", [row])]
+    plumber = [{"field": "title", "op": "=", "value": "Call the plumber"}]
+
+    def moved(day: str) -> ActDecision:
+        params = {"table": "tasks", "filters": plumber, "data": {"due_date": day}}
+        return ActDecision(action="tool_call", tool_call=ToolCall(tool="db_update", params=params))
+
+    words = "push everything on my todo list back a week"
+    held = moved_as_said(moved("2026-12-10"), reads, words)
+    assert held.tool_call is not None
+    assert held.tool_call.params["data"] == {"due_date": "2026-12-12"}
+    assert moved_as_said(moved("2026-12-12"), reads, words) == moved("2026-12-12")
+    both = "push the plumber back a week or forward a day"  # two amounts: not the system's
+    assert moved_as_said(moved("2026-12-10"), reads, both) == moved("2026-12-10")
