@@ -534,14 +534,21 @@ def moved_elsewhere(
     ``domain.kitchen.dated.moved_wrong``). Sent again, the update runs."""
     call = _update(decision)
     moves = [by for _, by in moves_said(message)]
-    if call is None or not moves:
+    dated = _date_set(call) if call is not None and moves else None
+    if call is None or dated is None:
         return None
+    table, _, value = dated
+    return moved_wrong(results, table, call.params.get("filters"), value, moves)
+
+
+def _date_set(call: ToolCall) -> tuple[str, str, Any] | None:
+    """(table, date column, value) of an update that sets a row's date (``DATED``)."""
     table = str(call.params.get("table"))
     column = DATED.get(table, ("",))[0]
     data = call.params.get("data")
     if not isinstance(data, dict) or column not in data:
         return None
-    return moved_wrong(results, table, call.params.get("filters"), data[column], moves)
+    return table, column, data[column]
 
 
 def moved_as_said(
@@ -556,13 +563,11 @@ def moved_as_said(
     moves = {by for _, by in moves_said(message)}
     if call is None or len(moves) != 1 or moved_elsewhere(decision, results, message) is None:
         return decision
-    table = str(call.params.get("table"))
-    column = DATED[table][0]
+    table, column, _ = _date_set(call) or ("", "", None)
     day = moved_date(results, table, call.params.get("filters"), moves.pop())
-    data = call.params.get("data")
-    if day is None or not isinstance(data, dict):
+    if day is None:
         return decision
-    params = {**call.params, "data": {**data, column: day}}
+    params = {**call.params, "data": {**call.params["data"], column: day}}
     return decision.model_copy(update={"tool_call": call.model_copy(update={"params": params})})
 
 

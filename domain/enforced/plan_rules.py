@@ -464,6 +464,15 @@ def _in_a_recipe(step: ThinkStep) -> bool:
     )
 
 
+def _read_before(think: ThinkOutput, reads: list[ThinkStep]) -> ThinkOutput:
+    """``think`` with the system's ``reads`` in its first group and every step of its own a
+    group later (``read_first``, ``read_moved``)."""
+    first = min(step.group for step in think.steps)
+    added = [r.model_copy(update={"group": first}) for r in reads]
+    later = [s.model_copy(update={"group": s.group + 1}) for s in think.steps]
+    return think.model_copy(update={"steps": [*added, *later]})
+
+
 def read_first(
     think: ThinkOutput, message: str, recipes: Sequence[str], known: Sequence[str], max_steps: int
 ) -> ThinkOutput:
@@ -498,10 +507,7 @@ def read_first(
         if s.group < first_write
     ):
         return think
-    first = min(step.group for step in think.steps)
-    read = _added_read("recipes", unread, first)
-    later = [s.model_copy(update={"group": s.group + 1}) for s in think.steps]
-    return think.model_copy(update={"steps": [read, *later]})
+    return _read_before(think, [_added_read("recipes", unread, 0)])
 
 
 DATED_PLACES = ("inventory", "meal_plans", "tasks")
@@ -526,10 +532,7 @@ def read_moved(think: ThinkOutput, message: str, max_steps: int) -> ThinkOutput:
     unread = sorted({s.subdomain for s in writes} - read)
     if not unread or len(think.steps) + len(unread) > max_steps:
         return think
-    first = min(step.group for step in think.steps)
-    added = [_added_read(place, (), first) for place in unread]
-    later = [s.model_copy(update={"group": s.group + 1}) for s in think.steps]
-    return think.model_copy(update={"steps": [*added, *later]})
+    return _read_before(think, [_added_read(place, (), 0) for place in unread])
 
 
 def unplanned_meal(think: ThinkOutput, message: str, today: dt.date) -> list[str]:
