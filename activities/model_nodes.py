@@ -59,6 +59,7 @@ from domain.enforced.act_rules import (
     read_its_own,
     read_made,
     repeated_call,
+    scaled_left,
     system_read,
     uncalled_note,
     unchanged,
@@ -533,6 +534,10 @@ class NodeActivities:
                 return ToolEntry(tool="db_update", error=text)
             if text := moved_elsewhere(output, request.prior_results, request.message):
                 return ToolEntry(tool="db_update", error=text)
+            if left := scaled_left(
+                output, request.prior_results, request.tool_results, step, request.message
+            ):
+                return left
             return (
                 repeated_call(output, request.tool_results, step, request.message)
                 or unnamed_meal(output, known)

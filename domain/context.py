@@ -37,7 +37,7 @@ from domain.execution_summary import (
 from domain.formatters import format_done, format_read, format_write_confirmation
 from domain.kitchen.dated import dates_counted, dates_moved
 from domain.kitchen.entities import BY_TABLE, compute_label
-from domain.kitchen.scaled import amounts_scaled, scales_said
+from domain.kitchen.scaled import amounts_scaled
 from domain.kitchen.stocked import stock_compared
 from domain.kitchen.tables import SUBDOMAINS, schema_for_subdomain
 from domain.mentions import plain_text
@@ -623,9 +623,7 @@ def act_context(
             Section(
                 "Amounts scaled as the user's words say (counted by the system, from the reads "
                 "above)",
-                amounts_scaled(prior_results, [f for _, f in scales_said(message)])
-                if step.step_type == "write"
-                else "",
+                amounts_scaled(prior_results, message) if step.step_type == "write" else "",
                 87,
             ),
             Section(

@@ -66,6 +66,13 @@ package's ``__init__`` says how the rules run).
   back once, unrun, in the act activity, told to compare with a value (``idle_read``);
   the same read again runs, with the note. The 1.5B local model read the tasks "not
   completed" that way, twice, and the done task was listed as open.
+- **An amount scaled is set** (seed 004: arithmetic needs no judgment): a write step's
+  end (its completion, or a write it has made or that sets only what the rows hold)
+  while an amount of its tables that the words scale ("double the lentils";
+  ``domain.kitchen.scaled``) is not at its scaled value is sent back once, in the act
+  activity, with each amount left (``scaled_left``); the end sent again stands. For "make
+  the dal serve 6 and double the lentils" the 1.5B local model set the servings to 6
+  twice, and the lentils stayed 200 g.
 - **An amount is the user's to give** (seed 000: Act asks when a value is missing): an
   update that sets a quantity (not none left) when the user's words, with this turn's
   answers, ask to change an amount and hold no number
@@ -103,6 +110,7 @@ from domain.enforced.read_filters import DAY_COLUMNS
 from domain.formatters import format_write_confirmation
 from domain.intent import asks_to_see, dish_wants, requested_change, requested_content
 from domain.kitchen.dated import DATED, moved_date, moved_wrong
+from domain.kitchen.scaled import amounts_left
 from domain.kitchen.tables import ONE_ROW_TABLES, SUBDOMAINS, TABLES
 from domain.modes import MAX_TOOL_CALLS_PER_STEP
 from domain.nodes import ActDecision, ThinkStep, ToolCall
@@ -523,6 +531,42 @@ def created_a_copy(decision: ActDecision, saved: Sequence[str], message: str) ->
         f"it. Change the saved one with db_update, filters naming {copied[0]} (its "
         "instructions, servings or name), or add ingredient rows to it with db_create on "
         "recipe_ingredients; if the user asked for a new recipe, send this db_create again."
+    )
+
+
+def scaled_left(
+    decision: ActDecision,
+    results: Sequence[StepResult],
+    tool_results: Sequence[ToolEntry],
+    step: ThinkStep,
+    message: str,
+) -> ToolEntry | None:
+    """Why a write step's end is sent back once (None when it is not): it completes, or
+    sends a write the step has made or one that sets only what the rows hold (the step's
+    end, ``hold_act``), while amounts of its tables that the user's words scale are not
+    yet at their scaled value (``domain.kitchen.scaled.amounts_left``). For "make the dal
+    serve 6 and double the lentils" the 1.5B local model set the servings to 6, then set
+    them to 6 again, and the lentils stayed 200 g. Sent again, the end stands."""
+    if step.step_type != "write":
+        return None
+    call = decision.tool_call
+    ends = decision.action == "step_complete" or (
+        call is not None
+        and call.tool in WRITE_TOOLS
+        and (
+            _made_before(call, tool_results) is not None
+            or holds_already(call.tool, call.params, tool_results) is not None
+        )
+    )
+    left = amounts_left(results, tool_results, message, SUBDOMAINS.get(step.subdomain, ()))
+    if not ends or not left:
+        return None
+    return ToolEntry(
+        tool=call.tool if call is not None else "step_complete",
+        params=call.params if call is not None else None,
+        error="not done: the user's words scale amounts this step has not set yet:\n- "
+        + "\n- ".join(left)
+        + "\nSet each with db_update on its table, filtered by its ref, then complete the step.",
     )
 
 

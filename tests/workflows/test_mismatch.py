@@ -680,6 +680,12 @@ async def test_dates_moved_from_their_own_are_read_first_and_shown_moved(turns, 
     ]
 
 
+DAL_FOR_6 = plan(
+    "Dal for 6", step("Update the dal to serve 6 and double the lentils", "write", "recipes")
+)
+"""Think's plan for "make the dal serve 6 and double the lentils": one write."""
+
+
 async def test_an_amount_scaled_in_a_saved_recipe_is_read_first_and_shown_scaled(turns, executor):
     """``domain.enforced.plan_rules.read_first`` with ``scales_said``: for "make the dal
     serve 6 and double the lentils" the 1.5B local model read nothing, set the servings to
@@ -694,10 +700,7 @@ async def test_an_amount_scaled_in_a_saved_recipe_is_read_first_and_shown_scaled
     words = "make the dal serve 6 and double the lentils"
     script = turns.script(
         understand(),
-        plan(
-            "Dal for 6",
-            step("Update the dal to serve 6 and double the lentils", "write", "recipes"),
-        ),
+        DAL_FOR_6,
         tool("db_update", at_step=1, table="recipes", filters=dal, data={"servings": 6}),
         tool(
             "db_update", at_step=1, table="recipe_ingredients", filters=row, data={"quantity": 400}
@@ -722,6 +725,53 @@ async def test_an_amount_scaled_in_a_saved_recipe_is_read_first_and_shown_scaled
     assert saved["servings"] == 6
     assert [(i["name"], i["quantity"]) for i in saved["recipe_ingredients"]] == [
         ("red lentils", 400)
+    ]
+
+
+async def test_a_write_step_that_ends_before_scaling_an_amount_is_sent_back_once(turns, executor):
+    """``domain.enforced.act_rules.scaled_left``: for "make the dal serve 6 and double the
+    lentils" the 1.5B local model set the servings to 6, then to 6 again (the step's end),
+    and the lentils stayed 200 g. That end is sent back once with the amount left."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    lentils = {"name": "red lentils", "quantity": 200, "unit": "g"}
+    onion = {"name": "onion", "quantity": 1, "unit": "piece"}
+    await kitchen.create(
+        "recipes", [{"name": "Red Lentil Dal", "servings": 4, "ingredients": [lentils, onion]}]
+    )
+    dal = [f("name", "=", "Red Lentil Dal").model_dump()]
+    script = turns.script(
+        understand(),
+        DAL_FOR_6,
+        tool("db_update", at_step=1, table="recipes", filters=dal, data={"servings": 6}),
+        tool("db_update", at_step=1, table="recipes", filters=dal, data={"servings": 6}),
+        tool(
+            "db_update",
+            at_step=1,
+            table="recipe_ingredients",
+            filters=[f("id", "=", "ri_2").model_dump()],
+            data={"quantity": 400},
+        ),
+        complete("The dal serves 6, with 400 g of lentils", at_step=1),
+        reply("The dal serves 6 now, with 400 g of red lentils."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("make the dal serve 6 and double the lentils")
+        await handle.result()
+    acts = [c for c in script.calls if c.node == "act"]
+    assert len(acts) == 4  # the repeat was sent back, not the step's end
+    sent_back = acts[2].user.split("not done: the user's words scale amounts")[1]
+    assert "- red lentils (in Red Lentil Dal), ri_2 in recipe_ingredients: 200 g, to be 400 g" in (
+        sent_back
+    )
+    assert "onion" not in sent_back.split("## ")[0]  # only the lentils are doubled
+    read = DbRead(
+        table="recipes", filters=[f("name", "=", "Red Lentil Dal")], columns=["*", "ingredients"]
+    )
+    (saved,) = (await kitchen.run(read)).rows
+    assert saved["servings"] == 6
+    assert sorted((i["name"], i["quantity"]) for i in saved["recipe_ingredients"]) == [
+        ("onion", 1),
+        ("red lentils", 400),
     ]
 
 
