@@ -486,14 +486,18 @@ def read_first(
     ``gen_recipe_1``, was refused twice, and nothing was added; for "the dal recipe
     shouldnt have onion in it, remove it", it deleted the onion of ``gen_recipe_1``. A
     write to the recipes for words that scale an amount (``scales_said``: "double the
-    lentils") reads them first too: the write step is shown each amount read, scaled."""
+    lentils") reads them first too: the write step is shown each amount read, scaled; so
+    does one for words that say what a dish lacks or should have instead (``dish_wants``):
+    for "dal should be 250g lentils not 200" the 1.5B local model, which read nothing, set
+    the dal's servings to 250."""
     shown = {label.lower() for label in known}
     unread = [name for name in recipes if name.lower() not in shown]
-    scaled = bool(scales_said(message))  # "double the lentils": an amount read, then set
+    # "double the lentils", "dal should be 250g lentils": an amount read, then set
+    amount = bool(scales_said(message)) or dish_wants(message) is not None
     inside = [
         s
         for s in think.steps
-        if _in_a_recipe(s) or (scaled and s.step_type == "write" and s.subdomain == "recipes")
+        if _in_a_recipe(s) or (amount and s.step_type == "write" and s.subdomain == "recipes")
     ]
     writes = [s for s in think.steps if _links_a_recipe(s)] + inside
     if not unread or not writes or len(think.steps) >= max_steps:

@@ -932,6 +932,17 @@ def test_a_write_to_a_saved_recipe_that_scales_an_amount_reads_it_first():
     assert read_first(double, "make the dal serve 6", dal, [], 8) == double  # the row's own
 
 
+def test_a_write_to_a_saved_recipe_for_an_amount_it_should_have_reads_it_first():
+    """For "dal should be 250g lentils not 200" the 1.5B local model planned one write and
+    read nothing; it set the dal's servings to 250, twice."""
+    words, dal = "dal should be 250g lentils not 200", ["Red Lentil Dal"]
+    fix = plan(written("Update the recipe for Red Lentil Dal to use 250g lentils instead of 200g"))
+    assert groups(read_first(fix, words, dal, [], 8)) == [("read", 0), ("write", 1)]
+    corn = "the dal could do with a tin of sweetcorn"  # what a dish lacks: its rows read too
+    assert groups(read_first(fix, corn, dal, [], 8)) == [("read", 0), ("write", 1)]
+    assert read_first(fix, "is the dal 250g lentils?", dal, [], 8) == fix  # a question
+
+
 def test_a_write_inside_a_saved_recipe_named_reads_it_first_a_removal_too():
     """For "the dal recipe shouldnt have onion in it, remove it" the 1.5B local model deleted
     the onion of a made-up ``gen_recipe_1``, refused twice: an ingredient row is found by
