@@ -90,6 +90,7 @@ from domain.enforced.plan_rules import (
     writes_unasked,
     written_instead,
 )
+from domain.enforced.profile import kept_in_profile
 from domain.enforced.read_filters import (
     either,
     either_read,
@@ -353,7 +354,8 @@ class NodeActivities:
         what is stored runs its reads alone (``generates_unasked``); a recipe thought up
         that the words ask to save is saved (``saved_too``); one that moves dates from their
         own reads them first (``read_moved``); things got that are open on the list are
-        ticked off it too (``ticked_too``)."""
+        ticked off it too (``ticked_too``); a plan for words that only state what the
+        profile keeps writes there alone (``domain.enforced.profile``)."""
         config = mode_config(request.mode)
         named = [table for table, rows in request.context.dashboard.named.items() if rows]
         state, registry, _ = await self._state(request.state_ref)  # read once, for both calls
@@ -403,6 +405,9 @@ class NodeActivities:
             if held != result.output:
                 activity.logger.info("think: reads nobody asked for dropped: %s", held.steps)
                 result.output = held
+            if (kept := kept_in_profile(result.output, request.message)) != result.output:
+                activity.logger.info("think: a statement the profile keeps: %s", kept.steps)
+                result.output = kept
         recipes = request.context.dashboard.named.get("recipes", [])
         tasks = request.context.dashboard.named.get("tasks", [])
         note = note or ask_again(

@@ -59,6 +59,41 @@ TERSE_REPORTS = re.compile(
 "got milk", "found a bottle of olive oil in the cupboard", "just used up the rice", "used
 2 eggs", "out of milk", "low on rice", "need milk", "dont need bread anymore", "get rid of
 the chili recipe", "made the dal"); "got it" is no report."""
+_COUNT = r"(?:\d+|one|two|three|four|five|six|seven|eight)"
+APPLIANCES = (
+    r"air ?fryer|slow cooker|crock ?pot|instant pot|pressure cooker|rice cooker|stand mixer|"
+    r"food processor|bread maker|sous vide|dutch oven|wok|bbq|barbecue|blender|microwave|"
+    r"oven|hob|grill|dehydrator|juicer|spiraliser|spiralizer"
+)
+PROFILE = re.compile(
+    # equipment: "just got an air fryer", "we have a slow cooker", "no microwave here"
+    rf"^(?:(?:i|we)(?:'ve)?\s+)?(?:just\s+|finally\s+)?(?:got|have|bought|own)\s+"
+    rf"(?:a|an|my|our)\s+(?:new\s+)?(?:{APPLIANCES})\b|"
+    rf"^(?:(?:i|we)\s+)?(?:don't|do not|no longer)\s+(?:have|own)\s+(?:a|an)\s+(?:{APPLIANCES})\b|"
+    # cuisines: "we love thai food", "i really like indian cooking", "mexican is our favourite"
+    r"^(?:i|we|(?:my|our)\s+\w+(?:\s+\w+)?)\s+(?:really\s+|absolutely\s+|all\s+)?"
+    r"(?:love|loves|adore|adores|enjoy|enjoys|like|likes|prefer|prefers)\s+\w+\s+"
+    r"(?:food|cuisine|cooking|dishes)\b|"
+    r"^\w+(?:\s+food)?\s+is\s+(?:my|our)\s+(?:\w+\s+)?favou?rite\b|"
+    # skill: "im pretty new to cooking", "i'm a beginner", "we are confident cooks"
+    r"^(?:i'm|i am|we're|we are)\s+(?:\w+\s+)?(?:new to cooking|"
+    r"(?:an?\s+)?(?:complete\s+|total\s+|real\s+)?(?:beginner|novice|"
+    r"(?:confident|experienced|competent|decent|good|bad|terrible|great|keen)\s+cooks?)\b)|"
+    # time: "i only have 30 mins to cook on weeknights"
+    r"^(?:(?:i|we)\s+)?(?:only\s+|just\s+)?(?:have|get|got)\s+(?:about\s+|around\s+)?"
+    r"(?:\d+\s*(?:mins?|minutes|hours?|hrs?)|half an hour|an hour)\s+(?:to|for)\s+cook|"
+    # household: "its me my wife and our 2 kids", "we're a family of four" ("cooking for 4"
+    # is as often one meal's)
+    r"^(?:it's|its|it is)\s+(?:just\s+)?(?:me|us)\b(?=.*\b(?:kids?|children|wife|husband|"
+    r"partner|baby|babies|son|daughter|adults?)\b)|"
+    rf"\b(?:family|household) of\s+{_COUNT}\b|^(?:there's|there are)\s+{_COUNT}\s+of us\b",
+    re.IGNORECASE,
+)
+"""A statement about the cook and their household that the profile keeps: equipment had
+or lacking, a cuisine loved, cooking skill, the time there is to cook, who eats. Said
+as a fact, not asked ("do i have an air fryer?" asks). For "we love thai food" and "its
+me my wife and our 2 kids" the 1.5B local model planned meals, and the turn asked which
+days; "just got an air fryer" was read as food bought."""
 STATEMENTS = re.compile(
     r"(?P<diet>^(?:i'm|i am|we're|were|we are|(?:my|our)\s+\w+(?:\s+\w+)?(?:\s+is|\s+are|'s))\s+"
     r"(?:now\s+|also\s+)?(?:an?\s+)?(?:allergic|vegan|"
@@ -243,6 +278,8 @@ def _line_home(line: re.Match[str]) -> tuple[str, ...]:
 def _change(message: str) -> tuple[str, tuple[str, ...]] | None:
     """The change the message asks for, as said, and where it belongs (``change_home``)."""
     message = spelled(message)
+    if "?" not in message and (profile := PROFILE.search(message.strip())):
+        return profile.group(0).lower(), ("preferences",)
     report = REPORTS.search(message)
     if report:
         return report.group(0).lower(), _report_home(report.group(0))
@@ -262,7 +299,7 @@ def _change(message: str) -> tuple[str, tuple[str, ...]] | None:
         for part in PARTS.split(clause):
             words = LEAD_INS.sub("", part).split()
             if words and (verb := words[0].lower().strip(",:")) in CHANGE_VERBS:
-                return verb, ("tasks",) if DUE.search(clause) else _kept_in(clause)
+                return verb, ("tasks",) if DUE.search(clause) else places_said(clause)
             if TAKE_OFF.match(" ".join(words)):
                 return "take off", ()
         if not asks and (line := LINES.search(said)):
@@ -541,7 +578,7 @@ week?" asks about the tasks, "what's in the fridge?" about the inventory. Narrow
 ``PLACES`` (any word that places a delete: "list", "plan"), each word one subdomain's."""
 
 
-def _kept_in(text: str) -> tuple[str, ...]:
+def places_said(text: str) -> tuple[str, ...]:
     """The subdomains the words name as where things are kept (``KEPT_IN``), in its order:
     a change verb said of "my todo list" changes the tasks. Told nothing of where, the
     1.5B local model was shown "push the fish pie back to next thursday" for "push
@@ -553,7 +590,7 @@ def _kept_in(text: str) -> tuple[str, ...]:
 def places_named(message: str) -> tuple[str, ...]:
     """The subdomains a question's words name (``KEPT_IN``), in ``KEPT_IN`` order; empty
     for a message that does not only ask to see or know (``asks_to_see``)."""
-    return _kept_in(message) if asks_to_see(message) else ()
+    return places_said(message) if asks_to_see(message) else ()
 
 
 IDEAS = re.compile(

@@ -12,4 +12,5 @@ so a turn's history records the output as held and older histories replay unchan
 - ``aimed``: a missed call sent again, run where its note leaves one meaning.
 - ``made_already``: rows a step would make or set again.
 - ``read_filters``: a read's filters held to what was said.
+- ``profile``: a statement about the cook or the household kept in the profile.
 """

@@ -232,6 +232,17 @@ def test_questions_and_lookups_are_not(message: str):
         ("move the dal to wednesday", ()),  # a verb, no place named: anywhere
         ("get rid of the chili recipe", ()),  # a delete, wherever the thing is
         ("what's on my shopping list?", ()),
+        # the cook and the household, kept in the profile (``PROFILE``)
+        ("we adore italian food", ("preferences",)),
+        ("korean is our absolute favourite", ("preferences",)),
+        ("just bought a slow cooker", ("preferences",)),  # equipment, not food bought
+        ("we don't have a microwave", ("preferences",)),
+        ("i'm a complete beginner", ("preferences",)),
+        ("we only get 20 minutes to cook on weekdays", ("preferences",)),
+        ("it's me, my husband and the baby", ("preferences",)),
+        ("we're a household of three", ("preferences",)),
+        ("do we have a slow cooker?", ()),  # asked
+        ("we love the dal", ()),  # a dish, not a cuisine
     ],
 )
 def test_where_a_change_said_without_a_verb_belongs(message: str, home: tuple[str, ...]):

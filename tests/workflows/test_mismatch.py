@@ -262,24 +262,30 @@ async def test_a_recipe_asked_for_and_still_saved_inline_is_thought_up(turns, ex
     assert await kitchen.names("recipes") == ["Simple Omelette"]
 
 
-async def test_a_dislike_at_home_planned_as_a_recipe_edit_is_asked_for_again(turns, executor):
-    """``domain.enforced.plan_rules.misplaced_change``: for "my husband hates mushrooms so leave
-    them out" the 1.5B local model rewrote the dal's instructions (it has no mushrooms);
-    said of someone at home, the dislike is the preferences'."""
+async def test_a_dislike_at_home_planned_as_a_recipe_edit_is_kept_in_the_profile(turns, executor):
+    """``domain.enforced.profile``: for "my husband hates mushrooms so leave them out" the
+    1.5B local model rewrote the dal's instructions (it has no mushrooms), twice, and the
+    turn asked where; said of someone at home, the dislike is the profile's, and the plan
+    writes there, with no second plan asked for."""
     dal = {"name": "Red Lentil Dal", "instructions": ["Simmer the lentils."]}
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     await kitchen.create("recipes", [dal])
-    again, _, _ = await asked_again(
-        turns,
-        "my husband hates mushrooms so leave them out",
+    script = turns.script(
         understand(),
         plan("No mushrooms", step("Remove mushrooms from the dal", "write", "recipes")),
-        plan("No mushrooms", step("Add mushrooms to the dislikes", "write", "preferences")),
         tool("db_create", table="preferences", data={"disliked_ingredients": ["mushrooms"]}),
         complete("Saved the dislike"),
         reply("Mushrooms are off the menu."),
     )
-    assert "The request reads as a change to preferences" in again
+    async with turns.worker(script):
+        handle = await turns.start("my husband hates mushrooms so leave them out")
+        result = await handle.result()
+        await keep_history(handle, "kept_in_profile")
+    assert result.status == "completed"
+    assert [c.node for c in script.calls].count("think") == 1
+    act = next(c.user for c in script.calls if c.node == "act")
+    assert "(type write, subdomain preferences)" in act
+    assert "Save to the user's preferences what their words say about them" in act
     prefs = (await kitchen.run(DbRead(table="preferences"))).rows
     assert prefs[0]["disliked_ingredients"] == ["mushrooms"]
     recipes = (await kitchen.run(DbRead(table="recipes"))).rows
