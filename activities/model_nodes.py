@@ -447,8 +447,9 @@ class NodeActivities:
                 result.output = as_question(result.output, question)
         if request.pending is None:  # a write about a saved recipe reads it first
             known = [e.label for e in registry.entries.values() if e.type == "recipe"]
+            planned = request.context.dashboard.planned_recipes
             result.output = read_first(
-                result.output, request.message, recipes, known, config.max_steps
+                result.output, request.message, recipes, known, config.max_steps, planned
             )
             result.output = saved_too(result.output, request.message, config.max_steps)
             result.output = read_moved(result.output, request.message, config.max_steps)

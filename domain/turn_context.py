@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field, JsonValue
 
+NO_RECIPE = "(no recipe)"
+"""A planned slot's name when it has no recipe."""
+
 
 class KitchenDashboard(BaseModel):
     """Counts, not rows: enough for Think to plan without a read step."""
@@ -22,6 +25,13 @@ class KitchenDashboard(BaseModel):
     recipe_count: int = 0
     meal_plan_next_7_days: list[str] = Field(default_factory=list)
     """``2026-11-23 dinner: Tacos`` for each planned slot from today on."""
+
+    @property
+    def planned_recipes(self) -> list[str]:
+        """The recipes the meal plan's slots from today on name, each once, in order."""
+        names = (slot.split(": ", 1)[-1] for slot in self.meal_plan_next_7_days)
+        return list(dict.fromkeys(n for n in names if n != NO_RECIPE))
+
     shopping_open: int = 0
     named: dict[str, list[str]] = Field(default_factory=dict)
     """Table -> the names of its rows the request names (``domain.kitchen.snapshot.NAMED_IN``,

@@ -474,7 +474,12 @@ def _read_before(think: ThinkOutput, reads: list[ThinkStep]) -> ThinkOutput:
 
 
 def read_first(
-    think: ThinkOutput, message: str, recipes: Sequence[str], known: Sequence[str], max_steps: int
+    think: ThinkOutput,
+    message: str,
+    recipes: Sequence[str],
+    known: Sequence[str],
+    max_steps: int,
+    planned: Sequence[str] = (),
 ) -> ThinkOutput:
     """A plan that writes about the saved ``recipes`` the dashboard finds named
     (``_links_a_recipe``), and reads none of them first, with their read added before it
@@ -489,7 +494,15 @@ def read_first(
     lentils") reads them first too: the write step is shown each amount read, scaled; so
     does one for words that say what a dish lacks or should have instead (``dish_wants``):
     for "dal should be 250g lentils not 200" the 1.5B local model, which read nothing, set
-    the dal's servings to 250."""
+    the dal's servings to 250. An analysis that names a saved recipe, of those named or of
+    those the meal plan holds (``planned``), reads it first as well: for "what do i need
+    to buy for mondays dinner" the 1.5B local model listed what the Red Lentil Dal needs
+    from a read of the meal plan and the inventory alone, and made its ingredients up."""
+    analyzed = [  # of what recipes hold: a meal plan's own analysis needs its slots alone
+        s for s in think.steps if s.step_type == "analyze" and s.subdomain != "meal_plans"
+    ]
+    in_analyses = [n for n in planned if any(n.lower() in s.description.lower() for s in analyzed)]
+    recipes = list(dict.fromkeys([*recipes, *in_analyses]))
     shown = {label.lower() for label in known}
     unread = [name for name in recipes if name.lower() not in shown]
     # "double the lentils", "dal should be 250g lentils": an amount read, then set
@@ -499,7 +512,8 @@ def read_first(
         for s in think.steps
         if _in_a_recipe(s) or (amount and s.step_type == "write" and s.subdomain == "recipes")
     ]
-    writes = [s for s in think.steps if _links_a_recipe(s)] + inside
+    weighed = [s for s in analyzed if any(n.lower() in s.description.lower() for n in recipes)]
+    writes = [s for s in think.steps if _links_a_recipe(s)] + inside + weighed
     if not unread or not writes or len(think.steps) >= max_steps:
         return think
     if requested_change(message) in (*REMOVES, "take off") and not inside:

@@ -23,7 +23,7 @@ from domain.kitchen.entities import BY_TABLE
 from domain.kitchen.tables import TABLES
 from domain.mentions import parse_mentions
 from domain.plan_examples import content_stems, stem, words
-from domain.turn_context import FreshEntity, KitchenDashboard, TurnContext
+from domain.turn_context import NO_RECIPE, FreshEntity, KitchenDashboard, TurnContext
 
 EXPIRING_DAYS = 3
 PLAN_DAYS = 7
@@ -165,8 +165,7 @@ async def kitchen_dashboard(
         recipes_by_cuisine={name: n for name, n in by_cuisine},
         recipe_count=recipes or 0,
         meal_plan_next_7_days=[
-            f"{day.isoformat()} {meal_type}: {name or '(no recipe)'}"
-            for day, meal_type, name in slots
+            f"{day.isoformat()} {meal_type}: {name or NO_RECIPE}" for day, meal_type, name in slots
         ],
         shopping_open=shopping or 0,
         named={

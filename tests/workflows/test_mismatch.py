@@ -781,6 +781,43 @@ async def test_a_write_step_that_ends_before_scaling_an_amount_is_sent_back_once
     ]
 
 
+async def test_an_analysis_of_a_planned_recipe_reads_the_recipe_first(turns, executor):
+    """``domain.enforced.plan_rules.read_first`` with the meal plan's recipes: for "what do
+    i need to buy for mondays dinner" the 1.5B local model read the meal plan and the
+    inventory and made up the dal's ingredients; the system reads the dal first."""
+    today = await the_turns_day(turns)
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    lentils = {"name": "red lentils", "quantity": 200, "unit": "g"}
+    (dal,) = (
+        await kitchen.create("recipes", [{"name": "Red Lentil Dal", "ingredients": [lentils]}])
+    ).rows
+    day = (today + dt.timedelta(days=2)).isoformat()
+    await kitchen.create(
+        "meal_plans", [{"date": day, "meal_type": "dinner", "recipe_id": dal["id"]}]
+    )
+    weigh = "List the ingredients needed for Red Lentil Dal from the meal plan"
+    script = turns.script(
+        understand(),
+        plan(
+            "What to buy",
+            step("Read the meal plan", "read", "meal_plans"),
+            step(weigh, "analyze", "recipes", group=1),
+        ),
+        tool("db_read", at_step=1, table="meal_plans"),
+        complete("Read the meal plan", at_step=1),
+        complete("The dal needs 200 g of red lentils", at_step=2),
+        reply("You need 200 g of red lentils."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("what do i need to buy for the dinner in two days")
+        await handle.result()
+        await keep_history(handle, "read_for_an_analysis")
+    acts = [c for c in script.calls if c.node == "act"]
+    assert [c.step for c in acts] == [1, 1, 2]  # step 0 is the system's read of the dal
+    assert "Step 0 (read, recipes): Read the recipe Red Lentil Dal" in acts[2].user
+    assert '"name": "red lentils", "quantity": 200' in acts[2].user
+
+
 async def test_things_got_that_are_open_on_the_list_are_ticked_off_as_well(turns, executor):
     """``domain.enforced.plan_rules.ticked_too``: for "bought the olive oil and bread, both in
     the pantry now" the 1.5B local model put both in the pantry, and the list kept them

@@ -932,6 +932,29 @@ def test_a_write_to_a_saved_recipe_that_scales_an_amount_reads_it_first():
     assert read_first(double, "make the dal serve 6", dal, [], 8) == double  # the row's own
 
 
+def test_an_analysis_of_a_saved_recipe_the_meal_plan_holds_reads_it_first():
+    """For "what do i need to buy for mondays dinner" the 1.5B local model read the meal
+    plan and the inventory, and made up the dal's ingredients in its analysis."""
+    words, planned = "what do i need to buy for mondays dinner", ["Red Lentil Dal"]
+    weigh = ThinkStep(
+        description="List the ingredients needed for Red Lentil Dal from the meal plan",
+        step_type="analyze",
+        subdomain="recipes",
+        group=1,
+    )
+    reads = [step("read", 0, "meal_plans"), step("read", 0, "inventory")]
+    held = read_first(plan(*reads, weigh), words, [], [], 8, planned)
+    assert groups(held) == [("read", 0), ("read", 1), ("read", 1), ("analyze", 2)]
+    assert held.steps[0].read is not None and held.steps[0].read.table == "recipes"
+    assert "Red Lentil Dal" in held.steps[0].description
+    other = weigh.model_copy(update={"description": "List what the meals need"})
+    assert read_first(plan(*reads, other), words, [], [], 8, planned) == plan(*reads, other)
+    read = plan(step("read", 0, "recipes"), weigh)  # its read comes first already
+    when = weigh.model_copy(update={"subdomain": "meal_plans"})  # the slots: their read
+    assert read_first(plan(*reads, when), words, [], [], 8, planned) == plan(*reads, when)
+    assert read_first(read, words, [], [], 8, planned) == read
+
+
 def test_a_write_to_a_saved_recipe_for_an_amount_it_should_have_reads_it_first():
     """For "dal should be 250g lentils not 200" the 1.5B local model planned one write and
     read nothing; it set the dal's servings to 250, twice."""
