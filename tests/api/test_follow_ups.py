@@ -86,6 +86,7 @@ async def test_a_queued_turn_goes_on_when_the_turn_before_it_is_gone(api: Api):
     model = HeldSummaries(script(understand(), plan("Add milk", SHOP), *add_milk(), *quick_list()))
     async with api.worker(model):
         first = await api.post(f"{messages(conversation)}?wait=true", json={"text": "add milk"})
+        await settled(api, first.json()["id"], "replied")  # a slow machine outlasts the wait
         second = await api.post(messages(conversation), json={"text": "what's on my list?"})
         await api.services.turns.handle(first.json()["workflow_id"]).terminate("operator")
         done = await settled(api, second.json()["id"], "replied")  # its own summary is held
@@ -103,6 +104,7 @@ async def test_a_queued_turn_cancelled_before_it_ran_leaves_the_state_to_the_tur
     model = HeldSummaries(script(understand(), plan("Add milk", SHOP), *add_milk(), *quick_list()))
     async with api.worker(model):
         first = await api.post(f"{messages(conversation)}?wait=true", json={"text": "add milk"})
+        await settled(api, first.json()["id"], "replied")  # a slow machine outlasts the wait
         second = await api.post(messages(conversation), json={"text": "what's on my list?"})
         cancelled = await api.post(f"/v1/turns/{second.json()['id']}/cancel")
         assert cancelled.status_code in (200, 202)
