@@ -203,6 +203,25 @@ REMINDER = re.compile(r"^remind (?:me|us) (?:to|about)\b")
 """"Remind me to defrost the chicken" asks for a task; "remind me what's in it" does not."""
 
 
+EXPIRES = re.compile(
+    rf"\b(?:goes|go|going|will go)\s+off\s+(?:on\s+|by\s+|this\s+|next\s+)?"
+    rf"(?:today|tonight|tomorrow|{DAY}|the\s+\d|\d|in\s+(?:\d+|a|two|three)\s+(?:days?|weeks?))|"
+    rf"\bexpires?\s+(?:on\s+|by\s+|this\s+|next\s+)?(?:today|tomorrow|{DAY}|the\s+\d|\d)|"
+    r"\b(?:use by|best before)\s+\w+",
+    re.IGNORECASE,
+)
+"""A statement of when food goes off ("the eggs actually go off on thursday", "milk
+expires tomorrow", "best before the 12th"): an expiry date of the stock. For "the eggs
+actually go off on thursday" the 1.5B local model, shown no change, planned the dal and
+the plumber "for the coming week"."""
+
+ASKING = re.compile(
+    r"^(?:what\w*|which|who\w*|when\w*|where\w*|how\w*|is|are|do|does|did|will|can|could)\b",
+    re.IGNORECASE,
+)
+"""A clause that opens as a question, typed without its "?"."""
+
+
 STOCK = ("inventory", "shopping")
 """Where bought, used, gone and listed food goes: the inventory and the shopping list."""
 
@@ -302,6 +321,8 @@ def _change(message: str) -> tuple[str, tuple[str, ...]] | None:
                 return verb, ("tasks",) if DUE.search(clause) else places_said(clause)
             if TAKE_OFF.match(" ".join(words)):
                 return "take off", ()
+        if not asks and not ASKING.match(said) and (expiry := EXPIRES.search(said)):
+            return expiry.group(0).lower(), ("inventory",)
         if not asks and (line := LINES.search(said)):
             return line.group(0).lower(), _line_home(line)
         if not asks and (done := _chore_done(said)):

@@ -242,6 +242,11 @@ def test_questions_and_lookups_are_not(message: str):
         ("it's me, my husband and the baby", ("preferences",)),
         ("we're a household of three", ("preferences",)),
         ("do we have a slow cooker?", ()),  # asked
+        # when food goes off: its expiry date (``EXPIRES``)
+        ("the milk actually goes off on friday", ("inventory",)),
+        ("yoghurt expires tomorrow", ("inventory",)),
+        ("the chicken is best before the 12th", ("inventory",)),
+        ("does the milk go off tomorrow", ()),  # asked, without its "?"
         ("we love the dal", ()),  # a dish, not a cuisine
     ],
 )
