@@ -334,13 +334,21 @@ def _change(message: str) -> tuple[str, tuple[str, ...]] | None:
 
 WANTS = re.compile(
     r"\b(?:needs|could (?:do with|use)|should (?:have|get|include)|is missing)\b|"
-    r"\bshould (?:be|say|serve|use|take)\b(?=[^.?!]*\d)",
+    r"\bshould (?:be|say|serve|use|take)\b(?=[^.?!]*\d)|"
+    r"\btakes\s+(?:only\s+|just\s+|about\s+|around\s+)?\d+\s*(?:mins?|minutes|hours?|hrs?)\b",
     re.IGNORECASE,
 )
 """What a statement says a thing lacks ("the chili needs a tin of sweetcorn as well", "the
 dal could do with more cumin"), or the amount it should have instead ("dal should be 250g
-lentils not 200": ``CORRECTIONS``)."""
+lentils not 200": ``CORRECTIONS``), or the time it takes ("the chili actually takes 50
+mins to cook": the 1.5B local model set the profile's time budget to 50)."""
 CORRECTIONS = frozenset(f"should {verb}" for verb in ("be", "say", "serve", "use", "take"))
+
+
+def corrects(wants: str) -> bool:
+    """Whether what ``dish_wants`` found sets another value (``CORRECTIONS``, "takes 50
+    mins"), not a thing the dish lacks ("needs", "could do with")."""
+    return wants in CORRECTIONS or wants.startswith("takes ")
 
 
 def dish_wants(message: str) -> str | None:
@@ -585,7 +593,7 @@ def asks_to_see(message: str) -> bool:
 
 
 KEPT_IN = {
-    "tasks": re.compile(r"\b(?:to-?dos?|to do|tasks?|chores?|jobs?|errands?)\b"),
+    "tasks": re.compile(r"\b(?:to-?dos?|to do|tasks?|chores?|jobs?|errands?|overdue)\b"),
     "shopping": re.compile(r"\bshopping\b|\b(?:the|my|our) list\b"),
     "inventory": re.compile(
         r"\b(?:fridge|freezer|pantry|cupboards?|larder|inventory|in stock|left in)\b"

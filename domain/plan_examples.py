@@ -35,11 +35,11 @@ from typing import Literal
 from domain.clock import DAY_TOKEN, Clock, local, named_day
 from domain.intent import (
     CLAUSES,
-    CORRECTIONS,
     KEPT_IN,
     asks_to_see,
     change_home,
     change_kinds,
+    corrects,
     dish_wants,
     opposite_kinds,
     requested_change,
@@ -274,7 +274,7 @@ def pick(
     A change of no kind shown the first entries where it goes is shown those of no kind
     first: "dal should be 250g lentils not 200", of no kind, was given "get rid of the tuna
     bake recipe" as the recipes' first entry. A saved recipe said to have another amount
-    ("should be 250g", ``domain.intent.CORRECTIONS``) is a change to the recipes.
+    ("should be 250g", ``domain.intent.corrects``) is a change to the recipes.
     A date moved ("do the oven a day later than planned") that names a task and no recipe
     is the task's, and one that names a recipe and no task the meal plan's: shown three
     meal plan entries for the oven, the 1.5B moved a dal.
@@ -302,7 +302,7 @@ def pick(
         home = frozenset({"tasks" if "tasks" in named else "meal_plans"})  # what it names
     if "recipes" in named and (wants := dish_wants(message)):  # "the chili needs a tin of …"
         change, home = True, frozenset({"recipes"})
-        kinds = kinds if wants in CORRECTIONS else frozenset({"needed"})  # "should be" X
+        kinds = kinds if corrects(wants) else frozenset({"needed"})  # "should be" X
     unstocked = "inventory" not in named and "moved" not in kinds  # "put", not "move"
 
     looks = asks_to_see(message)

@@ -9,6 +9,7 @@ from domain.intent import (
     asks_to_see,
     change_home,
     change_kinds,
+    corrects,
     dish_wants,
     names_change,
     only_forgets,
@@ -483,6 +484,7 @@ def test_kinds_are_opposite_when_every_one_asked_is_undone_by_the_others():
         ("which items on my shopping list are already in the fridge?", ("shopping", "inventory")),
         ("am I allergic to anything?", ("preferences",)),
         ("is the milk still good?", ()),  # names no place: the model's to find
+        ("is any of it overdue?", ("tasks",)),  # what has a due date
         ("add eggs to my to-do list", ()),  # a change, not a question
     ],
 )
@@ -513,9 +515,16 @@ def test_a_contraction_typed_without_its_apostrophe_is_read_as_one():
         ("dal should be 250g lentils not 200", "should be"),  # another amount
         ("the chili should serve 6", "should serve"),
         ("the dal should be spicier", None),  # no amount said
+        ("the stew really takes 2 hours", "takes 2 hours"),  # another time
+        ("how long the stew takes 2 hours or 3?", None),  # a question
     ],
 )
 def test_a_statement_that_a_thing_lacks_something(message: str, wants: str | None):
     """``dish_wants``: said of a saved recipe, an ingredient added to it, or an amount of
     it set."""
     assert dish_wants(message) == wants
+
+
+def test_what_sets_another_value_is_a_correction_not_a_lack():
+    assert corrects("should be") and corrects("should serve") and corrects("takes 2 hours")
+    assert not corrects("needs") and not corrects("should have")
