@@ -69,7 +69,7 @@ from domain.enforced.act_rules import (
     updated_for_a_removal,
     updated_for_an_add,
 )
-from domain.enforced.copied import held_to_the_words
+from domain.enforced.copied import held_to_the_words, other_recipe_note
 from domain.enforced.plan_rules import (
     as_question,
     ask_again,
@@ -410,8 +410,13 @@ class NodeActivities:
                 result.output = kept
         recipes = request.context.dashboard.named.get("recipes", [])
         tasks = request.context.dashboard.named.get("tasks", [])
-        note = note or ask_again(
-            result.output, request.message, today, unsaved, resumed, bool(recipes), tasks
+        saved = [*recipes, *request.context.dashboard.planned_recipes]
+        note = (
+            note
+            or (None if resumed else other_recipe_note(result.output, recipes, saved))
+            or ask_again(
+                result.output, request.message, today, unsaved, resumed, bool(recipes), tasks
+            )
         )
         if note is not None:
             activity.logger.info("think: asked again: %s", note.split("\n", 1)[0])

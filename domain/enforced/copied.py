@@ -12,6 +12,8 @@ turns, the rows the session has named) was copied.
 - A read step that copies is dropped when steps that do not copy remain: it looks for
   what nobody asked about, and the rest of the plan answers.
 - A plan left with a copy is asked for once more, told which words were another user's.
+- A plan that puts a saved recipe the words do not name in the meal plan, when they name
+  another, is asked for once more (``other_recipe_note``).
 
 Words people use for a kind of request are no one's own (the library's cues hold them:
 "pantry", "recipe box"): a plan may say them in its own right. A place is held another
@@ -24,6 +26,7 @@ the pantry?").
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from domain.nodes import ThinkOutput
 from domain.plan_examples import content_stems, unquoted, words
@@ -148,3 +151,29 @@ def held_to_the_words(
     if (kept := other_places(think, message, places)) is not None:
         think = kept
     return think, copied_note(think, found) or place_note(think, message, places)
+
+
+def other_recipe_note(think: ThinkOutput, named: Sequence[str], known: Sequence[str]) -> str | None:
+    """What Think is told when a step that plans meals names a saved recipe of ``known``
+    (the dashboard's names: the meal plan's and those the words name) that the words do
+    not name, while they name others (``named``); None otherwise. For "chili for dinner
+    friday and saturday" the 1.5B local model planned the Red Lentil Dal, on the meal
+    plan already, for the Friday."""
+    if think.decision == "clarify" or not named:
+        return None
+    others = [k for k in known if k not in named]
+    wrong = [
+        (i, [o for o in others if o.lower() in s.description.lower()])
+        for i, s in enumerate(think.steps)
+        if s.subdomain == "meal_plans" and s.step_type in ("write", "generate")
+    ]
+    wrong = [(i, o) for i, o in wrong if o]
+    if not wrong:
+        return None
+    said = "\n".join(
+        f'- step {i + 1} ("{think.steps[i].description}"): {", ".join(o)}' for i, o in wrong
+    )
+    return (
+        f"The request names {' and '.join(named)}, and your plan puts another recipe in the "
+        f"meal plan:\n{said}\nAnswer again: plan the recipe the user named."
+    )

@@ -153,6 +153,39 @@ async def test_a_meal_on_a_day_planned_as_a_new_recipe_is_asked_for_again(turns,
     assert "- group 0, write (recipes): Create the recipe 'Dal on Tuesday'" in again
 
 
+async def test_a_meal_planned_with_another_saved_recipe_than_named_is_asked_again(turns, executor):
+    """``domain.enforced.copied.other_recipe_note``: for "chili for dinner friday and
+    saturday" the 1.5B local model planned the Red Lentil Dal, on the meal plan already,
+    for the Friday; asked again, the chili goes on both days."""
+    today = await the_turns_day(turns)
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    dal, chili = (
+        await kitchen.create("recipes", [{"name": "Red Lentil Dal"}, {"name": "Weeknight Chili"}])
+    ).rows
+    day = (today + dt.timedelta(days=1)).isoformat()
+    await kitchen.create(
+        "meal_plans", [{"date": day, "meal_type": "dinner", "recipe_id": dal["id"]}]
+    )
+    again, _, script = await asked_again(
+        turns,
+        "the chili for dinner tomorrow",
+        understand(),
+        plan(
+            "Dinner",
+            step("Add Red Lentil Dal to the meal plan for tomorrow", "write", "meal_plans"),
+        ),
+        plan(
+            "Dinner",
+            step("Add Weeknight Chili to the meal plan for tomorrow", "write", "meal_plans"),
+        ),
+        complete("Planned", at_step=1),
+        reply("The chili is on tomorrow's dinner."),
+    )
+    assert "The request names Weeknight Chili, and your plan puts another recipe" in again
+    acts = [c.user for c in script.calls if c.node == "act"]
+    assert "Add Weeknight Chili to the meal plan for tomorrow" in acts[0]
+
+
 async def dal_asked_again(turns: Turns, executor, first: dict) -> str:
     """ "i'd like the dal on tuesday" with a Red Lentil Dal saved, Think's ``first`` plan,
     and a second that reads the dal and plans it: the second plan runs, the saved dal is

@@ -8,6 +8,7 @@ from domain.enforced.copied import (
     copied_note,
     held_to_the_words,
     other_places,
+    other_recipe_note,
     place_note,
     without_copied_reads,
 )
@@ -116,3 +117,39 @@ def test_a_plan_held_to_the_words_drops_reads_and_says_what_is_left():
     write = step("Set the location of the rice row in the inventory to fridge", "write")
     held, note = held_to_the_words(plan(write), "rice to the cupboard", own, "", ["fridge"])
     assert held == plan(write) and note is not None and "names the cupboard" in note
+
+
+def test_a_meal_planned_with_a_saved_recipe_the_words_do_not_name_is_asked_again():
+    """For "chili for dinner friday and saturday" the 1.5B local model planned the Red
+    Lentil Dal, on the meal plan already, for the Friday."""
+    steps = [
+        ThinkStep(
+            description="Find the Weeknight Chili recipe's ref",
+            step_type="read",
+            subdomain="recipes",
+        ),
+        ThinkStep(
+            description="Add Red Lentil Dal to the meal plan for Friday, dinner",
+            step_type="write",
+            subdomain="meal_plans",
+            group=1,
+        ),
+        ThinkStep(
+            description="Add Weeknight Chili to the meal plan for Saturday, dinner",
+            step_type="write",
+            subdomain="meal_plans",
+            group=1,
+        ),
+    ]
+    think = ThinkOutput(goal="g", decision="plan_direct", steps=steps)
+    known = ["Weeknight Chili", "Red Lentil Dal"]
+    note = other_recipe_note(think, ["Weeknight Chili"], known)
+    assert note == (
+        "The request names Weeknight Chili, and your plan puts another recipe in the meal "
+        'plan:\n- step 2 ("Add Red Lentil Dal to the meal plan for Friday, dinner"): Red '
+        "Lentil Dal\nAnswer again: plan the recipe the user named."
+    )
+    assert other_recipe_note(think, ["Weeknight Chili", "Red Lentil Dal"], known) is None
+    assert other_recipe_note(think, [], known) is None  # names none: the model's to choose
+    read_only = think.model_copy(update={"steps": steps[:1]})
+    assert other_recipe_note(read_only, ["Weeknight Chili"], known) is None
