@@ -3,11 +3,13 @@
 When the user's words only state what the profile keeps (``domain.intent.change_home``
 is the preferences alone: a diet, an allergy, a dislike, equipment, a cuisine loved, skill,
 the time there is to cook, who eats) and name no other place, a plan that writes
-elsewhere is held to the preferences: its own preference steps stay, or one write says
-what to keep. Nothing else in such words asks for a meal, a recipe or a purchase. For
-"its me my wife and our 2 kids" the 1.5B local model planned a week of meals beside the
+elsewhere is held to the preferences: one write of what the words say, in the user's
+words. Nothing else in such words asks for a meal, a recipe or a purchase. For "its me
+my wife and our 2 kids" the 1.5B local model planned a week of meals beside the
 household, and the turn asked which days; for "my husband hates mushrooms so leave them
-out" it planned, twice, to change the dal, and the turn asked where.
+out" it planned, twice, to change the dal, and the turn asked where. Its own preference
+step is not kept: beside the meals, it had written "3 adults, no kids", and Act set
+that; its goal, "Plan a meal for the next week", was what Reply said.
 """
 
 from __future__ import annotations
@@ -20,22 +22,16 @@ KEEP = "Save to the user's preferences what their words say about them: {words}"
 
 def kept_in_profile(think: ThinkOutput, message: str) -> ThinkOutput:
     """``think`` held to the preferences when ``message`` only states what the profile
-    keeps; unchanged when it writes there alone, asks a question, or the words name
-    another place ("add the air fryer to my tasks")."""
+    keeps: one write of what the words say, the plan's goal the same; unchanged when it
+    writes there alone, asks a question, or the words name another place ("add the air
+    fryer to my tasks")."""
     if think.decision == "clarify" or change_home(message) != ("preferences",):
         return think
     if set(places_said(message)) - {"preferences"}:
         return think
     changes = [s for s in think.steps if s.step_type in ("write", "generate")]
-    own = [s for s in think.steps if s.subdomain == "preferences"]
     if changes and all(s.subdomain == "preferences" for s in changes):
         return think
-    if not any(s.step_type == "write" for s in own):
-        own = [
-            ThinkStep(
-                description=KEEP.format(words=message), step_type="write", subdomain="preferences"
-            )
-        ]
-    first = min(s.group for s in own)
-    steps = [s.model_copy(update={"group": s.group - first}) for s in own]
-    return ThinkOutput(goal=think.goal, decision="plan_direct", steps=steps)
+    keep = KEEP.format(words=message)
+    step = ThinkStep(description=keep, step_type="write", subdomain="preferences")
+    return ThinkOutput(goal=keep, decision="plan_direct", steps=[step])

@@ -22,30 +22,23 @@ def plan(*steps: tuple[str, str, int], decision: str = "plan_direct") -> ThinkOu
 def test_a_plan_that_writes_elsewhere_for_a_statement_about_the_cook_writes_the_profile():
     """For "its me my wife and our 2 kids" the 1.5B local model planned meals beside the
     household, and the turn asked which days; for a dislike it changed the dal."""
-    meals = plan(("write", "preferences", 0), ("write", "meal_plans", 0))
-    assert kept_in_profile(meals, "it's me, my husband and the baby").steps == [meals.steps[0]]
     dal = plan(("read", "recipes", 0), ("write", "recipes", 1), decision="propose")
     held = kept_in_profile(dal, "my partner hates olives so leave them out")
     assert held.decision == "plan_direct"
     assert [(s.step_type, s.subdomain, s.group) for s in held.steps] == [
         ("write", "preferences", 0)
     ]
-    assert held.steps[0].description == KEEP.format(
-        words="my partner hates olives so leave them out"
-    )
+    keep = KEEP.format(words="my partner hates olives so leave them out")
+    assert held.steps[0].description == held.goal == keep
 
 
-def test_its_own_preference_steps_stay_in_their_order():
-    mixed = plan(
-        ("read", "meal_plans", 0),
-        ("read", "preferences", 1),
-        ("write", "preferences", 2),
-        ("generate", "meal_plans", 3),
-    )
-    held = kept_in_profile(mixed, "we adore italian food")
-    assert [(s.step_type, s.subdomain, s.group) for s in held.steps] == [
-        ("read", "preferences", 0),
-        ("write", "preferences", 1),
+def test_the_users_words_are_kept_not_the_plans_reading_of_them():
+    """Beside the meals, the 1.5B local model's preference step said "3 adults, no kids"
+    for "its me my wife and our 2 kids", and Act set that."""
+    meals = plan(("write", "preferences", 0), ("generate", "meal_plans", 1))
+    held = kept_in_profile(meals, "it's me, my husband and the baby")
+    assert [s.description for s in held.steps] == [
+        KEEP.format(words="it's me, my husband and the baby")
     ]
     only = plan(("read", "meal_plans", 0), ("write", "preferences", 1))  # writes there alone
     assert kept_in_profile(only, "we adore italian food") == only
