@@ -485,6 +485,7 @@ def test_kinds_are_opposite_when_every_one_asked_is_undone_by_the_others():
         ("am I allergic to anything?", ("preferences",)),
         ("is the milk still good?", ()),  # names no place: the model's to find
         ("is any of it overdue?", ("tasks",)),  # what has a due date
+        ("how many lemons are we buying", ("shopping",)),  # what is to be bought
         ("add eggs to my to-do list", ()),  # a change, not a question
     ],
 )
