@@ -67,26 +67,29 @@ APPLIANCES = (
 )
 PROFILE = re.compile(
     # equipment: "just got an air fryer", "we have a slow cooker", "no microwave here"
-    rf"^(?:(?:i|we)(?:'ve)?\s+)?(?:just\s+|finally\s+)?(?:got|have|bought|own)\s+"
-    rf"(?:a|an|my|our)\s+(?:new\s+)?(?:{APPLIANCES})\b|"
-    rf"^(?:(?:i|we)\s+)?(?:don't|do not|no longer)\s+(?:have|own)\s+(?:a|an)\s+(?:{APPLIANCES})\b|"
+    rf"(?P<available_equipment>^(?:(?:i|we)(?:'ve)?\s+)?(?:just\s+|finally\s+)?"
+    rf"(?:got|have|bought|own)\s+(?:a|an|my|our)\s+(?:new\s+)?(?:{APPLIANCES})\b|"
+    rf"^(?:(?:i|we)\s+)?(?:don't|do not|no longer)\s+(?:have|own)\s+(?:a|an)\s+"
+    rf"(?:{APPLIANCES})\b)|"
     # cuisines: "we love thai food", "i really like indian cooking", "mexican is our favourite"
-    r"^(?:i|we|(?:my|our)\s+\w+(?:\s+\w+)?)\s+(?:really\s+|absolutely\s+|all\s+)?"
+    r"(?P<favorite_cuisines>^(?:i|we|(?:my|our)\s+\w+(?:\s+\w+)?)\s+"
+    r"(?:really\s+|absolutely\s+|all\s+)?"
     r"(?:love|loves|adore|adores|enjoy|enjoys|like|likes|prefer|prefers)\s+\w+\s+"
     r"(?:food|cuisine|cooking|dishes)\b|"
-    r"^\w+(?:\s+food)?\s+is\s+(?:my|our)\s+(?:\w+\s+)?favou?rite\b|"
+    r"^\w+(?:\s+food)?\s+is\s+(?:my|our)\s+(?:\w+\s+)?favou?rite\b)|"
     # skill: "im pretty new to cooking", "i'm a beginner", "we are confident cooks"
-    r"^(?:i'm|i am|we're|we are)\s+(?:\w+\s+)?(?:new to cooking|"
+    r"(?P<cooking_skill_level>^(?:i'm|i am|we're|we are)\s+(?:\w+\s+)?(?:new to cooking|"
     r"(?:an?\s+)?(?:complete\s+|total\s+|real\s+)?(?:beginner|novice|"
-    r"(?:confident|experienced|competent|decent|good|bad|terrible|great|keen)\s+cooks?)\b)|"
+    r"(?:confident|experienced|competent|decent|good|bad|terrible|great|keen)\s+cooks?)\b))|"
     # time: "i only have 30 mins to cook on weeknights"
-    r"^(?:(?:i|we)\s+)?(?:only\s+|just\s+)?(?:have|get|got)\s+(?:about\s+|around\s+)?"
-    r"(?:\d+\s*(?:mins?|minutes|hours?|hrs?)|half an hour|an hour)\s+(?:to|for)\s+cook|"
+    r"(?P<time_budget_minutes>^(?:(?:i|we)\s+)?(?:only\s+|just\s+)?(?:have|get|got)\s+"
+    r"(?:about\s+|around\s+)?(?:\d+\s*(?:mins?|minutes|hours?|hrs?)|half an hour|an hour)\s+"
+    r"(?:to|for)\s+cook)|"
     # household: "its me my wife and our 2 kids", "we're a family of four" ("cooking for 4"
     # is as often one meal's)
-    r"^(?:it's|its|it is)\s+(?:just\s+)?(?:me|us)\b(?=.*\b(?:kids?|children|wife|husband|"
-    r"partner|baby|babies|son|daughter|adults?)\b)|"
-    rf"\b(?:family|household) of\s+{_COUNT}\b|^(?:there's|there are)\s+{_COUNT}\s+of us\b",
+    r"(?P<household>^(?:it's|its|it is)\s+(?:just\s+)?(?:me|us)\b(?=.*\b(?:kids?|children|"
+    r"wife|husband|partner|baby|babies|son|daughter|adults?)\b)|"
+    rf"\b(?:family|household) of\s+{_COUNT}\b|^(?:there's|there are)\s+{_COUNT}\s+of us\b)",
     re.IGNORECASE,
 )
 """A statement about the cook and their household that the profile keeps: equipment had
@@ -235,6 +238,31 @@ UNMARKED = {
 and as the patterns here write them. "were", "ill", "its", "id", "wont" and "lets" are
 words of their own and left alone."""
 _UNMARKED = re.compile(rf"\b(?:{'|'.join(UNMARKED)})\b", re.IGNORECASE)
+
+
+HOUSEHOLD = ("household_adults", "household_kids", "household_babies")
+
+
+def profile_columns(message: str) -> tuple[str, ...]:
+    """The profile's columns a statement about the cook or the household sets
+    (``PROFILE``'s groups; a diet, allergy or dislike of ``STATEMENTS``): "we love thai
+    food" the favourite cuisines, "my husband hates mushrooms" the disliked ingredients
+    (the 1.5B local model put them in the dietary restrictions). Empty for other words."""
+    said = spelled(message)
+    if "?" in said:
+        return ()
+    if profile := PROFILE.search(said.strip()):
+        name = profile.lastgroup or ""
+        return HOUSEHOLD if name == "household" else (name,)
+    statement = STATEMENTS.search(said)
+    if statement is None or not statement.group("diet"):
+        return ()
+    text = statement.group(0).lower()
+    if "allerg" in text:
+        return ("allergies",)
+    if re.search(r"\b(?:hates?|dislikes?|stand|like)\b", text):
+        return ("disliked_ingredients",)
+    return ("dietary_restrictions",)
 
 
 def spelled(text: str) -> str:

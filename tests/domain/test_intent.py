@@ -15,6 +15,7 @@ from domain.intent import (
     only_forgets,
     opposite_kinds,
     places_named,
+    profile_columns,
     requested_change,
     requested_content,
     spelled,
@@ -529,3 +530,26 @@ def test_a_statement_that_a_thing_lacks_something(message: str, wants: str | Non
 def test_what_sets_another_value_is_a_correction_not_a_lack():
     assert corrects("should be") and corrects("should serve") and corrects("takes 2 hours")
     assert not corrects("needs") and not corrects("should have")
+
+
+@pytest.mark.parametrize(
+    ("message", "columns"),
+    [
+        ("we adore italian food", ("favorite_cuisines",)),
+        ("just bought a slow cooker", ("available_equipment",)),
+        ("i'm a complete beginner", ("cooking_skill_level",)),
+        ("we only get 20 minutes to cook on weekdays", ("time_budget_minutes",)),
+        ("we're a household of three", ("household_adults", "household_kids", "household_babies")),
+        ("my partner hates olives", ("disliked_ingredients",)),
+        ("i dont like coriander", ("disliked_ingredients",)),
+        ("our son is allergic to sesame", ("allergies",)),
+        ("we don't eat pork", ("dietary_restrictions",)),
+        ("were vegan now", ("dietary_restrictions",)),
+        ("do we have a slow cooker?", ()),  # asked
+        ("add olives to the list", ()),
+    ],
+)
+def test_a_statement_about_the_cook_says_which_profile_columns_it_sets(message, columns):
+    """For "my husband hates mushrooms so leave them out" the 1.5B local model put the
+    mushrooms in the dietary restrictions."""
+    assert profile_columns(message) == columns

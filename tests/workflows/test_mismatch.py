@@ -318,7 +318,7 @@ async def test_a_dislike_at_home_planned_as_a_recipe_edit_is_kept_in_the_profile
     assert [c.node for c in script.calls].count("think") == 1
     act = next(c.user for c in script.calls if c.node == "act")
     assert "(type write, subdomain preferences)" in act
-    assert "Save to the user's preferences what their words say about them" in act
+    assert "Save to the user's preferences (disliked_ingredients) what their words say" in act
     prefs = (await kitchen.run(DbRead(table="preferences"))).rows
     assert prefs[0]["disliked_ingredients"] == ["mushrooms"]
     recipes = (await kitchen.run(DbRead(table="recipes"))).rows

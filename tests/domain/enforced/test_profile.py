@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from domain.enforced.profile import KEEP, kept_in_profile
+from domain.enforced.profile import kept_in_profile
 from domain.nodes import ThinkOutput, ThinkStep
 
 
@@ -28,7 +28,10 @@ def test_a_plan_that_writes_elsewhere_for_a_statement_about_the_cook_writes_the_
     assert [(s.step_type, s.subdomain, s.group) for s in held.steps] == [
         ("write", "preferences", 0)
     ]
-    keep = KEEP.format(words="my partner hates olives so leave them out")
+    keep = (
+        "Save to the user's preferences (disliked_ingredients) what their words say about "
+        "them: my partner hates olives so leave them out"
+    )
     assert held.steps[0].description == held.goal == keep
 
 
@@ -38,7 +41,8 @@ def test_the_users_words_are_kept_not_the_plans_reading_of_them():
     meals = plan(("write", "preferences", 0), ("generate", "meal_plans", 1))
     held = kept_in_profile(meals, "it's me, my husband and the baby")
     assert [s.description for s in held.steps] == [
-        KEEP.format(words="it's me, my husband and the baby")
+        "Save to the user's preferences (household_adults, household_kids, household_babies) "
+        "what their words say about them: it's me, my husband and the baby"
     ]
     only = plan(("read", "meal_plans", 0), ("write", "preferences", 1))  # writes there alone
     assert kept_in_profile(only, "we adore italian food") == only
