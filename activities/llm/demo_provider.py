@@ -81,6 +81,9 @@ Rules (first match wins; the message is lower-cased, trailing punctuation droppe
   list item ("everything", "a reminder to ...", "my recipes"), and any other message but
   small talk: Think one ``analyze`` step; Reply 'I can't help with "...", so I did nothing.'
   and what it understands. Nothing is read or written.
+  A statement about the cook ("I'm allergic to peanuts"), which the system plans as the
+  profile's write (``domain.enforced.profile``), is a step it cannot carry out: the turn
+  says so, and nothing is written.
 - **help** (hello, help, thanks, what can you do): the list of what it understands.
 
 - **cook** (mode ``cook``): step by step through the session's recipe, one instruction

@@ -532,7 +532,14 @@ TABLE = [
     refused("remind me to defrost the chicken tomorrow", id="a reminder"),
     refused("add a reminder to defrost the chicken", id="a reminder is no shopping item"),
     refused("change my diet to vegan", VEGETARIAN, id="changing the profile"),
-    refused("I'm allergic to peanuts", id="an allergy"),
+    case(  # the system plans the profile's write (domain.enforced.profile): not the demo's
+        None,
+        "I'm allergic to peanuts",
+        "I couldn't finish that: the offline demo model cannot carry out the step \"Save to "
+        "the user's preferences (allergies) what their words say about them: I'm allergic to "
+        'peanuts".',
+        id="an allergy",
+    ),
     refused("how long do eggs keep in the fridge?", id="a question naming the fridge"),
     refused("move the milk to the fridge", id="move is no show"),
     refused("ad milk to my list", id="a typo in the verb"),
