@@ -43,7 +43,8 @@ def scales_said(text: str) -> list[tuple[str, float]]:
     order, each factor once."""
     found: dict[float, tuple[str, float]] = {}
     for match in _SCALE.finditer(text):
-        found.setdefault(_factor(match), (match.group(0), _factor(match)))
+        factor = _factor(match)
+        found.setdefault(factor, (match.group(0), factor))
     return list(found.values())
 
 
