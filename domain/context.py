@@ -621,7 +621,7 @@ def act_context(
                 87,
             ),
             Section(
-                "Amounts scaled as the user's words say (counted by the system, from the reads "
+                "Amounts as the user's words give them (counted by the system, from the reads "
                 "above)",
                 amounts_scaled(prior_results, message) if step.step_type == "write" else "",
                 87,

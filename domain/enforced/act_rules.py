@@ -66,13 +66,14 @@ package's ``__init__`` says how the rules run).
   back once, unrun, in the act activity, told to compare with a value (``idle_read``);
   the same read again runs, with the note. The 1.5B local model read the tasks "not
   completed" that way, twice, and the done task was listed as open.
-- **An amount scaled is set** (seed 004: arithmetic needs no judgment): a write step's
-  end (its completion, or a write it has made or that sets only what the rows hold)
-  while an amount of its tables that the words scale ("double the lentils";
-  ``domain.kitchen.scaled``) is not at its scaled value is sent back once, in the act
-  activity, with each amount left (``scaled_left``); the end sent again stands. For "make
-  the dal serve 6 and double the lentils" the 1.5B local model set the servings to 6
-  twice, and the lentils stayed 200 g.
+- **An amount scaled or said is set** (seed 004: arithmetic needs no judgment): a write
+  step's end (its completion, or a write it has made or that sets only what the rows
+  hold) while an amount of its tables that the words scale ("double the lentils") or set
+  ("dal should be 250g lentils not 200"; ``domain.kitchen.scaled``) is not at the value
+  they give is sent back once, in the act activity, with each amount left
+  (``scaled_left``); the end sent again stands. For "make the dal serve 6 and double the
+  lentils" the 1.5B local model set the servings to 6 twice, and the lentils stayed
+  200 g; for the 250 g it set the dal's description twice, and the reply said done.
 - **An amount is the user's to give** (seed 000: Act asks when a value is missing): an
   update that sets a quantity (not none left) when the user's words, with this turn's
   answers, ask to change an amount and hold no number
@@ -544,9 +545,11 @@ def scaled_left(
     """Why a write step's end is sent back once (None when it is not): it completes, or
     sends a write the step has made or one that sets only what the rows hold (the step's
     end, ``hold_act``), while amounts of its tables that the user's words scale are not
-    yet at their scaled value (``domain.kitchen.scaled.amounts_left``). For "make the dal
-    serve 6 and double the lentils" the 1.5B local model set the servings to 6, then set
-    them to 6 again, and the lentils stayed 200 g. Sent again, the end stands."""
+    yet at their scaled value, or amounts they set not at the value they give
+    (``domain.kitchen.scaled.amounts_left``). For "make the dal serve 6 and double the
+    lentils" the 1.5B local model set the servings to 6, then set them to 6 again, and the
+    lentils stayed 200 g; for "dal should be 250g lentils not 200" it set the dal's
+    description twice. Sent again, the end stands."""
     if step.step_type != "write":
         return None
     call = decision.tool_call
@@ -564,7 +567,7 @@ def scaled_left(
     return ToolEntry(
         tool=call.tool if call is not None else "step_complete",
         params=call.params if call is not None else None,
-        error="not done: the user's words scale amounts this step has not set yet:\n- "
+        error="not done: the user's words give amounts this step has not set yet:\n- "
         + "\n- ".join(left)
         + "\nSet each with db_update on its table, filtered by its ref, then complete the step.",
     )

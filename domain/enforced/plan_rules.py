@@ -87,7 +87,7 @@ from domain.intent import (
     requested_change,
     requested_content,
 )
-from domain.kitchen.scaled import scales_said
+from domain.kitchen.scaled import amounts_said, scales_said
 from domain.kitchen.tables import SUBDOMAINS
 from domain.modes import mode_config
 from domain.nodes import ThinkOutput, ThinkStep, UnderstandOutput
@@ -494,7 +494,8 @@ def read_first(
     lentils") reads them first too: the write step is shown each amount read, scaled; so
     does one for words that say what a dish lacks or should have instead (``dish_wants``):
     for "dal should be 250g lentils not 200" the 1.5B local model, which read nothing, set
-    the dal's servings to 250. An analysis that names a saved recipe, of those named or of
+    the dal's servings to 250; and for words that set an amount (``amounts_said``: "change
+    the lentils in the dal to 300g"). An analysis that names a saved recipe, of those named or of
     those the meal plan holds (``planned``), reads it first as well: for "what do i need
     to buy for mondays dinner" the 1.5B local model listed what the Red Lentil Dal needs
     from a read of the meal plan and the inventory alone, and made its ingredients up."""
@@ -506,7 +507,8 @@ def read_first(
     shown = {label.lower() for label in known}
     unread = [name for name in recipes if name.lower() not in shown]
     # "double the lentils", "dal should be 250g lentils": an amount read, then set
-    amount = bool(scales_said(message)) or dish_wants(message) is not None
+    measured = any(unit for _, unit, _ in amounts_said(message))  # not "serve 6": the row's
+    amount = bool(scales_said(message)) or measured or dish_wants(message) is not None
     inside = [
         s
         for s in think.steps

@@ -1,11 +1,13 @@
-"""Amounts the user's words scale ("double the lentils", "halve the sugar"), counted by the
-system from the rows this turn read.
+"""Amounts the user's words scale ("double the lentils", "halve the sugar") or set ("dal
+should be 250g lentils not 200"), counted by the system from the rows this turn read.
 
 A write step is shown each amount read, scaled (``domain.context.act_context``), as it is
 shown each date moved: twice 200 g needs no judgment. For "make the dal serve 6 and
 double the lentils" the 1.5B local model, which read nothing, set the dal's servings to
 6, then to 12, and wrote "Double the lentils in the recipe instructions." as its
-instructions; the lentils stayed 200 g.
+instructions; the lentils stayed 200 g. For "dal should be 250g lentils not 200" it set the
+dal's description to "Red Lentil Dal with 250g lentils instead of 200g", twice, and the reply
+said the recipe now used 250 g.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from domain.conversation import StepResult
 from domain.crud.near import name_words
+from domain.intent import corrects, dish_wants, requested_change
 from domain.kitchen.stocked import reads_of, rows_of
 from domain.tool_results import ToolEntry
 
@@ -62,6 +65,43 @@ def _scaled(text: str) -> list[tuple[float, set[str]]]:
         said = _OBJECT_ENDS.split(said, maxsplit=1)[0]
         found.setdefault(_factor(match), set()).update(name_words(said))
     return list(found.items())
+
+
+_STATED = re.compile(r"(?<![\w.])(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[a-z]+\b)?", re.IGNORECASE)
+_NOT_THIS = re.compile(r"\b(?:not|from|instead of|rather than|than|by)\s*$", re.IGNORECASE)
+"""Words before a number that make it the old value or a change by ("not 200", "from 200",
+"by 50"), not the value the amount should have."""
+_UNITS = {
+    "g": "g", "gram": "g", "kg": "kg", "kilo": "kg", "kilogram": "kg", "ml": "ml",
+    "millilitre": "ml", "milliliter": "ml", "l": "l", "litre": "l", "liter": "l",
+    "cup": "cup", "tbsp": "tbsp", "tablespoon": "tbsp", "tsp": "tsp", "teaspoon": "tsp",
+    "piece": "piece", "clove": "clove", "tin": "tin", "can": "can", "bottle": "bottle",
+}  # fmt: skip
+SETS = frozenset({"change", "set", "update", "edit", "increase", "decrease", "reduce"})
+"""The change verbs by which words set an amount ("change the lentils in the dal to 250g")."""
+
+
+def _unit(word: str | None) -> str:
+    """The unit a word names, one spelling each ("grams" is ``g``); empty for none."""
+    word = (word or "").lower()
+    return _UNITS.get(word) or _UNITS.get(word.removesuffix("s"), "")
+
+
+def amounts_said(text: str) -> list[tuple[float, str, set[str]]]:
+    """Each amount ``text`` says a thing should have, with its unit (empty when none is
+    said) and the words of its clause: for a correction ("dal should be 250g lentils not
+    200": 250, ``g``, ``{"dal", "lentil", …}``) or words that set a value ("change the
+    lentils to 250g"); not the old value ("not 200") nor a change by ("by 50")."""
+    wants = dish_wants(text)
+    if not (wants and corrects(wants)) and requested_change(text) not in SETS:
+        return []
+    found = []
+    for clause in _OBJECT_ENDS.split(text):
+        stated = [m for m in _STATED.finditer(clause) if not _NOT_THIS.search(clause[: m.start()])]
+        if len(stated) == 1:
+            match = stated[0]
+            found.append((float(match["number"]), _unit(match["unit"]), name_words(clause)))
+    return found
 
 
 def _number(value: Any) -> float | None:
@@ -113,46 +153,74 @@ def _amounts(results: Sequence[StepResult]) -> list[Amount]:
     return found
 
 
-def _scaled_amounts(
-    results: Sequence[StepResult], message: str
-) -> list[tuple[Amount, list[float]]]:
-    """Each amount read this turn that the words of ``message`` scale, with its factors:
-    a factor whose words name an amount read ("double the lentils") scales those alone;
-    one that names none ("double the dal", "triple it") scales every amount read."""
+_NAMED = {2.0: "doubled", 3.0: "tripled", 4.0: "quadrupled", 0.5: "halved"}
+
+
+@dataclass(frozen=True)
+class Target:
+    """A value the user's words give an amount: ``how`` "doubled" or "as said", 400 ``unit``
+    "g" (the amount's own when the words name none)."""
+
+    how: str
+    number: float
+    unit: str
+
+    def shown(self) -> str:
+        return " ".join(p for p in (_shown(self.number), self.unit) if p)
+
+
+def _targets(results: Sequence[StepResult], message: str) -> list[tuple[Amount, list[Target]]]:
+    """Each amount read this turn that the words of ``message`` scale or set, with the
+    values they give it. A factor whose words name an amount read ("double the lentils")
+    scales those alone; one that names none ("double the dal", "triple it") scales every
+    amount read. An amount said (``amounts_said``) sets the one amount of a table its clause
+    names ("250g lentils"), and none when it names several."""
     amounts = _amounts(results)
-    scales = []
+    found: list[list[Target]] = [[] for _ in amounts]
     for factor, words in _scaled(message):
-        hit = {a.name for a in amounts if words & name_words(a.name)}
-        scales.append((factor, hit or {a.name for a in amounts}))
-    found = [(a, [f for f, names in scales if a.name in names]) for a in amounts]
-    return [(a, factors) for a, factors in found if factors]
+        hit = [i for i, a in enumerate(amounts) if words & name_words(a.name)]
+        for i in hit or range(len(amounts)):
+            how = _NAMED.get(factor, f"times {_shown(factor)}")
+            found[i].append(Target(how, amounts[i].number * factor, amounts[i].unit))
+    for number, unit, words in amounts_said(message):
+        hit = [i for i, a in enumerate(amounts) if words & name_words(a.name)]
+        for i in hit:
+            if [amounts[j].table for j in hit].count(amounts[i].table) == 1:
+                found[i].append(Target("as said", number, unit or amounts[i].unit))
+    return [(a, targets) for a, targets in zip(amounts, found, strict=True) if targets]
 
 
 def amounts_scaled(results: Sequence[StepResult], message: str) -> str:
-    """One line per amount read this turn that the words of ``message`` scale
-    (``_scaled_amounts``), each factor applied ("- red lentils (in Red Lentil Dal): 200 g;
-    doubled: 400 g"); empty when they scale nothing or nothing was read. For "make the dal
+    """One line per amount read this turn that the words of ``message`` scale or set
+    (``_targets``), with each value they give it ("- red lentils (in Red Lentil Dal): 200 g;
+    doubled: 400 g"); empty when they give none or nothing was read. For "make the dal
     serve 6 and double the lentils" the 1.5B local model was shown the onion and the
     spinach doubled as well, and doubled none."""
-    named = {2.0: "doubled", 3.0: "tripled", 4.0: "quadrupled", 0.5: "halved"}
     lines = []
-    for amount, factors in _scaled_amounts(results, message):
-        scaled = [f"{named.get(f, f'times {_shown(f)}')}: {amount.shown(f)}" for f in factors]
-        lines.append(f"- {amount.label}: {amount.shown()}; {'; '.join(scaled)}")
+    for amount, targets in _targets(results, message):
+        given = "; ".join(f"{t.how}: {t.shown()}" for t in targets)
+        lines.append(f"- {amount.label}: {amount.shown()}; {given}")
     return "\n".join(lines)
+
+
+def _holds(row: dict[str, Any], amount: Amount, target: Target) -> bool:
+    """Whether a row written shows ``amount`` at ``target``, in the target's unit."""
+    unit = row.get("unit", amount.unit)
+    return _number(row.get("quantity")) == target.number and (_unit(str(unit)) or str(unit)) == (
+        _unit(target.unit) or target.unit
+    )
 
 
 def amounts_left(
     results: Sequence[StepResult], written: Sequence[ToolEntry], message: str, tables: Sequence[str]
 ) -> list[str]:
-    """The amounts in ``tables`` the words of ``message`` scale by one factor that no write
-    in ``written`` shows at their scaled value, each as "red lentils (in Red Lentil Dal),
-    ri_2 in recipe_ingredients: 200 g, to be 400 g"."""
+    """The amounts in ``tables`` the words of ``message`` give one value (``_targets``)
+    that no write in ``written`` shows at that value, each as "red lentils (in Red Lentil
+    Dal), ri_2 in recipe_ingredients: 200 g, to be 400 g"."""
     left = []
-    for amount, factors in _scaled_amounts(results, message):
-        if amount.table not in tables or len(factors) != 1 or not amount.ref:
+    for amount, targets in _targets(results, message):
+        if amount.table not in tables or len(targets) != 1 or not amount.ref:
             continue
-        target = amount.number * factors[0]
         shown = [
             row
             for entry in written
@@ -160,9 +228,9 @@ def amounts_left(
             for row in entry.rows or []
             if row.get("id") == amount.ref
         ]
-        if not any(_number(row.get("quantity")) == target for row in shown):
+        if not any(_holds(row, amount, targets[0]) for row in shown):
             left.append(
                 f"{amount.label}, {amount.ref} in {amount.table}: {amount.shown()}, "
-                f"to be {amount.shown(factors[0])}"
+                f"to be {targets[0].shown()}"
             )
     return left

@@ -754,7 +754,7 @@ async def test_an_amount_scaled_in_a_saved_recipe_is_read_first_and_shown_scaled
     assert [c.step for c in script.calls if c.node == "act"] == [1, 1, 1]  # the write's alone
     write = next(c.user for c in script.calls if c.node == "act")
     assert (
-        "## Amounts scaled as the user's words say (counted by the system, from the reads above)\n"
+        "## Amounts as the user's words give them (counted by the system, from the reads above)\n"
         "- red lentils (in Red Lentil Dal): 200 g; doubled: 400 g"
     ) in write
     read = DbRead(
@@ -798,7 +798,7 @@ async def test_a_write_step_that_ends_before_scaling_an_amount_is_sent_back_once
         await handle.result()
     acts = [c for c in script.calls if c.node == "act"]
     assert len(acts) == 4  # the repeat was sent back, not the step's end
-    sent_back = acts[2].user.split("not done: the user's words scale amounts")[1]
+    sent_back = acts[2].user.split("not done: the user's words give amounts")[1]
     assert "- red lentils (in Red Lentil Dal), ri_2 in recipe_ingredients: 200 g, to be 400 g" in (
         sent_back
     )
@@ -811,6 +811,57 @@ async def test_a_write_step_that_ends_before_scaling_an_amount_is_sent_back_once
     assert sorted((i["name"], i["quantity"]) for i in saved["recipe_ingredients"]) == [
         ("onion", 1),
         ("red lentils", 400),
+    ]
+
+
+async def test_a_write_step_that_ends_before_setting_an_amount_said_is_sent_back_once(
+    turns, executor
+):
+    """``domain.enforced.act_rules.scaled_left`` with ``amounts_said``: for "dal should be
+    250g lentils not 200" the 1.5B local model set the dal's description to say 250 g, twice
+    (the step's end), the lentils stayed 200 g, and the reply said the recipe now used
+    250 g. The dal is read first, the write step is shown the amount as said, and its end
+    is sent back once with the amount left."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    lentils = {"name": "red lentils", "quantity": 200, "unit": "g"}
+    await kitchen.create("recipes", [{"name": "Red Lentil Dal", "ingredients": [lentils]}])
+    dal = [f("name", "=", "Red Lentil Dal").model_dump()]
+    described = {"description": "Red Lentil Dal with 250g lentils instead of 200g"}
+    fix = "Update the recipe for Red Lentil Dal to use 250g lentils instead of 200g"
+    script = turns.script(
+        understand(),
+        plan("Dal with 250 g of lentils", step(fix, "write", "recipes")),
+        tool("db_update", at_step=1, table="recipes", filters=dal, data=described),
+        tool("db_update", at_step=1, table="recipes", filters=dal, data=described),
+        tool(
+            "db_update",
+            at_step=1,
+            table="recipe_ingredients",
+            filters=[f("id", "=", "ri_1").model_dump()],
+            data={"quantity": 250},
+        ),
+        complete("The dal uses 250 g of lentils", at_step=1),
+        reply("The dal now uses 250 g of red lentils."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("dal should be 250g lentils not 200")
+        await handle.result()
+    acts = [c for c in script.calls if c.node == "act"]
+    assert [c.step for c in acts] == [1, 1, 1, 1]  # step 0 is the system's read of the dal
+    assert (
+        "## Amounts as the user's words give them (counted by the system, from the reads above)\n"
+        "- red lentils (in Red Lentil Dal): 200 g; as said: 250 g"
+    ) in acts[0].user
+    sent_back = acts[2].user.split("not done: the user's words give amounts")[1]
+    assert "- red lentils (in Red Lentil Dal), ri_1 in recipe_ingredients: 200 g, to be 250 g" in (
+        sent_back
+    )
+    read = DbRead(
+        table="recipes", filters=[f("name", "=", "Red Lentil Dal")], columns=["*", "ingredients"]
+    )
+    (saved,) = (await kitchen.run(read)).rows
+    assert [(i["name"], i["quantity"]) for i in saved["recipe_ingredients"]] == [
+        ("red lentils", 250)
     ]
 
 

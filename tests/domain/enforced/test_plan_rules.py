@@ -964,6 +964,8 @@ def test_a_write_to_a_saved_recipe_for_an_amount_it_should_have_reads_it_first()
     corn = "the dal could do with a tin of sweetcorn"  # what a dish lacks: its rows read too
     assert groups(read_first(fix, corn, dal, [], 8)) == [("read", 0), ("write", 1)]
     assert read_first(fix, "is the dal 250g lentils?", dal, [], 8) == fix  # a question
+    to = "change the lentils in the dal to 300g"  # an amount set by a change verb
+    assert groups(read_first(fix, to, dal, [], 8)) == [("read", 0), ("write", 1)]
 
 
 def test_a_write_inside_a_saved_recipe_named_reads_it_first_a_removal_too():

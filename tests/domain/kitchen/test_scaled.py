@@ -86,3 +86,66 @@ def test_an_amount_scaled_is_left_until_a_write_shows_it_at_its_scaled_value():
     assert amounts_left(reads, [], "double the dal", ["inventory"]) == [
         "rice (in stock), inv_1 in inventory: 1.5 kg, to be 3 kg"
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "shown"),
+    [
+        ("dal should be 250g lentils not 200", "200 g; as said: 250 g"),
+        ("the lentils in the dal should be 250 grams", "200 g; as said: 250 g"),
+        ("change the lentils in the dal to 300g", "200 g; as said: 300 g"),
+        ("set the lentils to 150", "200 g; as said: 150 g"),
+        ("the dal should use 2 cups of lentils", "200 g; as said: 2 cup"),
+        ("the lentils in the dal should be 250", "200 g; as said: 250 g"),  # the row's unit
+    ],
+)
+def test_words_that_set_an_amount_show_it_at_the_value_they_give(message: str, shown: str):
+    """For "dal should be 250g lentils not 200" the 1.5B local model set the dal's
+    description to say 250 g, and the lentils stayed 200 g."""
+    reads = [read("recipes", [DAL]), read("inventory", [RICE], 1)]
+    assert amounts_scaled(reads, message) == f"- red lentils (in Red Lentil Dal): {shown}"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "i bought 2 kg of lentils",  # a report adds: no amount set
+        "add 250g lentils to the dal",  # an ingredient added, not an amount set
+        "increase the lentils by 50g",  # a change by, not to
+        "the dal should serve 6",  # no amount read named
+        "the dal should have 250g more lentils",  # a thing it lacks: an ingredient added
+    ],
+)
+def test_words_that_set_no_amount_read_show_none(message: str):
+    reads = [read("recipes", [DAL]), read("inventory", [RICE], 1)]
+    assert amounts_scaled(reads, message) == ""
+
+
+def test_each_clause_sets_the_amount_it_names_and_an_ambiguous_name_sets_none():
+    lentils = {"id": "inv_2", "name": "lentils", "quantity": 1, "unit": "kg"}
+    reads = [read("recipes", [DAL]), read("inventory", [RICE, lentils], 1)]
+    assert amounts_scaled(reads, "the lentils should be 250g and the onion 2").splitlines() == [
+        "- red lentils (in Red Lentil Dal): 200 g; as said: 250 g",
+        "- onion (in Red Lentil Dal): 1 piece; as said: 2 piece",
+        "- lentils (in stock): 1 kg; as said: 250 g",
+    ]
+    green = {**DAL, "id": "recipe_2", "name": "Green Dal", "recipe_ingredients": [
+        {"id": "ri_9", "name": "green lentils", "quantity": 150, "unit": "g"}
+    ]}  # fmt: skip
+    reads = [read("recipes", [DAL, green])]
+    assert amounts_scaled(reads, "dal should be 250g lentils not 200") == ""  # which lentils?
+
+
+def test_an_amount_set_is_left_until_a_write_shows_it_at_that_value_and_unit():
+    reads = [read("recipes", [DAL])]
+    words = "dal should be 250g lentils not 200"
+    described = ToolEntry(tool="db_update", rows=[{"id": "recipe_1", "description": "250g"}])
+    left = "red lentils (in Red Lentil Dal), ri_1 in recipe_ingredients: 200 g, to be 250 g"
+    assert amounts_left(reads, [described], words, ["recipes", "recipe_ingredients"]) == [left]
+    done = ToolEntry(tool="db_update", rows=[{"id": "ri_1", "quantity": 250, "unit": "grams"}])
+    assert amounts_left(reads, [described, done], words, ["recipe_ingredients"]) == []
+    cups = "the dal should use 2 cups of lentils"
+    two_g = ToolEntry(tool="db_update", rows=[{"id": "ri_1", "quantity": 2, "unit": "g"}])
+    assert amounts_left(reads, [two_g], cups, ["recipe_ingredients"]) == [
+        "red lentils (in Red Lentil Dal), ri_1 in recipe_ingredients: 200 g, to be 2 cup"
+    ]
