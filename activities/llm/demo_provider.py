@@ -35,6 +35,7 @@ Rules (first match wins; the message is lower-cased, trailing punctuation droppe
 | suggest  | "suggest a recipe with chicken"           | Think generate → artifact → Reply      |
 | show     | "show my pantry", "what are my tasks"     | Understand quick → Act Quick db_read   |
 | cannot   | "clear my list", "what's the weather?"    | Think analyze → "I can't ..." → Reply  |
+| profile  | "I'm allergic to peanuts" (system's step) | Act db_update preferences → Reply      |
 | help     | "hello", "what can you do"                | Think analyze → capabilities → Reply   |
 
 - **save** ("save it", "save that recipe", "save the recipe", "keep it"): Understand names
@@ -81,9 +82,12 @@ Rules (first match wins; the message is lower-cased, trailing punctuation droppe
   list item ("everything", "a reminder to ...", "my recipes"), and any other message but
   small talk: Think one ``analyze`` step; Reply 'I can't help with "...", so I did nothing.'
   and what it understands. Nothing is read or written.
-  A statement about the cook ("I'm allergic to peanuts"), which the system plans as the
-  profile's write (``domain.enforced.profile``), is a step it cannot carry out: the turn
-  says so, and nothing is written.
+- **profile**: a statement about the cook ("I'm allergic to peanuts", "we're vegetarian
+  now", "my husband hates mushrooms"), which the system plans as the profile's write
+  (``domain.enforced.profile``): Act one ``db_update`` of the preferences, adding the
+  allergy, diet or dislike to what the list held (``profile_changes``); Reply "Noted in
+  your preferences: allergies: peanuts. …". Anything else about the cook ("just got an
+  air fryer") is a step it cannot carry out: the turn says so, and nothing is written.
 - **help** (hello, help, thanks, what can you do): the list of what it understands.
 
 - **cook** (mode ``cook``): step by step through the session's recipe, one instruction
@@ -107,7 +111,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -138,6 +142,7 @@ from activities.payloads import (
 from domain import formatters
 from domain.choices import WHICH_DELETE_QUESTION
 from domain.conversation import PendingContext, StepResult
+from domain.enforced.profile import KEEP
 from domain.nodes import (
     ActDecision,
     ActQuickDecision,
@@ -688,6 +693,21 @@ _GEN_RECIPE = re.compile(r"\bgen_recipe_\d+\b")
 _PLAN_STEP = re.compile(
     r"^Plan dinners for (?P<start>\d{4}-\d{2}-\d{2}) to (?P<end>\d{4}-\d{2}-\d{2})"
 )
+_PROFILE_STEP = re.compile(
+    "^"
+    + re.escape(KEEP)
+    .replace(re.escape("{columns}"), r"(?: \([^)]*\))?")
+    .replace(re.escape("{words}"), r"(?P<words>.+)")
+    + "$",
+    re.DOTALL,
+)
+"""The system's step for a statement about the cook (``domain.enforced.profile``)."""
+_UNTIL = r"(?=\s+(?:so|but|because|and (?:i|we|my|he|she|they))\b|[.;!?]|$)"
+_ALLERGIC = re.compile(r"\b(?:allergic to|allergy to)\s+(?P<x>.+?)" + _UNTIL)
+_DISLIKES = re.compile(
+    r"\b(?:hates?|can'?t stand|cannot stand|(?:don'?t|doesn'?t|do not|does not) (?:like|eat)|"
+    r"dislikes?|not a fan of)\s+(?P<x>.+?)" + _UNTIL
+)
 READ_RECIPES_STEP = "Read your saved recipes"
 HELP_STEP = "Explain what the offline demo model understands"
 DECLINE_STEP = "Acknowledge that nothing will be done"
@@ -695,6 +715,34 @@ CANNOT_STEP = "Say the demo model cannot do this"
 STOCK_STEP = "Read what is in stock"
 FROM_STOCK_STEP = "Suggest a recipe from what is in stock"
 DECLINED = "The user declined."
+
+
+def profile_changes(words: str, profile: Mapping[str, Any] | None) -> dict[str, list[str]]:
+    """The profile's lists a statement about the cook adds to, each whole (what it held,
+    then what the words add): "I'm allergic to peanuts" adds "peanuts" to ``allergies``,
+    "we're vegetarian now" "vegetarian" to ``dietary_restrictions``, "my husband hates
+    mushrooms so leave them out" "mushrooms" to ``disliked_ingredients``. Empty for what
+    the demo does not know ("just got an air fryer")."""
+    text = words.lower().replace("\u2019", "'")
+    said: dict[str, list[str]] = {
+        "dietary_restrictions": [m.group(0) for m in _DIET.finditer(text)]
+        + [f"{m.group('x')}-free" for m in _FREE.finditer(text)],
+        "allergies": [p for m in _ALLERGIC.finditer(text) for p in _terms(m.group("x"))],
+        "disliked_ingredients": [p for m in _DISLIKES.finditer(text) for p in _terms(m.group("x"))],
+    }
+    changes = {}
+    for column, terms in said.items():
+        held = [str(t) for t in (profile or {}).get(column) or []]
+        new = [t for t in dict.fromkeys(terms) if t not in {h.lower() for h in held}]
+        if new:
+            changes[column] = [*held, *new]
+    return changes
+
+
+def _terms(text: str) -> list[str]:
+    """The things a list of words names, without articles ("peanuts and shellfish")."""
+    parts = (p.split() for p in split_items(text, separators=_SEPARATORS))
+    return [" ".join(w for w in p if w not in ("a", "an", "the", "any", "all")) for p in parts if p]
 
 
 def _with_rules(description: str, rules: list[tuple[str, str]]) -> str:
@@ -1119,6 +1167,10 @@ def _desired_call(step: ThinkStep, req: ActRequest) -> tuple[ToolCall | None, st
         if week is not None:
             params = {"table": "meal_plans", "data": week.rows}
             return ToolCall(tool="db_create", params=params), "plan"
+        kept = _PROFILE_STEP.match(description)
+        if kept and (changes := profile_changes(kept["words"], req.context.profile)):
+            params = {"table": "preferences", "data": changes}
+            return ToolCall(tool="db_update", params=params), "profile"
         return None, "unknown"
     if step.step_type == "read":
         table = SUBDOMAIN_TABLE.get(step.subdomain, "inventory")
@@ -1158,6 +1210,8 @@ def _summary(kind: str, step: ThinkStep, entry: ToolEntry, req: ActRequest) -> A
         return _complete(
             f"Planned {count} dinners in the meal plan.", data, note_for_next_step=note or None
         )
+    if kind == "profile":
+        return _complete(f"Saved to your preferences: {_profile_text(entry)}.", data)
     where = "the shopping list" if table == "shopping_list" else f"the {table}"
     if kind == "remove":
         if not count:
@@ -1257,6 +1311,11 @@ def _reply_write(entry: ToolEntry, note: str = "") -> str:
             return f"Nothing was added {_place_phrase(table, rows, 'to')}."
         names = _names_text([_amount_name(r) for r in rows])
         return f"Added {names} {_place_phrase(table, rows, 'to')}."
+    if table == "preferences" and tool == "db_update":
+        return (
+            f"Noted in your preferences: {_profile_text(entry)}. "
+            "What I suggest and plan keeps to them."
+        )
     if table in ("shopping_list", "inventory") and tool == "db_delete":
         asked = _requested_names(dict(entry.params or {}))
         removed = {str(r.get("name") or "").lower() for r in rows}
@@ -1273,6 +1332,12 @@ def _reply_write(entry: ToolEntry, note: str = "") -> str:
             text += f" Nothing matched {_names_text(missing)}."
         return text
     return formatters.format_write_confirmation(str(tool), table, rows)
+
+
+def _profile_text(entry: ToolEntry) -> str:
+    """What a write to the profile set: "allergies: peanuts; dietary restrictions: vegan"."""
+    data = dict((entry.params or {}).get("data") or {})
+    return "; ".join(f"{c.replace('_', ' ')}: {', '.join(map(str, v))}" for c, v in data.items())
 
 
 def _reply_week(rows: list[dict[str, Any]], note: str = "") -> str:

@@ -532,14 +532,6 @@ TABLE = [
     refused("remind me to defrost the chicken tomorrow", id="a reminder"),
     refused("add a reminder to defrost the chicken", id="a reminder is no shopping item"),
     refused("change my diet to vegan", VEGETARIAN, id="changing the profile"),
-    case(  # the system plans the profile's write (domain.enforced.profile): not the demo's
-        None,
-        "I'm allergic to peanuts",
-        "I couldn't finish that: the offline demo model cannot carry out the step \"Save to "
-        "the user's preferences (allergies) what their words say about them: I'm allergic to "
-        'peanuts".',
-        id="an allergy",
-    ),
     refused("how long do eggs keep in the fridge?", id="a question naming the fridge"),
     refused("move the milk to the fridge", id="move is no show"),
     refused("ad milk to my list", id="a typo in the verb"),
@@ -626,6 +618,28 @@ async def test_the_demo_keeps_to_the_profile_and_says_what_it_cannot_do(
         for recipe in unsaved:
             assert not MEAT_OR_FISH.search(str(recipe["ingredients"]))
     claims_hold(response, before, after, unsaved)
+
+
+async def test_a_statement_about_the_cook_is_kept_in_the_profile_and_kept_to(
+    turns: Turns, executor
+):
+    """The system plans the profile's write for a statement about the cook
+    (``domain.enforced.profile``); the demo carries out the diets, allergies and dislikes
+    it knows, adding to what the profile holds, and says what it cannot."""
+    async with turns.worker(DemoProvider()):
+        allergy = await say(turns, "I'm allergic to peanuts")
+        dislike = await say(turns, "my husband hates mushrooms so leave them out")
+        fryer = await say(turns, "just got an air fryer")
+        asked = await say(turns, "suggest a recipe with mushrooms")
+    assert allergy.response.startswith(
+        "Noted in your preferences: allergies: peanuts. What I suggest and plan keeps to them."
+    )
+    assert dislike.response.startswith("Noted in your preferences: disliked ingredients: mushrooms")
+    assert fryer.response.startswith("I couldn't finish that: the offline demo model cannot")
+    assert asked.response.startswith("I won't suggest a recipe with mushrooms"), asked.response
+    profile = await profile_now(turns)
+    assert (profile["allergies"], profile["disliked_ingredients"]) == (["peanuts"], ["mushrooms"])
+    assert profile["available_equipment"] == []  # nothing written for what it cannot do
 
 
 async def test_plan_leaves_out_a_saved_recipe_the_new_profile_forbids(turns: Turns, executor):

@@ -15,6 +15,7 @@ from activities.llm.demo_provider import (
     WHICH_ONE_QUESTION,
     DemoProvider,
     cannot_text,
+    profile_changes,
 )
 from activities.llm.demo_recipes import RECIPES, find_recipe
 from activities.llm.gateway import LlmGateway
@@ -855,3 +856,27 @@ def test_a_key_or_a_script_still_win_over_the_demo(clean_env, monkeypatch, tmp_p
     assert isinstance(provider_from_settings(Settings(_env_file=None)), ScriptProvider)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     assert isinstance(provider_from_settings(Settings(_env_file=None)), OpenAIProvider)
+
+
+@pytest.mark.parametrize(
+    ("words", "held", "changes"),
+    [
+        ("I'm allergic to peanuts", {}, {"allergies": ["peanuts"]}),
+        (
+            "im allergic to peanuts and shellfish",
+            {"allergies": ["kiwi"]},
+            {"allergies": ["kiwi", "peanuts", "shellfish"]},
+        ),
+        (
+            "my husband hates mushrooms so leave them out",
+            {},
+            {"disliked_ingredients": ["mushrooms"]},
+        ),
+        ("cant stand coriander", {}, {"disliked_ingredients": ["coriander"]}),
+        ("we went gluten-free", {}, {"dietary_restrictions": ["gluten-free"]}),
+        ("were vegetarian now", {"dietary_restrictions": ["vegetarian"]}, {}),  # held already
+        ("just got an air fryer", {}, {}),  # not a list the demo knows
+    ],
+)
+def test_a_statement_about_the_cook_adds_to_the_profiles_lists(words, held, changes):
+    assert profile_changes(words, held) == changes
