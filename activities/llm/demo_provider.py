@@ -173,7 +173,7 @@ CAPABILITIES: tuple[str, ...] = (
     '"what can I cook with what I have"), then "save it" to keep it',
     'plan next week\'s dinners from your saved recipes ("plan my dinners for next week")',
     "keep to the diet, allergies and dislikes saved in your preferences in everything I "
-    "suggest or plan (I can't change them)",
+    'suggest or plan, and note new ones you tell me ("I\'m allergic to peanuts")',
 )
 HELP_TEXT = (
     "I'm the offline demo model: fixed rules, not a language model, so I only understand "
