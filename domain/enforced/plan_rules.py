@@ -35,6 +35,8 @@ interpret, don't own"; the package's ``__init__`` says how the rules run).
   know (``writes_unasked``), one that only reads elsewhere than a question's words name
   (``looks_elsewhere``: "anything i need to do this week?" is the tasks'), one that writes
   recipes and nothing on the meal plan for a change on a named day (``unplanned_meal``),
+  one whose writes, on the days they give the meal plan, leave out a day the words name
+  (``days_left_out``: "put the dal down for lunch tomorrow" planned for Monday),
   and one that changes only other subdomains than the one a change said without a verb
   belongs in (``misplaced_change``: "I bought milk" is the inventory's or the shopping
   list's; "the chili needs a tin of sweetcorn", the chili saved, the recipes'), and one
@@ -572,6 +574,52 @@ def unplanned_meal(think: ThinkOutput, message: str, today: dt.date) -> list[str
     return named_days(message, today)
 
 
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DAY_SAID = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tonight|tomorrow)\b|"
+    r"\d{4}-\d{2}-\d{2}",
+    re.IGNORECASE,
+)
+"""Words of a step that give it a day: a weekday, today or tomorrow, a date."""
+
+
+def days_left_out(think: ThinkOutput, message: str, today: dt.date) -> list[str]:
+    """The days ``message`` names (``named_days``, one day each) that no write or generate
+    step says, by its date, its weekday or the user's own word, when the plan writes the
+    meal plan and its steps give days; empty otherwise, and for a removal. For "put the
+    dal down for lunch tomorrow" the 1.5B local model planned the dal for Monday (the
+    dashboard's day for it); for "chili for dinner friday and saturday", asked again, it
+    planned Friday alone."""
+    if think.decision == "clarify" or requested_change(message) in (*REMOVES, "take off"):
+        return []
+    changes = [s for s in think.steps if s.step_type in ("write", "generate")]
+    if not any(s.step_type == "write" and s.subdomain == "meal_plans" for s in changes):
+        return []
+    said = " ".join(s.description for s in changes).lower()
+    if not _DAY_SAID.search(said):
+        return []  # the days are Act's to take from the words
+    left = []
+    for line in named_days(message, today):
+        phrase, dates = line.split('"')[1].lower(), _ISO.findall(line)
+        if len(dates) != 1:
+            continue  # a week is not one day
+        weekday = dt.date.fromisoformat(dates[0]).strftime("%A").lower()
+        if not any(word in said for word in (dates[0], phrase, weekday)):
+            left.append(line)
+    return left
+
+
+def days_note(think: ThinkOutput, days: list[str]) -> str:
+    """What Think is told when its plan leaves out days the words name
+    (``days_left_out``)."""
+    return (
+        f"The request names a day ({'; '.join(days)}), and no step of your plan puts "
+        f"anything on it:\n{_plan_lines(think)}\nAnswer again: put each meal on the day "
+        "the user's words give it; if their words put nothing on that day, give the same "
+        "plan."
+    )
+
+
 MEALS_PLANNED = re.compile(
     r"\b(?:plan|planning|sort out|organi[sz]e)\s+(?:out\s+)?(?:my\s+|our\s+|the\s+|some\s+|"
     r"a\s+week\s+of\s+|\w+\s+days\s+of\s+|next\s+week'?s\s+|this\s+week'?s\s+)?"
@@ -764,7 +812,8 @@ def ask_again(
     words ask to change (``changes_nothing``), thinks of nothing new they ask for
     (``invents_nothing``), writes for words that only ask to see or know
     (``writes_unasked``), reads elsewhere than a question's words name
-    (``looks_elsewhere``), puts no meal on the day they name (``unplanned_meal``) or in
+    (``looks_elsewhere``), puts no meal on the day they name (``unplanned_meal``), leaves
+    out a day they name from the days its writes give (``days_left_out``), or puts none in
     the meal plan they ask for (``meals_unplanned``), changes another subdomain than the
     one the change belongs in (``misplaced_change``), or invents a recipe for a change
     that asks for none with nothing ``unsaved`` to revise (``invents_unasked``; a recipe the
@@ -782,6 +831,8 @@ def ask_again(
         return elsewhere_note(think, named)
     if today is not None and (days := unplanned_meal(think, message, today)):
         return meal_plan_note(think, days)
+    if today is not None and (days := days_left_out(think, message, today)):
+        return days_note(think, days)
     if not answered and (asked := meals_unplanned(think, message)):
         return meals_note(think, asked)
     if not answered and (home := misplaced_change(think, message, names_recipe)):

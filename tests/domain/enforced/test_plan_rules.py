@@ -15,6 +15,8 @@ from domain.enforced.plan_rules import (
     ask_again,
     change_said,
     changes_nothing,
+    days_left_out,
+    days_note,
     elsewhere_note,
     generates_unasked,
     hold_plan,
@@ -63,6 +65,16 @@ def step(kind: str, group: int = 0, subdomain: str = "recipes") -> ThinkStep:
 
 def proposal(*steps: ThinkStep) -> ThinkOutput:
     return ThinkOutput(goal="g", decision="propose", proposal_message="Shall I?", steps=list(steps))
+
+
+def written(description: str, subdomain: str = "recipes", group: int = 0) -> ThinkStep:
+    return ThinkStep(description=description, step_type="write", subdomain=subdomain, group=group)
+
+
+def meal(description: str, group: int = 1) -> ThinkStep:
+    return ThinkStep(
+        description=description, step_type="write", subdomain="meal_plans", group=group
+    )
 
 
 def plan(*steps: ThinkStep) -> ThinkOutput:
@@ -523,12 +535,54 @@ def test_a_meal_on_a_day_planned_as_a_recipe_is_asked_for_again(message: str):
     assert "A meal on a day is a meal_plans row" in note
 
 
+def test_a_meal_plan_that_leaves_out_a_day_the_words_name_is_asked_for_again():
+    """For "put the dal down for lunch tomorrow" the 1.5B local model planned the dal for
+    Monday, the day the dashboard showed it on; for "chili for dinner friday and saturday",
+    asked again, it planned Friday alone."""
+    monday = plan(step("read"), meal("Add Red Lentil Dal to the meal plan for Monday 2026-11-30"))
+    words = "put the dal down for lunch tomorrow"
+    days = days_left_out(monday, words, FRIDAY)
+    assert days == ['"tomorrow" is Saturday 2026-11-28']
+    note = ask_again(monday, words, FRIDAY)
+    assert note == days_note(monday, days)
+    assert note.startswith(
+        'The request names a day ("tomorrow" is Saturday 2026-11-28), and no step of your '
+        "plan puts anything on it:\n- group 0, read (recipes): read it\n"
+    )
+    friday = plan(step("read"), meal("Add Weeknight Chili for Friday 2026-12-04, dinner"))
+    both = "chili for dinner friday and saturday"
+    assert [d.split(" is ")[0] for d in days_left_out(friday, both, FRIDAY)] == ['"saturday"']
+
+
+@pytest.mark.parametrize(
+    ("steps", "message"),
+    [
+        ([meal("Add the dal for lunch on Saturday")], "put the dal down for lunch tomorrow"),
+        ([meal("Add the dal for lunch tomorrow")], "put the dal down for lunch tomorrow"),
+        ([meal("Add the dal for 2026-11-28")], "put the dal down for lunch tomorrow"),
+        ([meal("Add the dal to the meal plan")], "put the dal down for lunch tomorrow"),  # no day
+        ([meal("Remove the dal from Monday")], "take the dal off tomorrow"),  # a removal
+        (  # the other day is the task's
+            [meal("Add the dal on Saturday"), written("Add buy lentils, due Sunday", "tasks")],
+            "dal tomorrow and remind me to buy lentils on sunday",
+        ),
+        (
+            [meal("Add the chili to Friday 2026-12-04 and Saturday 2026-12-05")],
+            "chili friday and saturday",
+        ),
+        ([meal("Add the dal on Monday")], "plan the dal for next week"),  # a week, no one day
+    ],
+)
+def test_a_meal_plan_that_gives_the_named_days_or_none_is_not_asked_again(steps, message):
+    assert days_left_out(plan(step("read"), *steps), message, FRIDAY) == []
+
+
 @pytest.mark.parametrize(
     ("think", "message"),
     [
         (A_RECIPE_FOR_A_DAY, "save the curry"),  # names no day
         (A_RECIPE_FOR_A_DAY, "delete the dal from tuesday"),  # a removal
-        (plan(step("read"), step("write", 1, "meal_plans")), "i'd like the dal on tuesday"),
+        (plan(step("read"), meal("Add the dal for Tuesday")), "i'd like the dal on tuesday"),
         (plan(step("write", subdomain="tasks")), "defrost the chicken on tuesday"),
         (plan(step("write", subdomain="shopping")), "buy milk on saturday"),
     ],
@@ -875,10 +929,6 @@ def test_a_read_the_system_adds_carries_the_read_it_says():
     cumin = plan(written("Add a teaspoon of cumin to the Red Lentil Dal recipe"))
     first = read_first(cumin, "add cumin to the dal", ["Red Lentil Dal"], [], 8)
     assert first.steps[0].read == dal.steps[0].read
-
-
-def written(description: str, subdomain: str = "recipes", group: int = 0) -> ThinkStep:
-    return ThinkStep(description=description, step_type="write", subdomain=subdomain, group=group)
 
 
 def test_a_write_that_adds_about_a_saved_recipe_named_reads_it_first():
