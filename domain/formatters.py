@@ -699,9 +699,6 @@ _BREAKERS: dict[str, str] = {
     "max_tool_calls": (
         "I stopped{step} because it needed more database operations than I allow in one step."
     ),
-    "duplicate_empty_query": (
-        "I stopped{step} because it kept running the same search and it kept coming back empty."
-    ),
     "schema_requests": (
         "I stopped{step} because it kept looking up how your data is organised without"
         " making progress."
@@ -715,7 +712,7 @@ _BREAKERS: dict[str, str] = {
 """Each breaker in the user's words. Those that stop one step name it (``{step}``: its
 description, or "one step" when it has none); the others stop the turn, and their details
 (counts, modes) are for the Temporal UI and the progress, not for the user."""
-STEP_BREAKERS = frozenset({"max_tool_calls", "duplicate_empty_query", "schema_requests"})
+STEP_BREAKERS = frozenset({"max_tool_calls", "schema_requests"})
 _BREAKER_GENERIC = "I stopped because this turn hit one of my safety limits."
 _BREAKER_TAIL = "Try asking again, or split the request into smaller parts."
 

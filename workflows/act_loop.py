@@ -4,8 +4,9 @@
 pausing when a step asks the user), the steps of one group concurrently. A step's loop
 keeps the step current on tool_call, request_schema and the retrieve actions, ends it on
 step_complete, and exits on ask_user, blocked and fail. Breakers: at most 3 tool calls
-per step, 2 schema requests per step, no second empty read of one table, and the turn's
-LLM-call budget. Steps of one group run in the turn's one registry: each CRUD call's
+per step, 2 schema requests per step, and the turn's LLM-call budget. A second empty read
+of one table completes the step with what it found, nothing (seed 000's duplicate empty
+query "forces completion"). Steps of one group run in the turn's one registry: each CRUD call's
 delta is applied as it returns, so refs are numbered in the order the calls ran and a ref
 a model saw is the ref the row keeps.
 """
@@ -312,7 +313,7 @@ class ActLoop:
             )
         if call.tool == "db_read" and result.result is not None and result.result.count == 0:
             if table in run.empty_tables:
-                self._breaker(run, "duplicate_empty_query")
+                self._found_nothing(run, table)
                 return
             run.empty_tables.append(table)
 
@@ -394,6 +395,28 @@ class ActLoop:
         )
         self.state.progress.steps[run.index].status = "blocked"
         self.log.fallback(f"act step {run.index + 1}", kind)
+
+    def _found_nothing(self, run: StepRun, table: str) -> None:
+        """A second empty read of ``table`` in one step completes it (seed 000: the
+        duplicate empty query "forces completion"): what the step found is that nothing
+        matched, which is an answer, not a stop. Called a breaker, with "I stopped the
+        step … because it kept coming back empty" in the reply, it left the 1.5B local
+        model's Reply to answer "how much olive oil am i getting" with "I can't help with
+        that". Its commands are the breaker's: no other call, the step ends."""
+        step = self.plan[run.index]
+        summary = f"Nothing found: the reads of {table} came back empty twice."
+        run.result = StepResult(
+            step_index=run.index,
+            description=step.description,
+            step_type=step.step_type,
+            subdomain=step.subdomain,
+            outcome="completed",
+            summary=summary,
+            tool_results=run.tool_results,
+        )
+        progress = self.state.progress.steps[run.index]
+        progress.status, progress.summary = "completed", summary
+        workflow.logger.info("step %s: %s", run.index, summary)
 
     def _breaker(self, run: StepRun, kind: str, detail: str = "") -> None:
         """End the step with what it has; the reply will say a limit was reached. A step

@@ -690,7 +690,6 @@ class TestBreaker:
         ("kind", "phrase"),
         [
             ("max_tool_calls", "more database operations"),
-            ("duplicate_empty_query", "same search"),
             ("max_steps", "plan grew longer"),
             ("llm_call_cap", "limit of model calls"),
             ("schema_requests", "without making progress"),

@@ -58,7 +58,13 @@ async def test_a_fourth_tool_call_in_one_step_is_refused(turns: Turns, executor)
     assert "step 0" not in result.response and "tool calls" not in result.response
 
 
-async def test_a_second_empty_read_of_one_table_ends_the_step(turns: Turns):
+async def test_a_second_empty_read_of_one_table_completes_the_step_with_nothing_found(
+    turns: Turns,
+):
+    """Seed 000: a duplicate empty query "forces completion". Nothing found is the step's
+    answer, not a stop: said as a breaker ("I stopped the step … kept coming back empty"),
+    it left the 1.5B local model's Reply answering "I can't help with that"."""
+
     def read(name: str) -> dict:
         where = [{"field": "name", "op": "=", "value": name}]
         return tool("db_read", table="shopping_list", filters=where)
@@ -74,12 +80,16 @@ async def test_a_second_empty_read_of_one_table_ends_the_step(turns: Turns):
         handle = await turns.start("any milk or eggs on my list?")
         result = await handle.result()
         state = await progress(handle)
-    assert state.breakers == ["duplicate_empty_query: Read list"]
-    assert result.response.startswith("Your list is empty.")
-    assert 'I stopped the step "Read list" because it kept running the same search' in (
-        result.response
+    assert state.breakers == []
+    assert state.steps[0].status == "completed"
+    assert (
+        state.steps[0].summary == "Nothing found: the reads of shopping_list came back empty twice."
     )
-    assert script.unused() == []
+    assert result.response.startswith("Your list is empty.")
+    assert "I stopped" not in result.response
+    reply_request = next(c for c in script.calls if c.node == "reply").user
+    assert "kept coming back empty" not in reply_request
+    assert script.unused() == []  # no third read: the step ended
 
 
 async def test_a_plan_longer_than_the_modes_max_steps_is_repaired_before_it_runs(turns: Turns):
