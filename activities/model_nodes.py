@@ -50,6 +50,7 @@ from domain.enforced.act_rules import (
     act_facts,
     completion_note,
     created_a_copy,
+    created_beside,
     created_for_a_change,
     hold_act,
     idle_read,
@@ -537,8 +538,11 @@ class NodeActivities:
             ):
                 return ToolEntry(tool="step_complete", error=text)
             saved = request.context.dashboard.named.get("recipes", [])
-            if text := created_for_a_change(output, step) or created_a_copy(
-                output, saved, request.message
+            stocked = request.context.dashboard.named.get("inventory", [])
+            if text := (
+                created_for_a_change(output, step)
+                or created_a_copy(output, saved, request.message)
+                or created_beside(output, stocked, request.message)
             ):
                 return ToolEntry(tool="db_create", error=text)
             if text := updated_for_an_add(output, step) or updated_for_a_removal(output, step):

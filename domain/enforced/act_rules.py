@@ -66,6 +66,10 @@ package's ``__init__`` says how the rules run).
   back once, unrun, in the act activity, told to compare with a value (``idle_read``);
   the same read again runs, with the note. The 1.5B local model read the tasks "not
   completed" that way, twice, and the done task was listed as open.
+- **What is held is changed, not added beside** (seed 004): a create in the inventory of
+  an item it holds already, named by words that add none ("the eggs actually go off on
+  thursday"), is sent back once (``created_beside``); sent again, it runs. The 1.5B local
+  model added a carton of eggs to the pantry beside the six in the fridge.
 - **An amount scaled or said is set** (seed 004: arithmetic needs no judgment): a write
   step's end (its completion, or a write it has made or that sets only what the rows
   hold) while an amount of its tables that the words scale ("double the lentils") or set
@@ -109,7 +113,13 @@ from domain.enforced.made_already import (
 )
 from domain.enforced.read_filters import DAY_COLUMNS
 from domain.formatters import format_write_confirmation
-from domain.intent import asks_to_see, dish_wants, requested_change, requested_content
+from domain.intent import (
+    asks_to_see,
+    change_kinds,
+    dish_wants,
+    requested_change,
+    requested_content,
+)
 from domain.kitchen.dated import DATED, moved_date, moved_wrong
 from domain.kitchen.scaled import amounts_left
 from domain.kitchen.tables import ONE_ROW_TABLES, SUBDOMAINS, TABLES
@@ -532,6 +542,31 @@ def created_a_copy(decision: ActDecision, saved: Sequence[str], message: str) ->
         f"it. Change the saved one with db_update, filters naming {copied[0]} (its "
         "instructions, servings or name), or add ingredient rows to it with db_create on "
         "recipe_ingredients; if the user asked for a new recipe, send this db_create again."
+    )
+
+
+def created_beside(decision: ActDecision, stocked: Sequence[str], message: str) -> str | None:
+    """Why a create is sent back once (None when it is not): it adds to the inventory an
+    item the inventory holds already, named by the words (the dashboard's ``stocked``),
+    and the words add none ("bought", "got", "add", "put": ``change_kinds``): they change
+    what is there. For "the eggs actually go off on thursday" the 1.5B local model added a
+    carton of eggs to the pantry beside the six in the fridge. Sent again, the create
+    runs."""
+    call = decision.tool_call
+    if decision.action != "tool_call" or call is None or call.tool != "db_create":
+        return None
+    if call.params.get("table") != "inventory" or change_kinds(message) & {"acquired", "added"}:
+        return None
+    rows = call.params.get("data")
+    rows = rows if isinstance(rows, list) else [rows]
+    names = {str(r.get("name") or "").lower() for r in rows if isinstance(r, dict)}
+    held = [name for name in stocked if name.lower() in names]
+    if not held:
+        return None
+    return (
+        f"not made: the inventory holds {', '.join(held)} already, and the user's words add "
+        "none: they change what is there. Change it with db_update, filters naming it; if "
+        "the user did add more, send this db_create again."
     )
 
 

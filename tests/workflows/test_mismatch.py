@@ -1154,3 +1154,36 @@ async def test_a_recipe_invented_for_a_saved_one_the_words_name_is_asked_for_aga
     )
     again = await dal_asked_again(turns, executor, first)
     assert "The request asks for a change and for no new recipe, and your plan generates" in again
+
+
+async def test_an_item_held_added_again_for_words_that_add_none_is_sent_back_once(turns, executor):
+    """``domain.enforced.act_rules.created_beside``: for "the eggs actually go off on
+    thursday" the 1.5B local model added a carton of eggs to the pantry beside the six in
+    the fridge. The create is sent back once, and the eggs there are changed."""
+    today = await the_turns_day(turns)
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    eggs = {"name": "eggs", "quantity": 6, "unit": "piece", "location": "fridge"}
+    await kitchen.create("inventory", [eggs])
+    day = (today + dt.timedelta(days=2)).isoformat()
+    carton = {"name": "eggs", "quantity": 1, "unit": "carton", "location": "pantry"}
+    by_name = [f("name", "=", "eggs").model_dump()]
+    script = turns.script(
+        understand(),
+        plan(
+            "Eggs go off",
+            step("Add to the inventory one row: eggs (1 carton)", "write", "inventory"),
+        ),
+        tool("db_create", at_step=0, table="inventory", data=[carton]),
+        tool("db_update", at_step=0, table="inventory", filters=by_name, data={"expiry_date": day}),
+        complete("The eggs go off in two days", at_step=0),
+        reply("The eggs now go off in two days."),
+    )
+    async with turns.worker(script):
+        handle = await turns.start("the eggs actually go off in two days")
+        await handle.result()
+    acts = [c for c in script.calls if c.node == "act"]
+    assert "not made: the inventory holds eggs already" in acts[1].user
+    rows = (await kitchen.run(DbRead(table="inventory"))).rows
+    assert [(r["name"], r["quantity"], r["location"], r["expiry_date"]) for r in rows] == [
+        ("eggs", 6, "fridge", day)
+    ]

@@ -20,6 +20,7 @@ from domain.enforced.act_rules import (
     by_ref,
     completion_note,
     created_a_copy,
+    created_beside,
     created_for_a_change,
     dated_ids,
     hold_act,
@@ -1365,3 +1366,32 @@ def test_a_date_sent_again_elsewhere_than_the_words_move_it_is_written_where_the
     assert moved_as_said(moved("2026-12-12"), reads, words) == moved("2026-12-12")
     both = "push the plumber back a week or forward a day"  # two amounts: not the system's
     assert moved_as_said(moved("2026-12-10"), reads, both) == moved("2026-12-10")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the eggs actually go off on thursday",
+        "we have 12 eggs now",
+        "the eggs are in the pantry now",
+    ],
+)
+def test_an_item_held_created_again_for_words_that_add_none_is_sent_back(message: str):
+    """For "the eggs actually go off on thursday" the 1.5B local model added a carton of
+    eggs to the pantry beside the six in the fridge."""
+    carton = _create("inventory", [{"name": "eggs", "quantity": 1, "unit": "carton"}])
+    note = created_beside(carton, ["eggs"], message)
+    assert note is not None
+    assert note.startswith("not made: the inventory holds eggs already") and "db_update" in note
+
+
+def test_an_item_held_created_again_for_words_that_add_it_stands():
+    carton = _create("inventory", {"name": "eggs", "quantity": 6})
+    assert created_beside(carton, ["eggs"], "bought 6 more eggs") is None
+    assert created_beside(carton, ["eggs"], "put 6 eggs in the fridge") is None
+    assert created_beside(carton, ["eggs"], "got eggs, they're in the fridge") is None
+    assert created_beside(carton, [], "the eggs go off on thursday") is None  # none held
+    milk = _create("inventory", {"name": "milk"})
+    assert created_beside(milk, ["eggs"], "the eggs go off on thursday") is None  # not held
+    listed = _create("shopping_list", {"name": "eggs"})
+    assert created_beside(listed, ["eggs"], "the eggs go off on thursday") is None
