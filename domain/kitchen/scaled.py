@@ -127,8 +127,8 @@ class Amount:
     number: float
     unit: str
 
-    def shown(self, factor: float = 1.0) -> str:
-        return " ".join(p for p in (_shown(self.number * factor), self.unit) if p)
+    def shown(self) -> str:
+        return " ".join(p for p in (_shown(self.number), self.unit) if p)
 
 
 def _amounts(results: Sequence[StepResult]) -> list[Amount]:
@@ -205,7 +205,7 @@ def amounts_scaled(results: Sequence[StepResult], message: str) -> str:
 
 def _holds(row: dict[str, Any], amount: Amount, target: Target) -> bool:
     """Whether a row written shows ``amount`` at ``target``, in the target's unit."""
-    unit = row.get("unit", amount.unit)
+    unit = row.get("unit") or amount.unit
     return _number(row.get("quantity")) == target.number and (_unit(str(unit)) or str(unit)) == (
         _unit(target.unit) or target.unit
     )
