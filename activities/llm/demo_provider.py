@@ -1211,7 +1211,7 @@ def _summary(kind: str, step: ThinkStep, entry: ToolEntry, req: ActRequest) -> A
             f"Planned {count} dinners in the meal plan.", data, note_for_next_step=note or None
         )
     if kind == "profile":
-        return _complete(f"Saved to your preferences: {_profile_text(entry)}.", data)
+        return _complete(f"Noted in your preferences: {_profile_text(entry)}.", data)
     where = "the shopping list" if table == "shopping_list" else f"the {table}"
     if kind == "remove":
         if not count:
