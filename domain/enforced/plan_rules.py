@@ -36,7 +36,9 @@ interpret, don't own"; the package's ``__init__`` says how the rules run).
   (``looks_elsewhere``: "anything i need to do this week?" is the tasks'), one that writes
   recipes and nothing on the meal plan for a change on a named day (``unplanned_meal``),
   one whose writes, on the days they give the meal plan, leave out a day the words name
-  (``days_left_out``: "put the dal down for lunch tomorrow" planned for Monday),
+  (``days_left_out``: "put the dal down for lunch tomorrow" planned for Monday), one that
+  puts meals in the meal plan for words that speak of no meal, day or plan
+  (``meals_unasked``: "call the dal mums dal from now on"),
   and one that changes only other subdomains than the one a change said without a verb
   belongs in (``misplaced_change``: "I bought milk" is the inventory's or the shopping
   list's; "the chili needs a tin of sweetcorn", the chili saved, the recipes'), and one
@@ -646,6 +648,39 @@ def meals_unplanned(think: ThinkOutput, message: str) -> str | None:
     return match.group(0)
 
 
+MEAL_WORDS = re.compile(
+    r"\b(?:breakfasts?|brunch(?:es)?|lunch(?:es)?|dinners?|suppers?|snacks?|meals?|menus?|"
+    r"plan(?:s|ned|ning)?|eat(?:s|ing)?|cook(?:s|ing)?)\b",
+    re.IGNORECASE,
+)
+"""Words that speak of meals, or of planning or eating them."""
+
+
+def meals_unasked(think: ThinkOutput, message: str, today: dt.date) -> bool:
+    """Whether a plan puts meals in the meal plan (a write or generate step of meal_plans)
+    for words that speak of no meal, no day and no plan (``MEAL_WORDS``, ``named_days``,
+    ``WHEN``), and remove nothing. For "call the dal mums dal from now on" the 1.5B local
+    model planned a meal for today after reads and an analysis, and the turn asked the user
+    which days and meals, a question about nothing they had said."""
+    if think.decision == "clarify" or requested_change(message) in (*REMOVES, "take off"):
+        return False
+    if not any(
+        s.subdomain == "meal_plans" and s.step_type in ("write", "generate") for s in think.steps
+    ):
+        return False
+    return not (MEAL_WORDS.search(message) or named_days(message, today) or WHEN.search(message))
+
+
+def meals_unasked_note(think: ThinkOutput) -> str:
+    """What Think is told when its plan puts meals in the meal plan for words that speak of
+    none (``meals_unasked``)."""
+    return (
+        "The request speaks of no meal, no day and no plan, and your plan puts meals in the "
+        f"meal plan:\n{_plan_lines(think)}\nAnswer again: plan only what the user's words "
+        "ask for; if they did ask for meals planned, give the same plan."
+    )
+
+
 def meals_note(think: ThinkOutput, asked: str) -> str:
     """What Think is told when its plan puts no meal in the meal plan for words that ask
     for meals planned (``meals_unplanned``)."""
@@ -813,8 +848,9 @@ def ask_again(
     (``invents_nothing``), writes for words that only ask to see or know
     (``writes_unasked``), reads elsewhere than a question's words name
     (``looks_elsewhere``), puts no meal on the day they name (``unplanned_meal``), leaves
-    out a day they name from the days its writes give (``days_left_out``), or puts none in
-    the meal plan they ask for (``meals_unplanned``), changes another subdomain than the
+    out a day they name from the days its writes give (``days_left_out``), puts none in
+    the meal plan they ask for (``meals_unplanned``) or puts meals there for words that
+    speak of none (``meals_unasked``), changes another subdomain than the
     one the change belongs in (``misplaced_change``), or invents a recipe for a change
     that asks for none with nothing ``unsaved`` to revise (``invents_unasked``; a recipe the
     dashboard finds named, ``names_recipe``, points at one the user has), or leaves out
@@ -837,6 +873,8 @@ def ask_again(
         return meals_note(think, asked)
     if not answered and (home := misplaced_change(think, message, names_recipe)):
         return home_note(think, message, home, names_recipe)
+    if not answered and today is not None and meals_unasked(think, message, today):
+        return meals_unasked_note(think)
     if invents_unasked(think, message, unsaved, names_recipe):
         return named_note(think)
     if left := tasks_left_out(think, message, tasks):

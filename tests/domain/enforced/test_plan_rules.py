@@ -30,6 +30,8 @@ from domain.enforced.plan_rules import (
     lookup_note,
     meal_plan_note,
     meals_note,
+    meals_unasked,
+    meals_unasked_note,
     meals_unplanned,
     misplaced_change,
     named_note,
@@ -575,6 +577,32 @@ def test_a_meal_plan_that_leaves_out_a_day_the_words_name_is_asked_for_again():
 )
 def test_a_meal_plan_that_gives_the_named_days_or_none_is_not_asked_again(steps, message):
     assert days_left_out(plan(step("read"), *steps), message, FRIDAY) == []
+
+
+def test_meals_planned_for_words_that_speak_of_none_are_asked_for_again():
+    """For "call the dal mums dal from now on" the 1.5B local model planned reads, an
+    analysis and a meal for today, and the turn asked the user which days and meals."""
+    today = "Plan a meal for Red Lentil Dal on Wednesday 2026-12-02"
+    think = plan(step("read"), step("analyze", 1), ThinkStep(
+        description=today, step_type="generate", subdomain="meal_plans", group=2
+    ))  # fmt: skip
+    words = "call the dal mums dal from now on"
+    assert meals_unasked(think, words, FRIDAY)
+    note = ask_again(think, words, FRIDAY)
+    assert note == meals_unasked_note(think)
+    assert note.startswith(
+        "The request speaks of no meal, no day and no plan, and your plan puts meals in the "
+        "meal plan:\n- group 0, read (recipes): read it\n"
+    )
+    for said in (
+        "dal for dinner",  # a meal
+        "the dal on friday",  # a day
+        "plan the dal",  # a plan
+        "we're eating the dal",  # eating
+        "take the dal off",  # a removal
+    ):
+        assert not meals_unasked(think, said, FRIDAY), said
+    assert not meals_unasked(plan(step("read"), written("rename it")), words, FRIDAY)
 
 
 @pytest.mark.parametrize(
