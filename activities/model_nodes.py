@@ -77,6 +77,7 @@ from domain.enforced.plan_rules import (
     generates_unasked,
     hold_plan,
     hold_understand,
+    meals_dropped,
     only_reads,
     read_first,
     read_moved,
@@ -437,6 +438,8 @@ class NodeActivities:
                 result.output, request.message, config.max_steps, recipes, tasks
             )
             result.output = thought_up(result.output, request.message)
+            if today is not None:
+                result.output = meals_dropped(result.output, request.message, today)
             result.output = written_instead(result.output, request.message, unsaved, bool(recipes))
         if not resumed and generates_unasked(result.output, request.message):
             activity.logger.info("think: a question's plan thinks something up: reads kept")

@@ -671,6 +671,22 @@ def meals_unasked(think: ThinkOutput, message: str, today: dt.date) -> bool:
     return not (MEAL_WORDS.search(message) or named_days(message, today) or WHEN.search(message))
 
 
+def meals_dropped(think: ThinkOutput, message: str, today: dt.date) -> ThinkOutput:
+    """A plan that, asked again, still puts meals in the meal plan for words that speak of
+    none (``meals_unasked``), without its meal plan steps: whatever the model judged, no
+    one asked for the meals, and the user would be asked which days for them. Unchanged
+    when nothing else would be left. Asked again for "call the dal mums dal from now on",
+    the 1.5B local model kept the meal, and the turn asked which days and meals."""
+    if not meals_unasked(think, message, today):
+        return think
+    kept = [s for s in think.steps if s.subdomain != "meal_plans"]
+    if not kept:
+        return think
+    return think.model_copy(
+        update={"steps": kept, "decision": "plan_direct", "proposal_message": None}
+    )
+
+
 def meals_unasked_note(think: ThinkOutput) -> str:
     """What Think is told when its plan puts meals in the meal plan for words that speak of
     none (``meals_unasked``)."""

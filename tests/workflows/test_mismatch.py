@@ -558,6 +558,34 @@ async def test_a_question_planned_twice_as_only_writes_reads_where_its_words_say
     assert (await kitchen.run(DbRead(table="meal_plans"))).rows == []
 
 
+async def test_meals_planned_twice_for_words_that_speak_of_none_are_dropped(turns, executor):
+    """``domain.enforced.plan_rules.meals_unasked`` and ``meals_dropped``: for "call the dal
+    mums dal from now on" the 1.5B local model planned a read and a meal for today, asked
+    again it kept the meal, and the turn asked the user which days and meals. The meal is
+    dropped; the turn asks nothing and plans no meal."""
+    kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
+    await kitchen.create("recipes", [{"name": "Red Lentil Dal"}])
+    meal = plan(
+        "Mums dal",
+        step("Read the Red Lentil Dal recipe", "read", "recipes"),
+        step("Plan a meal for Red Lentil Dal today", "generate", "meal_plans", group=1),
+    )
+    again, response, script = await asked_again(
+        turns,
+        "call the dal mums dal from now on",
+        understand(),
+        meal,
+        meal,
+        tool("db_read", table="recipes"),
+        complete("Read the dal"),
+        reply("Your Red Lentil Dal is saved."),
+    )
+    assert "The request speaks of no meal, no day and no plan" in again
+    assert response.startswith("Your Red Lentil Dal is saved.")
+    assert [c.step for c in script.calls if c.node == "act"] == [0, 0]  # the read alone
+    assert (await kitchen.run(DbRead(table="meal_plans"))).rows == []
+
+
 async def test_a_plan_that_thinks_something_up_for_a_lookup_runs_only_its_reads(turns):
     """``domain.enforced.plan_rules.generates_unasked``: for "whats for lunch tomorrow" the
     1.5B local model read the meal plan, then generated a lunch, and Reply said it was

@@ -29,6 +29,7 @@ from domain.enforced.plan_rules import (
     looks_elsewhere,
     lookup_note,
     meal_plan_note,
+    meals_dropped,
     meals_note,
     meals_unasked,
     meals_unasked_note,
@@ -603,6 +604,18 @@ def test_meals_planned_for_words_that_speak_of_none_are_asked_for_again():
     ):
         assert not meals_unasked(think, said, FRIDAY), said
     assert not meals_unasked(plan(step("read"), written("rename it")), words, FRIDAY)
+
+
+def test_meals_still_planned_for_words_that_speak_of_none_are_dropped():
+    """Asked again for "call the dal mums dal from now on", the 1.5B local model kept the
+    meal, and the turn asked the user which days and meals."""
+    meal_step = ThinkStep(description="Plan a meal", step_type="generate", subdomain="meal_plans")
+    think = plan(step("read"), meal_step.model_copy(update={"group": 1}))
+    words = "call the dal mums dal from now on"
+    assert meals_dropped(think, words, FRIDAY) == plan(step("read"))
+    assert meals_dropped(think, "dal for dinner", FRIDAY) == think  # asked for
+    alone = plan(meal_step)
+    assert meals_dropped(alone, words, FRIDAY) == alone  # nothing else would be left
 
 
 @pytest.mark.parametrize(
