@@ -31,6 +31,8 @@ REPORTS = re.compile(
     r"(?<!\bhave\s)(?<!\bhas\s)(?<!\bhad\s)(?<!\bdid\s)"
     r"\b(?:i|we)(?:'ve| have)?\s+(?:just\s+)?(?:bought|got|found(?! out\b)|"
     r"used(?: up)?(?! to\b)|finished|ate|cooked|made(?=\s+(?:the|some|that|this|our|my)\b)|"
+    r"had(?=\s+(?:the|some|that|this|our|my)\b[^.?!]*?\b(?:last night|yesterday|earlier|"
+    r"for (?:breakfast|lunch|dinner|tea|supper))\b)(?![^.?!]*\b(?:round|over|came|visit))|"
     r"threw out|ran out of)\b|"
     r"\b(?:ate|eaten|drank|had|used up|finished(?: off)?)\s+(?:all|the last|the rest)\b|"
     r"\b(?:i'm|we're|i am|we are)\s+(?:almost\s+|nearly\s+|"
@@ -301,7 +303,7 @@ def _report_home(report: str) -> tuple[str, ...]:
         return ("shopping",)
     if re.match(r"(?:just\s+)?get rid of\b", report, re.IGNORECASE):
         return ()  # a delete, of a recipe, task or meal as well as of food (DELETE_VERBS)
-    cooked = re.search(r"\b(?:cooked|made)\b", report, re.IGNORECASE)
+    cooked = re.search(r"\b(?:cooked|made|had)\b", report, re.IGNORECASE)
     return ("recipes", *STOCK) if cooked else STOCK
 
 

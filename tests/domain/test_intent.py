@@ -101,6 +101,7 @@ from domain.intent import (
         # other reports and verbs
         ("made the dal", "made the"),
         ("we made the lasagna last night", "we made"),
+        ("we had the chili last night, it was great", "we had"),  # a dish eaten
         ("the kids ate all the yogurt", "ate all"),
         ("bin the leftover rice", "bin"),
         ("we have guests on saturday, plan something", "plan"),
@@ -172,6 +173,8 @@ def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
         "can the chili keep until sunday?",
         # how a thing was found, a change verb's past, a goodbye
         "loved the dal",
+        "we had the plumber round yesterday",  # a visit, not a dish eaten
+        "we had guests",
         "checked the fridge",
         "moved the dal last week",
         "see you tomorrow",
@@ -196,6 +199,7 @@ def test_questions_and_lookups_are_not(message: str):
         ("rice used up", ("inventory", "shopping")),
         ("the yogurt went off", ("inventory", "shopping")),
         ("we made the dal last night", ("recipes", "inventory", "shopping")),
+        ("we had the chili for dinner", ("recipes", "inventory", "shopping")),
         ("remind me to defrost the chicken", ("tasks",)),
         ("did the cleaning task", ("tasks",)),
         ("I'm allergic to peanuts", ("preferences",)),
