@@ -372,7 +372,8 @@ async def test_a_cook_session_that_goes_on_after_the_user_is_done_fails(eval_sta
 
 async def test_a_ui_edit_seen_by_a_turn_that_writes_a_row_fails(eval_stack):
     """ui_edit_seen once passed with a junk milk row written: the reply's "3" was enough.
-    (Think, asked again about a write for a question, gives the same plan.)"""
+    (Think, asked again about a write for a question, gives the same plan; Act, its create
+    of the milk held sent back, sends it again: ``act_rules.created_beside``.)"""
     cassette = reference("ui_edit_seen")
     plan = {
         "goal": "Milk",
@@ -404,6 +405,7 @@ async def test_a_ui_edit_seen_by_a_turn_that_writes_a_row_fails(eval_stack):
         Call(node="understand", content={}),
         Call(node="think", content=plan),
         Call(node="think", content=plan),
+        Call(node="act", step=0, content={"decision": write}),
         Call(node="act", step=0, content={"decision": write}),
         Call(node="act", step=0, content={"decision": done}),
         Call(node="reply", content={"response": "You have 3 l of milk."}),
