@@ -417,7 +417,14 @@ class NodeActivities:
             note
             or (None if resumed else other_recipe_note(result.output, recipes, saved))
             or ask_again(
-                result.output, request.message, today, unsaved, resumed, bool(recipes), tasks
+                result.output,
+                request.message,
+                today,
+                unsaved,
+                resumed,
+                bool(recipes),
+                tasks,
+                request.context.dashboard.named.get("inventory", []),
             )
         )
         if note is not None:

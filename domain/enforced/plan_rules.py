@@ -375,6 +375,34 @@ def tasks_left_out(think: ThinkOutput, message: str, tasks: Sequence[str]) -> li
     return [title for title in tasks if not (name_words(title) - TASK_WORDS) & said]
 
 
+def adds_held(think: ThinkOutput, message: str, stocked: Sequence[str]) -> list[str]:
+    """The items the inventory holds, named by the words (the dashboard's ``stocked``), that
+    a write step adds to the inventory again (``adds_rows``) for words that add none (no
+    "bought", "got", "add", "put", "need": ``change_kinds``); empty otherwise. For "the eggs
+    actually go off on thursday" the 1.5B local model planned "Add to the inventory one
+    row: eggs (1 carton)", and Act, its create sent back, created the eggs again."""
+    if think.decision == "clarify" or not stocked:
+        return []
+    if change_kinds(message) & {"acquired", "added", "needed"}:
+        return []
+    adds = [
+        s.description.lower() for s in think.steps if adds_rows(s) and s.subdomain == "inventory"
+    ]
+    return [name for name in stocked if any(name.lower() in d for d in adds)]
+
+
+def held_note(think: ThinkOutput, held: Sequence[str]) -> str:
+    """What Think is told when its plan adds to the inventory what it holds, for words
+    that add none (``adds_held``)."""
+    return (
+        f"The request adds nothing: it says something of {', '.join(held)}, which the "
+        f"inventory holds, and your plan adds rows there:\n{_plan_lines(think)}\nWhat the "
+        "words say of a thing held (when it goes off, how much is left, where it is) "
+        "changes its row: a write step that changes it, not one that adds. Answer again: "
+        "if the user did add more, give the same plan."
+    )
+
+
 def left_out_note(think: ThinkOutput, left: Sequence[str]) -> str:
     """What Think is told when its plan for chores done leaves named tasks out
     (``tasks_left_out``)."""
@@ -858,6 +886,7 @@ def ask_again(
     answered: bool = False,
     names_recipe: bool = False,
     tasks: Sequence[str] = (),
+    stocked: Sequence[str] = (),
 ) -> str | None:
     """Why Think is asked for its plan once more, or None: the plan changes nothing the
     words ask to change (``changes_nothing``), thinks of nothing new they ask for
@@ -869,8 +898,9 @@ def ask_again(
     speak of none (``meals_unasked``), changes another subdomain than the
     one the change belongs in (``misplaced_change``), or invents a recipe for a change
     that asks for none with nothing ``unsaved`` to revise (``invents_unasked``; a recipe the
-    dashboard finds named, ``names_recipe``, points at one the user has), or leaves out
-    a task it finds named among chores done (``tasks_left_out``). Meals,
+    dashboard finds named, ``names_recipe``, points at one the user has), leaves out
+    a task it finds named among chores done (``tasks_left_out``), or adds to the inventory
+    an item it holds, named by words that add none (``adds_held``, ``stocked``). Meals,
     and where a change belongs, are not asked for again once the user has ``answered``
     this turn's pause ("plan dinners", asked for how many days: "just add rice")."""
     if asked := changes_nothing(think, message):
@@ -895,6 +925,8 @@ def ask_again(
         return named_note(think)
     if left := tasks_left_out(think, message, tasks):
         return left_out_note(think, left)
+    if held := adds_held(think, message, stocked):
+        return held_note(think, held)
     return None
 
 

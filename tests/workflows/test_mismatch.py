@@ -1185,9 +1185,11 @@ async def test_a_recipe_invented_for_a_saved_one_the_words_name_is_asked_for_aga
 
 
 async def test_an_item_held_added_again_for_words_that_add_none_is_sent_back_once(turns, executor):
-    """``domain.enforced.act_rules.created_beside``: for "the eggs actually go off on
-    thursday" the 1.5B local model added a carton of eggs to the pantry beside the six in
-    the fridge. The create is sent back once, and the eggs there are changed."""
+    """``domain.enforced.plan_rules.adds_held`` and ``act_rules.created_beside``: for "the
+    eggs actually go off on thursday" the 1.5B local model planned "Add to the inventory one
+    row: eggs (1 carton)" and added a carton of eggs to the pantry beside the six in the
+    fridge. Think is asked again (here it gives the same plan), the create is sent back
+    once, and the eggs there are changed."""
     today = await the_turns_day(turns)
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     eggs = {"name": "eggs", "quantity": 6, "unit": "piece", "location": "fridge"}
@@ -1195,12 +1197,13 @@ async def test_an_item_held_added_again_for_words_that_add_none_is_sent_back_onc
     day = (today + dt.timedelta(days=2)).isoformat()
     carton = {"name": "eggs", "quantity": 1, "unit": "carton", "location": "pantry"}
     by_name = [f("name", "=", "eggs").model_dump()]
+    adds = plan(
+        "Eggs go off", step("Add to the inventory one row: eggs (1 carton)", "write", "inventory")
+    )
     script = turns.script(
         understand(),
-        plan(
-            "Eggs go off",
-            step("Add to the inventory one row: eggs (1 carton)", "write", "inventory"),
-        ),
+        adds,
+        adds,
         tool("db_create", at_step=0, table="inventory", data=[carton]),
         tool("db_update", at_step=0, table="inventory", filters=by_name, data={"expiry_date": day}),
         complete("The eggs go off in two days", at_step=0),
@@ -1209,6 +1212,8 @@ async def test_an_item_held_added_again_for_words_that_add_none_is_sent_back_onc
     async with turns.worker(script):
         handle = await turns.start("the eggs actually go off in two days")
         await handle.result()
+    again = [c for c in script.calls if c.node == "think"][1].user
+    assert "The request adds nothing: it says something of eggs, which the inventory" in again
     acts = [c for c in script.calls if c.node == "act"]
     assert "not made: the inventory holds eggs already" in acts[1].user
     rows = (await kitchen.run(DbRead(table="inventory"))).rows

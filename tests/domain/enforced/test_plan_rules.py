@@ -11,6 +11,7 @@ from domain.crud.calls import DbRead, Filter
 from domain.enforced.plan_rules import (
     RECIPES_READ,
     WHICH_DAYS,
+    adds_held,
     as_question,
     ask_again,
     change_said,
@@ -19,6 +20,7 @@ from domain.enforced.plan_rules import (
     days_note,
     elsewhere_note,
     generates_unasked,
+    held_note,
     hold_plan,
     hold_understand,
     home_note,
@@ -1325,3 +1327,31 @@ def test_things_got_that_are_open_on_the_list_are_ticked_off_too():
     read = plan(step("read", subdomain="shopping"))
     assert ticked_too(read, "bought the olive oil?", listed, 8) == read
     assert ticked_too(stocked, words, listed, max_steps=1) == stocked
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["the eggs actually go off on thursday", "we have 12 eggs now", "eggs are in the pantry"],
+)
+def test_a_plan_that_adds_a_thing_held_for_words_that_add_none_is_asked_again(message: str):
+    """For "the eggs actually go off on thursday" the 1.5B local model planned "Add to the
+    inventory one row: eggs (1 carton)"."""
+    adds = plan(written("Add to the inventory one row: eggs (1 carton)", "inventory"))
+    assert adds_held(adds, message, ["eggs"]) == ["eggs"]
+    note = ask_again(adds, message, FRIDAY, stocked=["eggs"])
+    assert note == held_note(adds, ["eggs"])
+    assert note.startswith(
+        "The request adds nothing: it says something of eggs, which the inventory holds, "
+        "and your plan adds rows there:\n- group 0, write (inventory): Add to the inventory"
+    )
+
+
+def test_a_plan_that_adds_what_the_words_add_or_changes_what_is_held_is_not_asked_again():
+    adds = plan(written("Add to the inventory one row: eggs (1 carton)", "inventory"))
+    assert adds_held(adds, "bought 6 more eggs", ["eggs"]) == []  # words that add
+    assert adds_held(adds, "put the eggs in the fridge", ["eggs"]) == []
+    assert adds_held(adds, "the eggs go off on thursday", []) == []  # none held
+    change = plan(written("Set the expiry date of the eggs row to Thursday", "inventory"))
+    assert adds_held(change, "the eggs go off on thursday", ["eggs"]) == []
+    listed = plan(written("Add eggs to the shopping list", "shopping"))
+    assert adds_held(listed, "the eggs go off on thursday", ["eggs"]) == []
