@@ -203,16 +203,28 @@ def changes_nothing(think: ThinkOutput, message: str) -> str | None:
     return requested_change(message) if _only_reads(think) else None
 
 
+DISH_EATEN = re.compile(r"\b(?:cooked|made|had)\b", re.IGNORECASE)
+"""A report of a dish cooked or eaten ("we made the dal", "we had the chili last night")."""
+
+
 def replan_note(think: ThinkOutput, asked: str) -> str:
     """What Think is told when its plan changes nothing (``changes_nothing``): its plan,
-    and that a change is a ``write`` step."""
+    and that a change is a ``write`` step; for a dish cooked or eaten (``DISH_EATEN``),
+    where that is kept. Told only what a write is for "we had the chili last night, it was
+    great", the 1.5B local model set the chili's servings to 16."""
+    eaten = (
+        "A dish cooked or eaten is logged: a cooking_log row (subdomain recipes) naming its "
+        "recipe by ref. "
+        if DISH_EATEN.search(asked)
+        else ""
+    )
     return (
         f'The request asks for a change ("{asked}"), and your plan only reads:\n'
         f"{_plan_lines(think)}\n"
         "Those steps change nothing. A change is a write step: it creates, updates, ticks "
-        "off or deletes rows (a new task, an amount, an item bought). Answer again: if the "
-        "user asked for a change, plan its write step (with only the reads it needs); if "
-        "the message asks for no change, give the same plan."
+        f"off or deletes rows (a new task, an amount, an item bought). {eaten}Answer again: "
+        "if the user asked for a change, plan its write step (with only the reads it needs); "
+        "if the message asks for no change, give the same plan."
     )
 
 

@@ -255,6 +255,19 @@ def test_think_asked_again_sees_its_plan_and_what_a_write_is():
     assert note.startswith('The request asks for a change ("remind"), and your plan only reads:')
     assert "- group 0, read (tasks): read it" in note
     assert "A change is a write step" in note and "give the same plan" in note
+    assert "cooking_log" not in note
+
+
+def test_think_asked_again_for_a_dish_eaten_is_told_where_it_is_logged():
+    """Told only what a write is for "we had the chili last night, it was great", the 1.5B
+    local model set the chili's servings to 16."""
+    reads = plan(step("read"))
+    assert changes_nothing(reads, "we had the chili last night, it was great") == "we had"
+    note = replan_note(reads, "we had")
+    assert "A dish cooked or eaten is logged: a cooking_log row (subdomain recipes) naming" in (
+        note
+    )
+    assert "cooking_log" in replan_note(reads, "we made")
 
 
 # --- a plan that writes nothing is never proposed -------------------------------------------
