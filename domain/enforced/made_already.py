@@ -36,9 +36,12 @@ SAME_ROW: dict[str, tuple[str, ...]] = {
     "shopping_list": ("name",),
     "inventory": ("name", "location"),
     "tasks": ("title", "due_date"),
+    "cooking_log": ("recipe_id",),
 }
 """The columns that make two rows of a table the same thing: one step creating a recipe of
-the same name, or the same recipe for the same meal, twice, is a duplicate."""
+the same name, or the same recipe for the same meal, twice, is a duplicate. So is one turn
+logging one recipe cooked twice: for "we had the chili last night, it was great" the 1.5B
+local model logged the chili for last night, then again for today."""
 
 
 def _identities(table: Any, rows: Any) -> list[tuple[Any, ...]]:

@@ -210,8 +210,19 @@ def test_other_rows_are_created_after_a_create(params):
             [{"name": "Quick Vegetarian Dinner", "servings": 2}],
             [{"name": "Quick Vegetarian Dinner with Feta", "servings": 2}],
         ),
+        (  # logged for last night, then for today (the 1.5B)
+            "cooking_log",
+            [{"recipe_id": "recipe_1", "cooked_at": "2026-12-01T00:00:00Z", "rating": 5}],
+            [{"recipe_id": "recipe_1", "cooked_at": "2026-12-02T00:00:00Z", "rating": 5}],
+        ),
     ],
-    ids=["meal-with-notes", "recipe-with-categories", "one-of-them", "recipe-and-more-words"],
+    ids=[
+        "meal-with-notes",
+        "recipe-with-categories",
+        "one-of-them",
+        "recipe-and-more-words",
+        "a-dish-logged-twice",
+    ],
 )
 def test_a_create_of_rows_the_step_has_created_completes_the_step(table, made, again):
     """Whatever else the step did in between, and whatever their other columns say."""
