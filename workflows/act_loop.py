@@ -403,17 +403,8 @@ class ActLoop:
         step … because it kept coming back empty" in the reply, it left the 1.5B local
         model's Reply to answer "how much olive oil am i getting" with "I can't help with
         that". Its commands are the breaker's: no other call, the step ends."""
-        step = self.plan[run.index]
         summary = f"Nothing found: the reads of {table} came back empty twice."
-        run.result = StepResult(
-            step_index=run.index,
-            description=step.description,
-            step_type=step.step_type,
-            subdomain=step.subdomain,
-            outcome="completed",
-            summary=summary,
-            tool_results=run.tool_results,
-        )
+        run.result = self._ended(run, "completed", summary)
         progress = self.state.progress.steps[run.index]
         progress.status, progress.summary = "completed", summary
         workflow.logger.info("step %s: %s", run.index, summary)
@@ -435,13 +426,18 @@ class ActLoop:
                 tool_results=list(run.tool_results),  # what it did before the limit
             )
         else:
-            run.result = StepResult(
-                step_index=run.index,
-                description=step.description,
-                step_type=step.step_type,
-                subdomain=step.subdomain,
-                outcome="breaker",
-                summary=reason,
-                tool_results=run.tool_results,
-            )
+            run.result = self._ended(run, "breaker", reason)
         self.state.progress.steps[run.index].status = "breaker"
+
+    def _ended(self, run: StepRun, outcome: str, summary: str) -> StepResult:
+        """The step's result when the loop, not Act, ends it: with what it has."""
+        step = self.plan[run.index]
+        return StepResult(
+            step_index=run.index,
+            description=step.description,
+            step_type=step.step_type,
+            subdomain=step.subdomain,
+            outcome=outcome,
+            summary=summary,
+            tool_results=run.tool_results,
+        )
