@@ -338,3 +338,33 @@ async def test_a_refusal_after_writes_on_a_slow_worker_writes_a_history_that_rep
         result = await handle.result()
     assert result.fallbacks == ["reply: refused_what_was_written"]
     assert await replay_failures(history) == []
+
+
+async def test_a_step_ended_by_a_second_empty_read_on_a_slow_worker_replays(turns: Turns):
+    """Seed 000's duplicate empty query completes the step, nothing found (it was a
+    breaker): the same commands either way, so ``empty_read_twice.json``, recorded on the
+    breaker's code, replays beside this run. Slow local activities span workflow tasks
+    between the two reads; the history replays in every busy shape."""
+    slow = 0.9
+    where = [{"field": "name", "op": "=", "value": "milk"}]
+    script = turns.script(
+        understand(),
+        plan("Look", step("Read the list", "read", "shopping")),
+        dict(tool("db_read", table="shopping_list", filters=where), delay_seconds=slow),
+        tool("db_read", table="shopping_list", filters=[{**where[0], "value": "eggs"}]),
+        reply("Neither is on your list."),
+    )
+    activities = slowed(turn_activities(turns.sessions, script), ("open_turn", "crud"), slow)
+    async with turns.worker(script, activities=activities):
+        handle = await turns.start(
+            "any milk or eggs on my list?", task_timeout=timedelta(seconds=1)
+        )
+        await wait_for(handle, lambda p: p.status == "completed")
+        result = await handle.result()
+        state = await progress(handle)
+        history = await handle.fetch_history()
+        await keep_history(handle, "empty_read_twice")
+    assert state.breakers == [] and state.steps[0].status == "completed"
+    assert result.response.startswith("Neither is on your list.")
+    assert "I stopped" not in result.response
+    assert await replay_failures(history) == []
