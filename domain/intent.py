@@ -292,6 +292,11 @@ def change_home(message: str) -> tuple[str, ...]:
     return change[1] if change is not None else ()
 
 
+DISH_EATEN = re.compile(r"\b(?:cooked|made|had)\b", re.IGNORECASE)
+"""The words of a report of a dish cooked or eaten ("we made the dal", "we had the chili
+last night"): logged with its recipe."""
+
+
 def _report_home(report: str) -> tuple[str, ...]:
     """A dish cooked is logged with its recipe (``cooking_log``) as well; a thing needed
     ("need another bag of rice", "we need garlic") goes on the shopping list alone (shown
@@ -303,8 +308,7 @@ def _report_home(report: str) -> tuple[str, ...]:
         return ("shopping",)
     if re.match(r"(?:just\s+)?get rid of\b", report, re.IGNORECASE):
         return ()  # a delete, of a recipe, task or meal as well as of food (DELETE_VERBS)
-    cooked = re.search(r"\b(?:cooked|made|had)\b", report, re.IGNORECASE)
-    return ("recipes", *STOCK) if cooked else STOCK
+    return ("recipes", *STOCK) if DISH_EATEN.search(report) else STOCK
 
 
 def _line_home(line: re.Match[str]) -> tuple[str, ...]:

@@ -81,6 +81,7 @@ from domain.crud.near import name_words
 from domain.enforced.act_rules import adds_rows
 from domain.intent import (
     DELETE_VERBS,
+    DISH_EATEN,
     asks_for_ideas,
     asks_to_see,
     change_home,
@@ -182,13 +183,17 @@ def undated_plan(think: ThinkOutput, message: str, today: dt.date, earlier: str 
     otherwise, and for a plan that only removes."""
     if think.decision == "clarify" or requested_change(message) in REMOVES:
         return None
-    plans = any(
-        s.subdomain == "meal_plans" and s.step_type in ("write", "generate") for s in think.steps
-    )
     said = f"{earlier}\n{message}"
-    if not plans or named_days(said, today) or WHEN.search(said):
+    if not _plans_meals(think) or named_days(said, today) or WHEN.search(said):
         return None
     return WHICH_DAYS
+
+
+def _plans_meals(think: ThinkOutput) -> bool:
+    """Whether the plan puts meals in the meal plan (a write or generate step of it)."""
+    return any(
+        s.subdomain == "meal_plans" and s.step_type in ("write", "generate") for s in think.steps
+    )
 
 
 def as_question(think: ThinkOutput, question: str) -> ThinkOutput:
@@ -203,10 +208,6 @@ def changes_nothing(think: ThinkOutput, message: str) -> str | None:
     return requested_change(message) if _only_reads(think) else None
 
 
-DISH_EATEN = re.compile(r"\b(?:cooked|made|had)\b", re.IGNORECASE)
-"""A report of a dish cooked or eaten ("we made the dal", "we had the chili last night")."""
-
-
 def replan_note(think: ThinkOutput, asked: str) -> str:
     """What Think is told when its plan changes nothing (``changes_nothing``): its plan,
     and that a change is a ``write`` step; for a dish cooked or eaten (``DISH_EATEN``),
@@ -215,7 +216,7 @@ def replan_note(think: ThinkOutput, asked: str) -> str:
     eaten = (
         "A dish cooked or eaten is logged: a cooking_log row (subdomain recipes) naming its "
         "recipe by ref. "
-        if DISH_EATEN.search(asked)
+        if DISH_EATEN.search(asked)  # "we made the dal", "we had the chili last night"
         else ""
     )
     return (
@@ -704,9 +705,7 @@ def meals_unasked(think: ThinkOutput, message: str, today: dt.date) -> bool:
     which days and meals, a question about nothing they had said."""
     if think.decision == "clarify" or requested_change(message) in (*REMOVES, "take off"):
         return False
-    if not any(
-        s.subdomain == "meal_plans" and s.step_type in ("write", "generate") for s in think.steps
-    ):
+    if not _plans_meals(think):
         return False
     return not (MEAL_WORDS.search(message) or named_days(message, today) or WHEN.search(message))
 
