@@ -17,6 +17,8 @@ from pydantic import BaseModel
 
 from domain.conversation import StepExit, StepResult
 from domain.intent import requested_change
+from domain.kitchen.scaled import amounts_unset
+from domain.kitchen.tables import SUBDOMAINS
 from domain.registry import SessionIdRegistry
 from domain.tool_results import ToolEntry
 
@@ -112,11 +114,33 @@ def warnings(
             f'ACTION MISMATCH: the user asked for a change ("{unmet}"), but this turn {did}: '
             "nothing was created, changed or deleted. Say so plainly; do not imply it was done."
         )
+    found += amounts_not_set(message, step_results, stopped)
     unsaved = registry.unsaved_refs()
     if unsaved and requested_change(message) in ("save", "store", "keep", "add", "create"):
         names = ", ".join(registry.label(r) or r for r in unsaved)
         found.append(f"NOT SAVED: the user asked to save, but these are only generated: {names}.")
     return found
+
+
+def amounts_not_set(
+    message: str, step_results: Sequence[StepResult], stopped: StepExit | None = None
+) -> list[str]:
+    """The amounts the user's words give a value (``domain.kitchen.scaled``) in the tables
+    this turn's write steps change, that no write of the turn set. For "dal should be 250g
+    lentils not 200" the 1.5B local model set the dal's description, the system's "not
+    done" was sent back and the same write came again, and the reply said the recipe now
+    used 250 g: the lentils were still 200 g."""
+    tables = [
+        t for r in step_results if r.step_type == "write" for t in SUBDOMAINS.get(r.subdomain, ())
+    ]
+    written = [t for r in step_results for t in r.tool_results]
+    written += stopped.tool_results if stopped is not None else []
+    return [
+        f"AMOUNT NOT SET: the user's words give {amount.label} {target.shown()}, and it is "
+        f"still {amount.shown()}: no write of this turn set it. Say so plainly; do not say "
+        "it was changed."
+        for amount, target in amounts_unset(step_results, written, message, tables)
+    ]
 
 
 def next_step(

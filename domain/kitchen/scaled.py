@@ -211,13 +211,12 @@ def _holds(row: dict[str, Any], amount: Amount, target: Target) -> bool:
     )
 
 
-def amounts_left(
+def amounts_unset(
     results: Sequence[StepResult], written: Sequence[ToolEntry], message: str, tables: Sequence[str]
-) -> list[str]:
+) -> list[tuple[Amount, Target]]:
     """The amounts in ``tables`` the words of ``message`` give one value (``_targets``)
-    that no write in ``written`` shows at that value, each as "red lentils (in Red Lentil
-    Dal), ri_2 in recipe_ingredients: 200 g, to be 400 g"."""
-    left = []
+    that no write in ``written`` shows at that value, each with that value."""
+    unset = []
     for amount, targets in _targets(results, message):
         if amount.table not in tables or len(targets) != 1 or not amount.ref:
             continue
@@ -229,8 +228,16 @@ def amounts_left(
             if row.get("id") == amount.ref
         ]
         if not any(_holds(row, amount, targets[0]) for row in shown):
-            left.append(
-                f"{amount.label}, {amount.ref} in {amount.table}: {amount.shown()}, "
-                f"to be {targets[0].shown()}"
-            )
-    return left
+            unset.append((amount, targets[0]))
+    return unset
+
+
+def amounts_left(
+    results: Sequence[StepResult], written: Sequence[ToolEntry], message: str, tables: Sequence[str]
+) -> list[str]:
+    """The amounts not yet set (``amounts_unset``), each as Act is shown it: "red lentils
+    (in Red Lentil Dal), ri_2 in recipe_ingredients: 200 g, to be 400 g"."""
+    return [
+        f"{amount.label}, {amount.ref} in {amount.table}: {amount.shown()}, to be {target.shown()}"
+        for amount, target in amounts_unset(results, written, message, tables)
+    ]

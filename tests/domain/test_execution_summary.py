@@ -67,6 +67,34 @@ def test_a_change_asked_for_and_only_reads_made_is_an_action_mismatch():
     assert "only looked data up" in quick[0]
 
 
+DAL = {
+    "id": "recipe_1",
+    "name": "Red Lentil Dal",
+    "recipe_ingredients": [{"id": "ri_1", "name": "red lentils", "quantity": 200, "unit": "g"}],
+}
+DAL_READ = {"tool": "db_read", "params": {"table": "recipes"}, "count": 1, "rows": [DAL]}
+
+
+def test_an_amount_the_user_set_that_no_write_set_is_flagged():
+    """For "dal should be 250g lentils not 200" the 1.5B local model set the dal's
+    description; the reply said the recipe now used 250 g."""
+    registry = SessionIdRegistry()
+    words = "dal should be 250g lentils not 200"
+    described = {"tool": "db_update", "count": 1, "rows": [{"id": "recipe_1", "description": "x"}]}
+    set_ = {"tool": "db_update", "count": 1, "rows": [{"id": "ri_1", "quantity": 250}]}
+    read, wrote = result(0, "read", DAL_READ), result(1, "write", described)
+    assert warnings(words, [read, wrote], registry) == [
+        "AMOUNT NOT SET: the user's words give red lentils (in Red Lentil Dal) 250 g, and it "
+        "is still 200 g: no write of this turn set it. Say so plainly; do not say it was "
+        "changed."
+    ]
+    assert warnings(words, [read, result(1, "write", described, set_)], registry) == []
+    stopped = StepExit(kind="blocked", step=1, tool_results=[set_])
+    assert warnings(words, [read, wrote], registry, stopped=stopped) == []
+    assert warnings(words, [read], registry) == []  # no write step: nothing tried to set it
+    assert warnings("what's in the dal?", [read, wrote], registry) == []  # no amount said
+
+
 def test_content_the_user_asked_to_save_that_is_only_generated_is_flagged():
     registry = SessionIdRegistry()
     registry.register_generated("recipe", {"name": "Dal"})
