@@ -1,4 +1,4 @@
-"""Two models that know nothing score 0 of 30, and 0 of the 157 probes
+"""Two models that know nothing score 0 of 30, and 0 of the 167 probes
 (``evals.null_models``): one answers every call with the least the schema allows, one
 takes the first option everywhere. Their answers fit every contract (no call is a
 repair), so each turn runs through the whole stack, as the reference replay does, and is
