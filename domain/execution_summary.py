@@ -71,9 +71,17 @@ def batch_progress(step_results: Sequence[StepResult]) -> str:
 
 
 def primary_step(step_results: Sequence[StepResult]) -> StepResult | None:
-    """The last completed analyze or generate step: what the user most likely wants to see."""
+    """The last completed analyze or generate step whose outcomes support it (no
+    ``flags``): what the user most likely wants to see. For "how much olive oil am i
+    getting" the 1.5B local model's analyze step, after an inventory read that found none,
+    said "The inventory shows 1 bottle of olive oil" naming a ref that does not exist; led
+    with it, the reply said the same."""
     for result in reversed(step_results):
-        if result.step_type in ("analyze", "generate") and result.outcome == "completed":
+        if (
+            result.step_type in ("analyze", "generate")
+            and result.outcome == "completed"
+            and not result.flags
+        ):
             return result
     return None
 

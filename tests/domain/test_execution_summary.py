@@ -54,6 +54,15 @@ def test_the_primary_output_is_the_last_completed_analyze_or_generate_step():
     assert primary_step([result(0, "read")]) is None
 
 
+def test_an_analysis_its_outcomes_do_not_support_is_not_the_primary_output():
+    """For "how much olive oil am i getting" the 1.5B local model's analyze step named an
+    inventory row that does not exist, and the reply led with it."""
+    unfounded = result(2, "analyze", flags=["it names refs that do not exist: inv_1"])
+    steps = [result(0, "read"), result(1, "analyze"), unfounded]
+    assert primary_step(steps) is steps[1]
+    assert primary_step([result(0, "read"), unfounded]) is None
+
+
 def test_a_change_asked_for_and_only_reads_made_is_an_action_mismatch():
     registry = SessionIdRegistry()
     only_read = warnings("add eggs to my list", [result(0, "read", READ)], registry)
