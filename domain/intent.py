@@ -206,6 +206,12 @@ SIGN_OFFS = re.compile(
 line ends with as its own words."""
 REMINDER = re.compile(r"^remind (?:me|us) (?:to|about)\b")
 """"Remind me to defrost the chicken" asks for a task; "remind me what's in it" does not."""
+RENAMED = re.compile(
+    r"^(?:let'?s\s+|we'?ll\s+|can we\s+|can you\s+)?call\s+(?:the|my|our|that|this|it)\b.*"
+    r"\b(?:from now on|going forward|from here on)\b"
+)
+""""Call the dal mums dal from now on" renames without the word: a name given for good, not
+a call made ("call the plumber tomorrow")."""
 
 
 EXPIRES = re.compile(
@@ -343,6 +349,8 @@ def _change(message: str) -> tuple[str, tuple[str, ...]] | None:
             continue
         if REMINDER.match(clause.lower()):
             return "remind", ("tasks",)
+        if RENAMED.match(clause.lower()):
+            return "rename", places_said(clause)
         if report := TERSE_REPORTS.match(clause):
             return report.group(0).rsplit(maxsplit=1)[0].lower(), _report_home(report.group(0))
         said = clause.replace("\u2019", "'")

@@ -765,10 +765,15 @@ def change_said(message: str, names_recipe: bool = False) -> tuple[str | None, t
     (``change_home``). A dish said to lack something (``dish_wants``) where the dashboard
     finds a saved recipe named (``names_recipe``) is a change to the recipes: for "the
     chili needs a tin of sweetcorn as well" the 1.5B local model read and set a sweetcorn
-    row of the inventory, where there was none."""
+    row of the inventory, where there was none. A rename that names no place, of a saved
+    recipe named, is one too: for "call the dal mums dal from now on" the 1.5B local model
+    planned the dal for today's dinner."""
     if names_recipe and (wants := dish_wants(message)):
         return wants, ("recipes",)
-    return requested_change(message), change_home(message)
+    change, home = requested_change(message), change_home(message)
+    if names_recipe and change == "rename" and not home:
+        return change, ("recipes",)
+    return change, home
 
 
 def misplaced_change(

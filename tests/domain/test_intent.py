@@ -31,6 +31,8 @@ from domain.intent import (
         ("Please delete the dal recipe", "delete"),
         ("can you mark milk as bought?", "mark"),
         ("ok, and then rename it to Sunday dal", "rename"),
+        ("call the dal mums dal from now on", "rename"),
+        ("let's call the chili five alarm chili going forward", "rename"),
         ("show my list, then remove the butter", "remove"),
         ("Make a shopping list for the week", "make"),
         ("I just bought 2 liters of milk", "i just bought"),
@@ -174,6 +176,7 @@ def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
         # how a thing was found, a change verb's past, a goodbye
         "loved the dal",
         "we had the plumber round yesterday",  # a visit, not a dish eaten
+        "should i call the plumber from now on?",  # asks
         "we had guests",
         "checked the fridge",
         "moved the dal last week",

@@ -747,6 +747,20 @@ def test_a_saved_recipe_said_to_need_a_thing_is_a_change_to_the_recipes():
     assert ask_again(stock, message, FRIDAY) is None
 
 
+def test_a_saved_recipe_given_a_new_name_is_a_change_to_the_recipes():
+    """For "call the dal mums dal from now on" the 1.5B local model read the dal and the
+    inventory and planned the dal for today's dinner."""
+    message = "call the dal mums dal from now on"
+    dinner = plan(step("read"), step("generate", 1, "meal_plans"))
+    assert change_said(message, names_recipe=True) == ("rename", ("recipes",))
+    note = ask_again(dinner, message, FRIDAY, names_recipe=True)
+    assert note == home_note(dinner, message, ("recipes",), names_recipe=True)
+    assert 'The request reads as a change to recipes ("rename")' in note
+    assert misplaced_change(plan(step("write", subdomain="recipes")), message, True) == ()
+    assert change_said("rename the plumber task to fix the tap", True)[1] == ("tasks",)
+    assert change_said(message) == ("rename", ())  # no saved recipe named: no place said
+
+
 @pytest.mark.parametrize(
     ("message", "think", "question"),
     [
