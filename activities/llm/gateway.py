@@ -66,6 +66,17 @@ def repeated(text: str) -> str | None:
     return sentence[:LOOP_SHOWN] if times >= LOOPED else None
 
 
+def unlooped(text: str) -> str:
+    """``text`` up to the end of the first saying of the sentence it loops on
+    (``repeated``), then "…"; ``text`` itself when it loops on none. Shown its own output
+    with the loop whole, the 1.5B local model, asked at t=0 to say each thing once, wrote
+    the same sentence to its cap twice more ("It is a good choice for a quick dinner.")."""
+    loop = repeated(text)
+    if loop is None:
+        return text
+    return text[: text.index(loop) + len(loop)] + " …"
+
+
 REPAIR_WORDS = 60
 """Estimated tokens of the repair's own words around the error (the provider's message)."""
 
@@ -135,7 +146,7 @@ class LlmGateway:
                 said = (
                     reply.content if isinstance(reply.content, str) else json.dumps(reply.content)
                 )
-                current = _repair(request, said, problem)
+                current = _repair(request, unlooped(said) if reply.truncated else said, problem)
                 continue
             return LlmResult(
                 output=parsed.model_dump(mode="json"),

@@ -444,6 +444,8 @@ async def test_an_output_that_loops_into_the_cap_is_told_the_sentence_it_repeats
         "cut off at the 400-token limit, saying 'It is not in the inventory or the meal plan "
         "for any other day.' over and over; answer again, shorter, saying each thing once"
     ) in repair
+    shown = fake.requests[1].body["messages"][2]["content"]  # its own output, the loop cut
+    assert shown == '{"response": "The dal uses spinach. ' + said.strip() + " …"
 
 
 async def test_within_a_window_a_repair_shows_what_fits_of_the_cut_output(
