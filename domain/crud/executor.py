@@ -188,16 +188,18 @@ class CrudExecutor:
                     meant = await _meant(session, spec, table, request)
                 if held and meant is None:
                     looked = [*filters, *request.or_filters]
-                    notes += await self._elsewhere(session, table, looked)
+                    elsewhere = await self._elsewhere(session, table, looked)
+                    meant = _placed(table, request, elsewhere)
+                if held and meant is None:
+                    notes += elsewhere
                     notes += await _unset(session, table, looked)
                     notes += await _named_alike(session, table, looked)
             for key in nested:
                 await self._attach_nested(session, spec, key, rows)
             out = await self._to_refs(session, rows, spec.name, registry)
         if meant is not None:
-            read, named = meant
+            read, note = meant
             result = await self.read(read, user_id=user_id, registry=registry)
-            note = meant_note(named, str(read.filters[-1].value))
             return result.model_copy(update={"notes": [note, *result.notes]})
         return CrudResult(tool="db_read", table=spec.name, rows=out, count=len(out), notes=notes)
 
@@ -716,7 +718,26 @@ async def _meant(
         return None
     kept = [f for f in request.filters if f is not by_name[0]]
     meant = Filter(field=by_name[0].field, op="=", value=found[0])
-    return request.model_copy(update={"filters": [*kept, meant]}), named
+    return request.model_copy(update={"filters": [*kept, meant]}), meant_note(named, found[0])
+
+
+def _placed(table: Table, request: DbRead, elsewhere: list[str]) -> tuple[DbRead, str] | None:
+    """The read by location of an empty read by a name that is, whole, the location of
+    rows and no other column's value (``_elsewhere``'s one note), and that note; None
+    otherwise. For "how many things are in the fridge" the 1.5B local model read the
+    inventory by name ilike "fridge", was told "'fridge' is the location of 2 row(s), not
+    their name", and said nothing was in the fridge."""
+    by_name = [f for f in request.filters if f.field in NAMES and isinstance(f.value, str)]
+    if len(by_name) != 1 or request.or_filters or len(elsewhere) != 1 or "location" not in table.c:
+        return None
+    word = by_name[0].value.strip("% ").lower()
+    if not elsewhere[0].startswith(f"{word!r} is the location of "):
+        return None
+    kept = [f for f in request.filters if f is not by_name[0]]
+    placed = Filter(field="location", op="ilike", value=word)
+    return request.model_copy(
+        update={"filters": [*kept, placed]}
+    ), f"read by location: {elsewhere[0]}"
 
 
 async def _unset(session: AsyncSession, table: Table, filters: list[Filter]) -> list[str]:

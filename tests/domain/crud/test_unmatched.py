@@ -18,9 +18,12 @@ async def test_a_filtered_read_that_finds_nothing_counts_the_rows_it_left_out(ki
     assert read.notes == ["no row matches the filters; shopping_list holds 2 row(s) in all"]
 
 
-async def test_a_word_looked_for_in_the_wrong_column_is_said_to_be_in_its_own(kitchen: Kitchen):
+async def test_a_read_by_a_name_that_is_the_location_of_rows_reads_them_by_location(
+    kitchen: Kitchen,
+):
     """The 1.5B local model read inventory name ilike "freezer" for "whats in the freezer"
-    and told the user the freezer was empty."""
+    and told the user the freezer was empty; told that "freezer" is the rows' location, it
+    read by name "fridge" for "how many things are in the fridge", and said the same."""
     await kitchen.create(
         "inventory",
         [
@@ -30,13 +33,21 @@ async def test_a_word_looked_for_in_the_wrong_column_is_said_to_be_in_its_own(ki
         ],
     )
     read = await kitchen.run(DbRead(table="inventory", filters=[f("name", "ilike", "%freezer%")]))
-    assert read.rows == []
-    assert read.notes == [
-        "no row matches the filters; inventory holds 3 row(s) in all",
-        "'freezer' is the location of 2 row(s), not their name",
-    ]
+    assert sorted(r["name"] for r in read.rows) == ["chicken thighs", "frozen peas"]
+    assert read.notes == ["read by location: 'freezer' is the location of 2 row(s), not their name"]
     nowhere = await kitchen.run(DbRead(table="inventory", filters=[f("name", "=", "pantry")]))
+    assert nowhere.rows == []
     assert nowhere.notes[-1] == "no row matches the filters; inventory holds 3 row(s) in all"
+    either = await kitchen.run(  # a read that names more than a place stays as asked
+        DbRead(
+            table="inventory",
+            filters=[f("name", "=", "fridge")],
+            or_filters=[f("name", "=", "freezer")],
+        )
+    )
+    assert either.rows == [] and "'fridge' is the location of 1 row(s), not their name" in (
+        either.notes
+    )
 
 
 async def test_a_read_by_a_name_that_finds_nothing_names_the_rows_that_share_a_word(
