@@ -121,6 +121,7 @@ from domain.intent import (
         ("can you take basil off the list", "take off"),
         ("the plumber can wait till thursday", "the plumber can wait till thursday"),
         ("chili tonight", "chili tonight"),
+        ("lets do chili tomorrow night", "do chili tomorrow night"),
         ("pasta for dinner tomorrow please", "pasta for dinner tomorrow"),
         ("cleaned the oven finally", "cleaned the o"),
         ("we finally descaled the kettle", "we finally descaled the k"),
@@ -183,6 +184,8 @@ def test_a_request_or_a_reported_change_is_a_change(message: str, verb: str):
         "see you tomorrow",
         "take a look at the list",
         "can it wait till thursday?",
+        "do we have the chili tomorrow",
+        "do i need the dal tonight",
         "how many does the dal serve",
         "does the chili feed 6?",
         "were the eggs used up?",  # the past "were" asks
