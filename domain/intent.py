@@ -637,7 +637,8 @@ def asks_to_see(message: str) -> bool:
 KEPT_IN = {
     "tasks": re.compile(r"\b(?:to-?dos?|to do|tasks?|chores?|jobs?|errands?|overdue)\b"),
     "shopping": re.compile(
-        r"\bshopping\b|\b(?:the|my|our) list\b|\b(?:am i|are we) (?:getting|buying)\b"
+        r"\bshopping\b|\bgrocer(?:y|ies)\b|\b(?:the|my|our) list\b|"
+        r"\b(?:am i|are we) (?:getting|buying)\b"
     ),
     "inventory": re.compile(
         r"\b(?:fridge|freezer|pantry|cupboards?|larder|inventory|in stock|left in)\b"

@@ -239,6 +239,7 @@ def test_questions_and_lookups_are_not(message: str):
         ("i have to sort the freezer before the end of the month", ("tasks",)),
         ("add eggs to the list", ("shopping",)),  # a verb said of where things are kept
         ("push everything on my todo list back a week", ("tasks",)),
+        ("remove milk from my groceries", ("shopping",)),  # the grocery list
         ("bin the chili recipe, never liked it", ("recipes",)),
         ("add clean the fridge to my chores", ("tasks", "inventory")),  # either
         ("move the dal to wednesday", ()),  # a verb, no place named: anywhere
