@@ -614,12 +614,13 @@ YES_NO = re.compile(
     r"^(?:do|does|did|have|has)\s+(?:i|we)\b|^(?:is|are|was|were)\s+there\b|"
     r"^(?:does|did|is|are|was|were)\s+(?:the|my|our|this|that|these|those|it)\b|"
     r"^(?:am|is|are)\s+(?:i|we)\b|"
-    r"^(?:any|anything)\s+(?:(?:else|more)\s+)?(?:i|we)\s+(?:need|have|should|must|got)\b"
+    r"^(?:any|anything)\s+(?:(?:else|more)\s+)?(?:i|we)\s+(?:need|have|should|must|got)\b|"
+    r"^any\s+(?:saved\s+)?(?:recipes?|tasks?|chores?)\b"
 )
 """A yes-no question ("anything i need to do this week?", "is the milk still good?"), or
 one typed without its question mark that opens as only a question does ("do i have any
 mexican recipes", "is there rice left", "does the dal have spinach in it", "anything i
-need to do in the next 2 days": without a question mark, the 1.5B local model planned
+need to do in the next 2 days", "any recipes with tomatoes in": without a question mark, the 1.5B local model planned
 three meals for it, written into the meal plan, and no rule held it): it asks to
 know unless a change verb is in it ("is it ok to add milk?", "any chance you could add
 eggs?", "do we have to add milk")."""
