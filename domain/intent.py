@@ -619,9 +619,10 @@ YES_NO = re.compile(
 )
 """A yes-no question ("anything i need to do this week?", "is the milk still good?"), or
 one typed without its question mark that opens as only a question does ("do i have any
-mexican recipes", "is there rice left", "does the dal have spinach in it", "anything i
-need to do in the next 2 days", "any recipes with tomatoes in": without a question mark, the 1.5B local model planned
-three meals for it, written into the meal plan, and no rule held it): it asks to
+mexican recipes", "is there rice left", "does the dal have spinach in it", "any recipes
+with tomatoes in", "anything i need to do in the next 2 days": without a question mark,
+the 1.5B local model planned three meals for it, written into the meal plan, and no rule
+held it): it asks to
 know unless a change verb is in it ("is it ok to add milk?", "any chance you could add
 eggs?", "do we have to add milk")."""
 
