@@ -560,9 +560,10 @@ async def test_a_question_planned_twice_as_only_writes_reads_where_its_words_say
 
 async def test_meals_planned_twice_for_words_that_speak_of_none_are_dropped(turns, executor):
     """``domain.enforced.plan_rules.meals_unasked`` and ``meals_dropped``: for "call the dal
-    mums dal from now on" the 1.5B local model planned a read and a meal for today, asked
-    again it kept the meal, and the turn asked the user which days and meals. The meal is
-    dropped; the turn asks nothing and plans no meal."""
+    mums dal from now on" (a rename since, ``intent.RENAMED``) the 1.5B local model planned
+    a read and a meal for today, asked again it kept the meal, and the turn asked the user
+    which days and meals. For words that speak of no meal the meal is dropped; the turn
+    asks nothing and plans no meal."""
     kitchen = Kitchen(executor, turns.user_id, SessionIdRegistry())
     await kitchen.create("recipes", [{"name": "Red Lentil Dal"}])
     meal = plan(
@@ -572,7 +573,7 @@ async def test_meals_planned_twice_for_words_that_speak_of_none_are_dropped(turn
     )
     again, response, script = await asked_again(
         turns,
-        "call the dal mums dal from now on",
+        "my mum makes the best dal",
         understand(),
         meal,
         meal,
