@@ -586,7 +586,16 @@ def _write_label(table: str, row: Row) -> str:
         return f"{_text(row.get('name'))} (now {now})"
     if row.get(ALREADY) and (there := _amount(row)):  # listed already, as it is
         return f"{_text(row.get('name'))} ({there})"
+    if table in AMOUNTED and (amount := _amount(row)):  # as much as the row says
+        return f"{_text(row.get('name'))} ({amount})"
     return _text(row.get("name"))
+
+
+AMOUNTED = frozenset({"inventory", "shopping_list"})
+"""The tables whose written rows are named with their amount ("eggs (3 piece)"): told
+"Added 1 item to your shopping list: eggs." for "need 3 more eggs …", the 1.5B local
+model said "You have already added 1 egg"; told "Added 2 items …: bananas, pineapple", it
+said the list now held 2 items."""
 
 
 def _names(table: str, rows: list[Row]) -> str:

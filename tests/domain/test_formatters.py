@@ -506,7 +506,19 @@ class TestWriteConfirmation:
     def test_update_lists_what_was_updated(self) -> None:
         rows = [{"id": "inv_3", "name": "milk", "quantity": 1}]
         assert format_write_confirmation("db_update", "inventory", rows) == (
-            "Updated 1 item in your inventory: milk."
+            "Updated 1 item in your inventory: milk (1)."
+        )
+
+    def test_stock_and_list_rows_are_named_with_their_amount(self) -> None:
+        """Told "Added 1 item to your shopping list: eggs." for "need 3 more eggs …", the
+        1.5B local model said "You have already added 1 egg"."""
+        rows = [{"id": "shop_4", "name": "eggs", "quantity": 3, "unit": "piece"}]
+        assert format_write_confirmation("db_create", "shopping_list", rows) == (
+            "Added 1 item to your shopping list: eggs (3 piece)."
+        )
+        task = [{"id": "task_1", "title": "Call mum", "quantity": 3}]  # no amount of a task
+        assert format_write_confirmation("db_create", "tasks", task) == (
+            "Added 1 task: Call mum."
         )
 
     def test_delete_lists_what_was_removed(self) -> None:

@@ -25,7 +25,7 @@ async def test_a_merged_write_says_how_much_there_is_now(kitchen: Kitchen):
     eggs = {"name": "eggs", "quantity": 6, "unit": "piece", "location": "fridge"}
     first = await kitchen.create("inventory", [eggs])
     assert format_write_confirmation("db_create", "inventory", first.rows) == (
-        "Added 1 item to your inventory: eggs."
+        "Added 1 item to your inventory: eggs (6 piece)."
     )
     more = await kitchen.create("inventory", [eggs])
     assert format_write_confirmation("db_create", "inventory", more.rows) == (

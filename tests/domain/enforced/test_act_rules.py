@@ -516,7 +516,8 @@ def test_a_made_up_quantity_set_on_rows_the_step_just_created_completes_the_step
     found = ActFacts(message="found a bottle of olive oil in the cupboard")
     held = hold_act(two, [made], found)
     assert held == ActDecision(
-        action="step_complete", result_summary="Added 1 item to your inventory: olive oil."
+        action="step_complete",
+        result_summary="Added 1 item to your inventory: olive oil (1 bottle).",
     )
     said = ActFacts(message="found 2 bottles of olive oil")  # the user's own amount: it runs
     assert hold_act(two, [made], said) == two
