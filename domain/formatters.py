@@ -594,8 +594,7 @@ def _write_label(table: str, row: Row) -> str:
 AMOUNTED = frozenset({"inventory", "shopping_list"})
 """The tables whose written rows are named with their amount ("eggs (3 piece)"): told
 "Added 1 item to your shopping list: eggs." for "need 3 more eggs …", the 1.5B local
-model said "You have already added 1 egg"; told "Added 2 items …: bananas, pineapple", it
-said the list now held 2 items."""
+model said "You have already added 1 egg"."""
 
 
 def _names(table: str, rows: list[Row]) -> str:
