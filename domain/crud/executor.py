@@ -11,6 +11,7 @@ the recorded result and writes nothing.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import String, Table, delete, func, insert, or_, select, update
@@ -189,11 +190,11 @@ class CrudExecutor:
                 if held and meant is None:
                     looked = [*filters, *request.or_filters]
                     elsewhere = await self._elsewhere(session, table, looked)
-                    meant = _placed(table, request, elsewhere)
-                if held and meant is None:
-                    notes += elsewhere
-                    notes += await _unset(session, table, looked)
-                    notes += await _named_alike(session, table, looked)
+                    meant = _placed(request, elsewhere)
+                    if meant is None:
+                        notes += [found.note() for found in elsewhere]
+                        notes += await _unset(session, table, looked)
+                        notes += await _named_alike(session, table, looked)
             for key in nested:
                 await self._attach_nested(session, spec, key, rows)
             out = await self._to_refs(session, rows, spec.name, registry)
@@ -586,12 +587,13 @@ class CrudExecutor:
         return note
 
     @staticmethod
-    async def _elsewhere(session: AsyncSession, table: Table, filters: list[Filter]) -> list[str]:
-        """Notes on the words an empty read's filters looked for that are another column's
-        whole value: "'freezer' is the location of 2 row(s), not their name" (the 1.5B
-        local model looked for the freezer among the inventory's names, found nothing, and
-        told the user the freezer was empty)."""
-        notes = []
+    async def _elsewhere(session: AsyncSession, table: Table, filters: list[Filter]) -> list[Found]:
+        """The words an empty read's filters looked for that are another column's whole
+        value, each with that column and its count of rows (``Found.note``: "'freezer' is
+        the location of 2 row(s), not their name"; the 1.5B local model looked for the
+        freezer among the inventory's names, found nothing, and told the user the freezer
+        was empty)."""
+        found = []
         for flt in filters:
             word = flt.value.strip("% ").lower() if isinstance(flt.value, str) else ""
             others = [
@@ -606,12 +608,8 @@ class CrudExecutor:
                     select(*(func.count().filter(func.lower(c) == word) for c in others))
                 )
             ).one()
-            notes += [
-                f"{word!r} is the {c.name} of {n} row(s), not their {flt.field}"
-                for c, n in zip(others, counts, strict=True)
-                if n
-            ]
-        return notes
+            found += [Found(flt, word, c.name, n) for c, n in zip(others, counts, strict=True) if n]
+        return found
 
     # --- shared -------------------------------------------------------------------------------
 
@@ -721,23 +719,38 @@ async def _meant(
     return request.model_copy(update={"filters": [*kept, meant]}), meant_note(named, found[0])
 
 
-def _placed(table: Table, request: DbRead, elsewhere: list[str]) -> tuple[DbRead, str] | None:
-    """The read by location of an empty read by a name that is, whole, the location of
-    rows and no other column's value (``_elsewhere``'s one note), and that note; None
-    otherwise. For "how many things are in the fridge" the 1.5B local model read the
+@dataclass(frozen=True)
+class Found:
+    """A word a filter of an empty read looked for (``flt``) that is the whole value of
+    ``column`` in ``rows`` rows (``CrudExecutor._elsewhere``)."""
+
+    flt: Filter
+    word: str
+    column: str
+    rows: int
+
+    def note(self) -> str:
+        return (
+            f"{self.word!r} is the {self.column} of {self.rows} row(s), not their {self.flt.field}"
+        )
+
+
+def _placed(request: DbRead, elsewhere: list[Found]) -> tuple[DbRead, str] | None:
+    """The read by location of an empty read whose one filter, by name, looked for what is,
+    whole, the location of rows and no other column's value (``_elsewhere``), and its note;
+    None otherwise. For "how many things are in the fridge" the 1.5B local model read the
     inventory by name ilike "fridge", was told "'fridge' is the location of 2 row(s), not
     their name", and said nothing was in the fridge."""
-    by_name = [f for f in request.filters if f.field in NAMES and isinstance(f.value, str)]
-    if len(by_name) != 1 or request.or_filters or len(elsewhere) != 1 or "location" not in table.c:
+    if request.or_filters or len(elsewhere) != 1:
         return None
-    word = by_name[0].value.strip("% ").lower()
-    if not elsewhere[0].startswith(f"{word!r} is the location of "):
+    (found,) = elsewhere
+    if found.column != "location" or found.flt.field not in NAMES:
         return None
-    kept = [f for f in request.filters if f is not by_name[0]]
-    placed = Filter(field="location", op="ilike", value=word)
-    return request.model_copy(
-        update={"filters": [*kept, placed]}
-    ), f"read by location: {elsewhere[0]}"
+    kept = [f for f in request.filters if f is not found.flt]
+    placed = Filter(field="location", op="ilike", value=found.word)
+    return request.model_copy(update={"filters": [*kept, placed]}), (
+        f"read by location: {found.note()}"
+    )
 
 
 async def _unset(session: AsyncSession, table: Table, filters: list[Filter]) -> list[str]:
